@@ -1,0 +1,3 @@
+from feedtui.cli import main
+
+raise SystemExit(main())

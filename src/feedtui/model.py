@@ -1,0 +1,234 @@
+"""The domain: papers, authors and the topics that group them.
+
+Everything here is plain data. Sources produce `Paper` objects, the store keeps
+them, the topics package decides which topics they belong to, and the UI draws
+them. Times are always timezone-aware UTC datetimes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+
+UTC = timezone.utc
+
+# New-style ids (0704.0001, 2609.01234) and old-style ids (hep-th/9901001,
+# math.GT/0309136), each with an optional version suffix.
+_ARXIV_ID = re.compile(
+    r"^(?P<id>\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v(?P<version>\d+))?$"
+)
+
+
+def split_arxiv_id(text: str) -> tuple[str, int | None] | None:
+    """Split `2609.01234v2` into (`2609.01234`, 2); None when it is not an arXiv id.
+
+    Accepts the forms users paste: a bare id, `arXiv:` prefixes and abs/pdf URLs.
+    """
+    candidate = text.strip()
+    candidate = re.sub(r"^(?:arxiv:)", "", candidate, flags=re.IGNORECASE)
+    candidate = re.sub(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/", "", candidate)
+    candidate = re.sub(r"\.pdf$", "", candidate)
+    match = _ARXIV_ID.match(candidate)
+    if not match:
+        return None
+    version = match.group("version")
+    return match.group("id"), int(version) if version else None
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    name: str
+    affiliations: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Paper:
+    """One paper, merged across every source and version that carried it.
+
+    `id` is the arXiv id without its version (`2609.01234`), or for entries
+    that are not on arXiv a stable key derived from the entry's guid or link
+    (`web:3f2a…`), never from its title. `title` and `abstract` keep the source
+    text (HTML removed, control characters stripped, LaTeX kept); the
+    `*_display` forms have LaTeX rendered as Unicode and are what the UI shows.
+    """
+
+    id: str
+    version: int
+    title: str
+    abstract: str
+    published: datetime
+    updated: datetime
+    authors: tuple[Author, ...] = ()
+    primary_category: str = ""
+    categories: tuple[str, ...] = ()
+    comment: str = ""
+    journal_ref: str = ""
+    doi: str = ""
+    abs_url: str = ""
+    pdf_url: str = ""
+    title_display: str = ""
+    abstract_display: str = ""
+    # arXiv category feeds: new, cross, replace, replace-cross.
+    announce_type: str = ""
+    # True when the first-version date is a guess (a replacement announced in a
+    # category feed without its history); such papers are kept out of momentum.
+    date_estimated: bool = False
+    # The source URLs this paper was seen in.
+    sources: tuple[str, ...] = ()
+    # Topics whose arXiv API query returned this paper: it belongs to them even
+    # where local evaluation of the query disagrees.
+    fetched_for: tuple[str, ...] = ()
+
+    @property
+    def is_arxiv(self) -> bool:
+        return not self.id.startswith("web:")
+
+    @property
+    def versioned_id(self) -> str:
+        return f"{self.id}v{self.version}" if self.is_arxiv else self.id
+
+    @property
+    def affiliations(self) -> tuple[str, ...]:
+        """Unique affiliations in author order."""
+        seen: dict[str, None] = {}
+        for author in self.authors:
+            for affiliation in author.affiliations:
+                seen.setdefault(affiliation, None)
+        return tuple(seen)
+
+    def merged_with(self, other: Paper) -> Paper:
+        """Combine two records of the same paper: the newer version's fields win,
+        sources and API attributions are the union, the first-version date is the
+        earliest known exact one."""
+        if other.id != self.id:
+            raise ValueError(f"cannot merge {self.id} with {other.id}")
+        newer, older = (other, self) if _is_newer(other, self) else (self, other)
+        published = _earliest_published(self, other)
+        merged = replace(
+            newer,
+            published=published[0],
+            date_estimated=published[1],
+            sources=_union(older.sources, newer.sources),
+            fetched_for=_union(older.fetched_for, newer.fetched_for),
+        )
+        # A category feed knows less than the API: keep what the older record had.
+        for name in ("comment", "journal_ref", "doi", "pdf_url", "abs_url", "primary_category"):
+            if not getattr(merged, name) and getattr(older, name):
+                setattr(merged, name, getattr(older, name))
+        if not any(a.affiliations for a in merged.authors) and any(a.affiliations for a in older.authors):
+            if [a.name for a in merged.authors] == [a.name for a in older.authors]:
+                merged.authors = older.authors
+        if not merged.categories and older.categories:
+            merged.categories = older.categories
+        return merged
+
+
+def _is_newer(candidate: Paper, current: Paper) -> bool:
+    if candidate.version != current.version:
+        return candidate.version > current.version
+    return candidate.updated > current.updated
+
+
+def _earliest_published(a: Paper, b: Paper) -> tuple[datetime, bool]:
+    exact = [p.published for p in (a, b) if not p.date_estimated]
+    if exact:
+        return min(exact), False
+    return min(a.published, b.published), True
+
+
+def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(first + second))
+
+
+@dataclass(frozen=True, slots=True)
+class TopicDefinition:
+    """What a topic is made of: an arXiv query, arXiv categories, feed URLs, or a mix.
+
+    With feeds, `query` (when set) narrows the feeds' entries; with neither
+    categories nor feeds it is sent to the arXiv API.
+    """
+
+    query: str = ""
+    categories: tuple[str, ...] = ()
+    feeds: tuple[str, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.query or self.categories or self.feeds)
+
+    def describe(self) -> str:
+        """One line for headers and listings."""
+        parts: list[str] = []
+        if self.categories:
+            parts.append("categories " + " ".join(self.categories))
+        if self.feeds:
+            parts.append("feeds " + " ".join(self.feeds))
+        if self.query:
+            parts.append(("matching " if (self.feeds or self.categories) else "query ") + self.query)
+        return "; ".join(parts) if parts else "(empty)"
+
+    def to_dict(self) -> dict:
+        data: dict = {}
+        if self.query:
+            data["query"] = self.query
+        if self.categories:
+            data["categories"] = list(self.categories)
+        if self.feeds:
+            data["feeds"] = list(self.feeds)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TopicDefinition:
+        return cls(
+            query=str(data.get("query", "") or ""),
+            categories=tuple(str(c) for c in data.get("categories", ()) or ()),
+            feeds=tuple(str(f) for f in data.get("feeds", ()) or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    name: str
+    definition: TopicDefinition
+    description: str = ""
+    # "catalogue" (shipped with feedtui), "user" (added by the user, or a
+    # catalogue topic the user overrode), "config" (from the config file).
+    origin: str = "user"
+
+
+@dataclass(slots=True)
+class SourceReport:
+    """What happened to one source during a refresh."""
+
+    url: str
+    label: str
+    ok: bool
+    status: int | None = None
+    papers: int = 0
+    new_papers: int = 0
+    not_modified: bool = False
+    skipped: str = ""
+    error: str = ""
+    requests: int = 0
+
+
+@dataclass(slots=True)
+class RefreshReport:
+    sources: list[SourceReport] = field(default_factory=list)
+    new_papers: int = 0
+    updated_papers: int = 0
+    started: datetime | None = None
+    finished: datetime | None = None
+
+    @property
+    def failed(self) -> list[SourceReport]:
+        return [s for s in self.sources if not s.ok]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,1 @@
+"""Turning untrusted feed text into safe, readable text."""

@@ -1,0 +1,280 @@
+"""The paper cache: weekly TinyDB shards of full papers, and their card index.
+
+    cache/papers/2026-09-28.json   full documents of papers first submitted that week
+    cache/index/2026-09-28.json    the same papers' card rows (what the list shows)
+    cache/meta.json                schema version and a generation counter
+
+Start-up reads only the index files. A refresh rewrites only the weeks it
+touched. A paper whose first-version date moves (an earlier version turns up)
+moves to its new week. Every write happens under the data-directory lock after
+re-reading any index file another process replaced, so concurrent refreshes
+merge instead of overwriting each other.
+"""
+
+from __future__ import annotations
+
+import gc
+import shutil
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from feedtui.model import Paper, utcnow
+from feedtui.store.codec import C_SHARD, card_row, paper_from_doc, paper_to_doc, shard_for
+from feedtui.store.files import DamagedFileError, file_signature, remove_stale_temporaries
+from feedtui.store.lock import DataDirLock
+from feedtui.store.tinydb_io import Database, open_database, parse_database
+
+SCHEMA_VERSION = 1
+PAPERS = "papers"
+CARDS = "cards"
+
+
+@dataclass(slots=True)
+class StoreOutcome:
+    new: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    # Every card row written, by paper id (new, updated, or moved).
+    rows: dict[str, list] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class IndexLoad:
+    rows: dict[str, list]
+    problems: list[str] = field(default_factory=list)
+
+
+class PaperCache:
+    def __init__(self, directory: Path, lock: DataDirLock) -> None:
+        self.directory = directory
+        self.papers_dir = directory / "papers"
+        self.index_dir = directory / "index"
+        self._lock = lock
+        self._signatures: dict[str, tuple[int, int, int] | None] = {}
+        for folder in (self.papers_dir, self.index_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+            remove_stale_temporaries(folder)
+        self.meta_path = directory / "meta.json"
+        # Set when damaged papers were set aside: validators must be forgotten so
+        # the next refresh fetches them again instead of getting 304s.
+        self.lost_papers = False
+
+    # -- reading -----------------------------------------------------------
+
+    def shards(self) -> list[str]:
+        return sorted(p.stem for p in self.papers_dir.glob("*.json"))
+
+    def load_index(self) -> IndexLoad:
+        """Every card row, by paper id. A damaged index file is rebuilt from its
+        papers shard; a damaged papers shard is moved aside and reported."""
+        rows: dict[str, list] = {}
+        problems: list[str] = []
+        enabled = gc.isenabled()
+        gc.disable()  # 40,000 small lists: the cyclic GC would triple the load time.
+        try:
+            for shard in self.shards():
+                try:
+                    rows.update(self._read_index_shard(shard))
+                except DamagedFileError as damage:
+                    problems.append(self._repair(shard, damage))
+                    rows.update(self._read_index_shard(shard, missing_ok=True))
+        finally:
+            if enabled:
+                gc.enable()
+        return IndexLoad(rows, problems)
+
+    def generation(self) -> int:
+        try:
+            data = parse_database(self.meta_path, self.meta_path.read_bytes())
+        except (OSError, DamagedFileError):
+            return 0
+        return int(data.get("meta", {}).get("cache", {}).get("generation", 0))
+
+    def changed_index_shards(self) -> list[str]:
+        """Index files replaced by another process since we last read or wrote them."""
+        return [s for s in self.shards() if file_signature(self._index_path(s)) != self._signatures.get(s)]
+
+    def read_index_shards(self, shards: Iterable[str]) -> dict[str, dict[str, list]]:
+        out: dict[str, dict[str, list]] = {}
+        for shard in shards:
+            try:
+                out[shard] = self._read_index_shard(shard, missing_ok=True)
+            except DamagedFileError:
+                out[shard] = {}
+        return out
+
+    def get_papers(self, locations: Mapping[str, str]) -> dict[str, Paper]:
+        """Full papers for {paper id: shard}, reading each shard once."""
+        by_shard: dict[str, list[str]] = {}
+        for paper_id, shard in locations.items():
+            by_shard.setdefault(shard, []).append(paper_id)
+        found: dict[str, Paper] = {}
+        for shard, ids in by_shard.items():
+            docs = self.read_shard_documents(shard)
+            for paper_id in ids:
+                doc = docs.get(paper_id)
+                if doc is not None:
+                    found[paper_id] = paper_from_doc(paper_id, doc)
+        return found
+
+    def read_shard_documents(self, shard: str) -> Mapping[str, dict]:
+        path = self._papers_path(shard)
+        try:
+            data = parse_database(path, path.read_bytes())
+        except (FileNotFoundError, DamagedFileError):
+            return {}
+        return data.get(PAPERS, {})
+
+    def iter_documents(self) -> Iterator[tuple[str, Mapping[str, dict]]]:
+        """(shard, {paper id: document}) for every shard, one shard in memory at a time."""
+        for shard in self.shards():
+            yield shard, self.read_shard_documents(shard)
+
+    # -- writing -----------------------------------------------------------
+
+    def store(self, papers: Iterable[Paper], known: Mapping[str, list], now: datetime | None = None) -> StoreOutcome:
+        """Merge papers into the cache. `known` maps paper id → card row for what
+        the caller already holds; rows that changed on disk meanwhile are re-read."""
+        stamp = (now or utcnow()).isoformat(timespec="seconds")
+        incoming: dict[str, Paper] = {}
+        for paper in papers:
+            previous = incoming.get(paper.id)
+            incoming[paper.id] = previous.merged_with(paper) if previous else paper
+        outcome = StoreOutcome()
+        if not incoming:
+            return outcome
+        with self._lock:
+            locations = {pid: row[C_SHARD] for pid, row in known.items() if pid in incoming}
+            for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
+                for pid in incoming.keys() & rows.keys():
+                    locations[pid] = shard
+            open_papers: dict[str, Database] = {}
+            open_index: dict[str, Database] = {}
+
+            def papers_db(shard: str) -> Database:
+                if shard not in open_papers:
+                    open_papers[shard] = self._open(self._papers_path(shard))
+                return open_papers[shard]
+
+            def index_db(shard: str) -> Database:
+                if shard not in open_index:
+                    open_index[shard] = self._open(self._index_path(shard))
+                return open_index[shard]
+
+            puts: dict[str, dict[str, dict]] = {}
+            card_puts: dict[str, dict[str, list]] = {}
+            deletes: dict[str, list[str]] = {}
+            for pid, paper in incoming.items():
+                old_shard = locations.get(pid)
+                doc = papers_db(old_shard).table(PAPERS).get(doc_id=pid) if old_shard else None
+                if doc is not None:
+                    existing = paper_from_doc(pid, doc)
+                    merged = existing.merged_with(paper)
+                    if merged == existing:
+                        continue
+                    first_seen = doc.get("first_seen", stamp)
+                    outcome.updated.append(pid)
+                else:
+                    merged, first_seen = paper, stamp
+                    outcome.new.append(pid)
+                shard = shard_for(merged.published)
+                if old_shard and old_shard != shard and doc is not None:
+                    deletes.setdefault(old_shard, []).append(pid)
+                puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
+                row = card_row(merged, first_seen, shard)
+                card_puts.setdefault(shard, {})[pid] = row
+                outcome.rows[pid] = row
+            for shard, ids in deletes.items():
+                papers_db(shard).table(PAPERS).delete_many(ids)
+                index_db(shard).table(CARDS).delete_many(ids)
+            for shard, docs in puts.items():
+                papers_db(shard).table(PAPERS).put_many(docs)
+            for shard, rows in card_puts.items():
+                index_db(shard).table(CARDS).put_many(rows)
+            # Papers first: an index row never points at a paper that is not on disk.
+            for db in open_papers.values():
+                db.flush()
+            for shard, db in open_index.items():
+                db.flush()
+                self._signatures[shard] = file_signature(self._index_path(shard))
+            if outcome.new or outcome.updated:
+                self._bump_generation()
+        return outcome
+
+    def _bump_generation(self) -> None:
+        try:
+            db = open_database(self.meta_path)
+        except DamagedFileError:
+            self.meta_path.unlink(missing_ok=True)
+            db = open_database(self.meta_path)
+        current = db.table("meta").get(doc_id="cache") or {}
+        db.table("meta").put_many(
+            {
+                "cache": {
+                    "schema": SCHEMA_VERSION,
+                    "generation": int(current.get("generation", 0)) + 1,
+                    "updated": utcnow().isoformat(timespec="seconds"),
+                }
+            }
+        )
+        db.flush()
+
+    # -- internals ---------------------------------------------------------
+
+    def _papers_path(self, shard: str) -> Path:
+        return self.papers_dir / f"{shard}.json"
+
+    def _index_path(self, shard: str) -> Path:
+        return self.index_dir / f"{shard}.json"
+
+    def _open(self, path: Path) -> Database:
+        try:
+            return open_database(path)
+        except DamagedFileError as damage:
+            self._set_aside(path, damage)
+            return open_database(path)
+
+    def _read_index_shard(self, shard: str, *, missing_ok: bool = False) -> dict[str, list]:
+        path = self._index_path(shard)
+        self._signatures[shard] = file_signature(path)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            if missing_ok:
+                return {}
+            raise DamagedFileError(path, "the index file is missing") from None
+        return parse_database(path, raw).get(CARDS, {})
+
+    def _repair(self, shard: str, damage: DamagedFileError) -> str:
+        """Rebuild one week's index from its papers, or set a damaged papers file aside."""
+        papers_path = self._papers_path(shard)
+        with self._lock:
+            try:
+                documents = parse_database(papers_path, papers_path.read_bytes()).get(PAPERS, {})
+            except DamagedFileError as papers_damage:
+                kept = self._set_aside(papers_path, papers_damage)
+                self._index_path(shard).unlink(missing_ok=True)
+                self.lost_papers = True
+                return (
+                    f"cached papers of the week of {shard} were damaged and set aside as {kept.name}; "
+                    "they will be fetched again"
+                )
+            if self._index_path(shard).exists():
+                self._set_aside(self._index_path(shard), damage)
+            index = open_database(self._index_path(shard))
+            rows = {}
+            for pid, doc in documents.items():
+                paper = paper_from_doc(pid, doc)
+                rows[pid] = card_row(paper, doc.get("first_seen") or utcnow().isoformat(timespec="seconds"), shard)
+            index.table(CARDS).put_many(rows)
+            index.flush()
+        return f"the card index of the week of {shard} was rebuilt from the cached papers ({damage.reason})"
+
+    def _set_aside(self, path: Path, damage: DamagedFileError) -> Path:
+        if path.parent == self.papers_dir:
+            self.lost_papers = True
+        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+        kept = path.with_name(f"{path.name}.damaged-{stamp}")
+        shutil.move(path, kept)
+        return kept

@@ -1,0 +1,128 @@
+"""How papers are written into the cache: the full document and the card row.
+
+The full document keeps everything (source text and display forms) and lives
+in a weekly shard that is read only when a paper is opened, searched or
+retagged. The card row is the small part the list needs — dates, category,
+title, the first authors and affiliations, the head of the abstract — and is
+what start-up loads for every cached paper.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from feedtui.model import UTC, Author, Paper
+
+# Characters of the display abstract kept in the card row: enough for the
+# clamped abstract of a card on a wide terminal.
+ABSTRACT_HEAD_CHARS = 600
+CARD_NAMES = 3
+
+
+def paper_to_doc(paper: Paper, first_seen: str) -> dict:
+    return {
+        "version": paper.version,
+        "title": paper.title,
+        "abstract": paper.abstract,
+        "title_display": paper.title_display,
+        "abstract_display": paper.abstract_display,
+        "published": _iso(paper.published),
+        "updated": _iso(paper.updated),
+        "authors": [[a.name, list(a.affiliations)] for a in paper.authors],
+        "primary_category": paper.primary_category,
+        "categories": list(paper.categories),
+        "comment": paper.comment,
+        "journal_ref": paper.journal_ref,
+        "doi": paper.doi,
+        "abs_url": paper.abs_url,
+        "pdf_url": paper.pdf_url,
+        "announce_type": paper.announce_type,
+        "date_estimated": paper.date_estimated,
+        "sources": list(paper.sources),
+        "fetched_for": list(paper.fetched_for),
+        "first_seen": first_seen,
+    }
+
+
+def paper_from_doc(paper_id: str, doc: dict) -> Paper:
+    return Paper(
+        id=paper_id,
+        version=int(doc.get("version", 1)),
+        title=doc.get("title", ""),
+        abstract=doc.get("abstract", ""),
+        title_display=doc.get("title_display", ""),
+        abstract_display=doc.get("abstract_display", ""),
+        published=_parse_iso(doc["published"]),
+        updated=_parse_iso(doc.get("updated") or doc["published"]),
+        authors=tuple(Author(name, tuple(affs)) for name, affs in doc.get("authors", ())),
+        primary_category=doc.get("primary_category", ""),
+        categories=tuple(doc.get("categories", ())),
+        comment=doc.get("comment", ""),
+        journal_ref=doc.get("journal_ref", ""),
+        doi=doc.get("doi", ""),
+        abs_url=doc.get("abs_url", ""),
+        pdf_url=doc.get("pdf_url", ""),
+        announce_type=doc.get("announce_type", ""),
+        date_estimated=bool(doc.get("date_estimated", False)),
+        sources=tuple(doc.get("sources", ())),
+        fetched_for=tuple(doc.get("fetched_for", ())),
+    )
+
+
+# A card row is a list, to keep 50,000 of them small in memory and on disk.
+# Indexes into the row:
+C_VERSION = 0
+C_PUBLISHED = 1  # epoch seconds, first version
+C_UPDATED = 2
+C_ESTIMATED = 3
+C_PRIMARY = 4
+C_TITLE = 5
+C_AUTHORS = 6  # first CARD_NAMES names
+C_N_AUTHORS = 7
+C_AFFILIATIONS = 8  # first CARD_NAMES unique affiliations
+C_N_AFFILIATIONS = 9
+C_ABSTRACT_HEAD = 10
+C_FETCHED_FOR = 11
+C_FIRST_SEEN = 12  # epoch seconds
+C_SHARD = 13
+
+
+def card_row(paper: Paper, first_seen: str, shard: str) -> list:
+    affiliations = paper.affiliations
+    abstract = paper.abstract_display or paper.abstract
+    return [
+        paper.version,
+        int(paper.published.timestamp()),
+        int(paper.updated.timestamp()),
+        paper.date_estimated,
+        paper.primary_category,
+        paper.title_display or paper.title,
+        [a.name for a in paper.authors[:CARD_NAMES]],
+        len(paper.authors),
+        list(affiliations[:CARD_NAMES]),
+        len(affiliations),
+        abstract[:ABSTRACT_HEAD_CHARS],
+        list(paper.fetched_for),
+        int(_parse_iso(first_seen).timestamp()),
+        shard,
+    ]
+
+
+def shard_for(published: datetime) -> str:
+    """Papers are sharded by the Monday of their first-version week (UTC)."""
+    day = published.astimezone(UTC).date()
+    if day.year < 1991:
+        return "old"
+    monday = day - timedelta(days=day.weekday())
+    return monday.isoformat()
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _parse_iso(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

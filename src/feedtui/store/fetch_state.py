@@ -1,0 +1,93 @@
+"""What feedtui remembers about fetching: HTTP validators and answered queries.
+
+    http.json   validators: URL → {"etag", "last_modified", "fetched"}
+                answered:   arXiv query → {"day": "2026-11-29", "at": ISO time}
+                totals:     "2026-10-31..2026-11-28" → {"total": N, "day": …}
+
+arXiv publishes once a day, so an API query answered today is not sent again
+unless forced. If the clock jumps backwards, an "answered" day in the future
+no longer counts as today and the query is sent again.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+
+from feedtui.sources.base import Validators
+from feedtui.store.files import DamagedFileError
+from feedtui.store.lock import DataDirLock
+from feedtui.store.tinydb_io import Database, open_database
+
+VALIDATORS = "validators"
+ANSWERED = "answered"
+TOTALS = "totals"
+
+
+class FetchState:
+    def __init__(self, path: Path, lock: DataDirLock) -> None:
+        self.path = path
+        self._lock = lock
+        self.problem = ""
+        self._db = self._open()
+
+    def _open(self) -> Database:
+        try:
+            return open_database(self.path)
+        except DamagedFileError as damage:
+            self.problem = f"{damage}; every source will be fetched in full once"
+            self.path.unlink(missing_ok=True)
+            return open_database(self.path)
+
+    def validators(self, url: str) -> Validators:
+        doc = self._db.table(VALIDATORS).get(doc_id=url)
+        if not doc:
+            return Validators()
+        return Validators(etag=doc.get("etag", ""), last_modified=doc.get("last_modified", ""))
+
+    def answered_today(self, query: str, today: date) -> bool:
+        doc = self._db.table(ANSWERED).get(doc_id=query)
+        return bool(doc) and doc.get("day") == today.isoformat()
+
+    def total(self, key: str, today: date) -> int | None:
+        doc = self._db.table(TOTALS).get(doc_id=key)
+        if doc and doc.get("day") == today.isoformat():
+            return int(doc["total"])
+        return None
+
+    def cached_total(self, key: str) -> int | None:
+        doc = self._db.table(TOTALS).get(doc_id=key)
+        return int(doc["total"]) if doc else None
+
+    def save(
+        self,
+        *,
+        validators: dict[str, Validators] | None = None,
+        answered: dict[str, datetime] | None = None,
+        totals: dict[str, tuple[int, date]] | None = None,
+        forget_validators: bool = False,
+    ) -> None:
+        """Merge these facts into http.json (under the lock, over what is on disk)."""
+        with self._lock:
+            db = self._open()
+            if forget_validators:
+                db.table(VALIDATORS).truncate()
+                db.table(ANSWERED).truncate()
+            if validators:
+                db.table(VALIDATORS).put_many(
+                    {
+                        url: {"etag": v.etag, "last_modified": v.last_modified}
+                        for url, v in validators.items()
+                        if not v.empty
+                    }
+                )
+            if answered:
+                db.table(ANSWERED).put_many(
+                    {q: {"day": at.date().isoformat(), "at": at.isoformat(timespec="seconds")} for q, at in answered.items()}
+                )
+            if totals:
+                db.table(TOTALS).put_many(
+                    {key: {"total": total, "day": day.isoformat()} for key, (total, day) in totals.items()}
+                )
+            db.flush()
+            self._db = db

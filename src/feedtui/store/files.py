@@ -1,0 +1,118 @@
+"""Crash-safe file writes and the errors the store reports to users."""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+from pathlib import Path
+
+
+class StoreError(Exception):
+    """A problem with feedtui's files, worded for the user."""
+
+
+class DamagedFileError(StoreError):
+    """A database file could not be read; `backup` is where the damaged copy was kept."""
+
+    def __init__(self, path: Path, reason: str, backup: Path | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.backup = backup
+        kept = f"; the damaged file was kept as {backup}" if backup else ""
+        super().__init__(f"{path} is damaged ({reason}){kept}")
+
+
+class WriteFailedError(StoreError):
+    """Saving failed (disk full, read-only directory, …); nothing on disk was replaced."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        self.path = path
+        self.error = error
+        super().__init__(f"could not save {path}: {describe_os_error(error)}")
+
+
+def describe_os_error(error: OSError) -> str:
+    if error.errno == errno.ENOSPC:
+        return "the disk is full"
+    if error.errno in (errno.EROFS,):
+        return "the file system is read-only"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if error.errno == errno.EDQUOT:
+        return "the disk quota is exceeded"
+    return error.strerror or str(error)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that a crash at any moment leaves either the
+    old file or the new one: write a temporary file beside it, fsync it, rename it
+    over the target, fsync the directory. Raises WriteFailedError."""
+    directory = path.parent
+    temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except OSError as error:
+        try:
+            temp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise WriteFailedError(path, error) from error
+    _fsync_directory(directory)
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(directory: Path) -> None:
+    """Temporary files left by a writer that was killed mid-write."""
+    if not directory.is_dir():
+        return
+    for temp in directory.glob(".*.tmp"):
+        try:
+            pid = int(temp.name.split(".")[-3])
+        except (ValueError, IndexError):
+            continue
+        if pid == os.getpid() or not _process_alive(pid):
+            try:
+                temp.unlink()
+            except OSError:
+                pass
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def file_signature(path: Path) -> tuple[int, int, int] | None:
+    """What changes when another process replaces the file: inode, size, mtime."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)

@@ -1,0 +1,454 @@
+"""The user's state: follows, read marks, stars, their own topics, preferences.
+
+Held in memory for instant answers and written to `state.json` (TinyDB) by a
+background thread: changes are queued as operations, coalesced for a moment,
+and flushed in one atomic rewrite under the data-directory lock. Before each
+flush the file is re-read if another process replaced it, and the queued
+operations are applied on top — so two feedtui processes never lose each
+other's writes.
+
+A damaged `state.json` is moved aside (never deleted) and the state is
+restored from `state.json.bak`, the copy taken at the last successful start;
+`recovery_message` says what happened so the UI and CLI can tell the user.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from feedtui.model import utcnow
+from feedtui.store.files import (
+    DamagedFileError,
+    StoreError,
+    WriteFailedError,
+    atomic_write,
+    file_signature,
+)
+from feedtui.store.lock import DataDirLock
+from feedtui.store.tinydb_io import Database, open_database, parse_database
+
+SCHEMA_VERSION = 1
+
+FOLLOWS = "follows"
+READ = "read"
+STARRED = "starred"
+TOPICS = "topics"
+HIDDEN_TOPICS = "hidden_topics"
+PREFS = "prefs"
+META = "meta"
+TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS)
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    table: str
+    key: str
+    document: dict | None  # None removes the key
+
+
+class StateStore:
+    """Thread-safe; every method except `flush`/`close` returns without touching disk."""
+
+    def __init__(
+        self,
+        path: Path,
+        lock: DataDirLock,
+        *,
+        debounce: float = 0.15,
+        max_delay: float = 0.5,
+        poll_interval: float = 1.0,
+        background: bool = True,
+    ) -> None:
+        self.path = path
+        self.backup_path = path.with_name(path.name + ".bak")
+        self._dirlock = lock
+        self._debounce = debounce
+        self._max_delay = max_delay
+        self._poll_interval = poll_interval
+        self._lock = threading.RLock()
+        self._flush_mutex = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._pending: list[Operation] = []
+        self._tables: dict[str, dict[str, dict]] = {name: {} for name in TABLES}
+        self._signature: tuple[int, int, int] | None = None
+        self._seq = 0
+        self._durable_seq = 0
+        self._first_pending_at: float | None = None
+        self._last_change_at = 0.0
+        self._closed = False
+        self.recovery_message = ""
+        self.last_error = ""
+        self.on_error: Callable[[str], None] | None = None
+        self.on_external_change: Callable[[], None] | None = None
+        self.on_durable: Callable[[int], None] | None = None
+        self._load()
+        self._thread: threading.Thread | None = None
+        if background:
+            self._thread = threading.Thread(target=self._run, name="feedtui-state", daemon=True)
+            self._thread.start()
+
+    # -- reading -----------------------------------------------------------
+
+    def follows(self) -> set[str]:
+        with self._lock:
+            return set(self._tables[FOLLOWS])
+
+    def is_following(self, topic: str) -> bool:
+        return topic in self._tables[FOLLOWS]
+
+    def is_read(self, paper_id: str) -> bool:
+        return paper_id in self._tables[READ]
+
+    def is_starred(self, paper_id: str) -> bool:
+        return paper_id in self._tables[STARRED]
+
+    def read_ids(self) -> set[str]:
+        with self._lock:
+            return set(self._tables[READ])
+
+    def read_view(self) -> dict[str, dict]:
+        """The live read table (paper id → {"at": …}). Read-only; for hot loops on the UI thread."""
+        return self._tables[READ]
+
+    def starred_ids(self) -> set[str]:
+        with self._lock:
+            return set(self._tables[STARRED])
+
+    def starred_view(self) -> dict[str, dict]:
+        return self._tables[STARRED]
+
+    def user_topics(self) -> dict[str, dict]:
+        with self._lock:
+            return {name: dict(doc) for name, doc in self._tables[TOPICS].items()}
+
+    def hidden_topics(self) -> set[str]:
+        with self._lock:
+            return set(self._tables[HIDDEN_TOPICS])
+
+    def pref(self, key: str, default: Any = None) -> Any:
+        doc = self._tables[PREFS].get(key)
+        return default if doc is None else doc.get("value", default)
+
+    def export(self) -> dict[str, dict[str, dict]]:
+        with self._lock:
+            return {name: {k: dict(v) for k, v in table.items()} for name, table in self._tables.items()}
+
+    # -- changing ----------------------------------------------------------
+
+    def follow(self, topic: str) -> None:
+        if topic not in self._tables[FOLLOWS]:
+            self._apply([Operation(FOLLOWS, topic, {"since": _now()})])
+
+    def unfollow(self, topic: str) -> None:
+        if topic in self._tables[FOLLOWS]:
+            self._apply([Operation(FOLLOWS, topic, None)])
+
+    def mark_read(self, paper_ids: Iterable[str]) -> int:
+        at = _now()
+        ops = [Operation(READ, pid, {"at": at}) for pid in dict.fromkeys(paper_ids) if pid not in self._tables[READ]]
+        self._apply(ops)
+        return len(ops)
+
+    def mark_unread(self, paper_ids: Iterable[str]) -> int:
+        ops = [Operation(READ, pid, None) for pid in dict.fromkeys(paper_ids) if pid in self._tables[READ]]
+        self._apply(ops)
+        return len(ops)
+
+    def star(self, paper_ids: Iterable[str]) -> int:
+        at = _now()
+        ops = [Operation(STARRED, pid, {"at": at}) for pid in dict.fromkeys(paper_ids) if pid not in self._tables[STARRED]]
+        self._apply(ops)
+        return len(ops)
+
+    def unstar(self, paper_ids: Iterable[str]) -> int:
+        ops = [Operation(STARRED, pid, None) for pid in dict.fromkeys(paper_ids) if pid in self._tables[STARRED]]
+        self._apply(ops)
+        return len(ops)
+
+    def put_topic(self, name: str, document: dict) -> None:
+        ops = [Operation(TOPICS, name, {**document, "updated": _now()})]
+        if name in self._tables[HIDDEN_TOPICS]:
+            ops.append(Operation(HIDDEN_TOPICS, name, None))
+        self._apply(ops)
+
+    def remove_topic(self, name: str, *, hide: bool) -> None:
+        """Drop a user topic; with `hide`, also hide the catalogue topic of that name."""
+        ops: list[Operation] = []
+        if name in self._tables[TOPICS]:
+            ops.append(Operation(TOPICS, name, None))
+        if hide and name not in self._tables[HIDDEN_TOPICS]:
+            ops.append(Operation(HIDDEN_TOPICS, name, {"at": _now()}))
+        if name in self._tables[FOLLOWS]:
+            ops.append(Operation(FOLLOWS, name, None))
+        self._apply(ops)
+
+    def set_pref(self, key: str, value: Any) -> None:
+        self._apply([Operation(PREFS, key, {"value": value})])
+
+    def replace_all(self, tables: dict[str, dict[str, dict]]) -> None:
+        """Merge an exported state in (import): every key given is set."""
+        ops = [
+            Operation(table, key, dict(doc))
+            for table, docs in tables.items()
+            if table in TABLES
+            for key, doc in docs.items()
+        ]
+        self._apply(ops)
+
+    def _apply(self, ops: list[Operation]) -> None:
+        if not ops:
+            return
+        with self._lock:
+            for op in ops:
+                _apply_to(self._tables, op)
+            self._pending.extend(ops)
+            self._seq += len(ops)
+            now = time.monotonic()
+            if self._first_pending_at is None:
+                self._first_pending_at = now
+            self._last_change_at = now
+            self._wake.notify()
+
+    # -- durability ----------------------------------------------------------
+
+    @property
+    def sequence(self) -> int:
+        """Operations accepted so far; compare with `durable_sequence`."""
+        return self._seq
+
+    @property
+    def durable_sequence(self) -> int:
+        return self._durable_seq
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._pending)
+
+    def wait_durable(self, timeout: float = 5.0) -> bool:
+        if self._thread is None:
+            self.flush()
+            return True
+        target = self._seq
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._durable_seq < target:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._wake.notify()
+                self._wake.wait(min(remaining, 0.05))
+        return True
+
+    def flush(self) -> None:
+        """Write queued changes now (and pick up other processes' changes). Raises StoreError."""
+        with self._flush_mutex:
+            with self._lock:
+                ops = list(self._pending)
+                seq = self._seq
+            changed_on_disk = file_signature(self.path) != self._signature
+            if not ops and not changed_on_disk:
+                return
+            reloaded = False
+            with self._dirlock:
+                if changed_on_disk:
+                    try:
+                        db = self._read_disk()
+                    except DamagedFileError as damage:
+                        db = self._replace_damaged(damage)
+                    reloaded = True
+                else:
+                    db = self._db
+                if ops:
+                    _write_ops(db, ops)
+                    db.flush()
+                self._db = db
+                self._signature = file_signature(self.path)
+            with self._lock:
+                del self._pending[: len(ops)]
+                if reloaded:
+                    tables = _tables_of(db)
+                    for op in self._pending:
+                        _apply_to(tables, op)
+                    self._tables = tables
+                if not self._pending:
+                    self._first_pending_at = None
+                self._durable_seq = max(self._durable_seq, seq)
+                self.last_error = ""
+                self._wake.notify_all()
+        if self.on_durable:
+            self.on_durable(self._durable_seq)
+        if reloaded and not ops and self.on_external_change:
+            self.on_external_change()
+
+    def close(self) -> None:
+        """Flush what is queued and stop the background thread."""
+        with self._lock:
+            self._closed = True
+            self._wake.notify_all()
+        if self._thread:
+            self._thread.join(timeout=5)
+        self.flush()
+
+    # -- internals ---------------------------------------------------------
+
+    def _load(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = self._read_disk()
+        except DamagedFileError as damage:
+            db = self._recover(damage)
+        else:
+            self._take_backup()
+        self._db = db
+        self._tables = _tables_of(db)
+        self._signature = file_signature(self.path)
+
+    def _read_disk(self) -> Database:
+        db = open_database(self.path)
+        meta = db.table(META).get(doc_id="schema")
+        version = (meta or {}).get("version", SCHEMA_VERSION)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer feedtui (schema {version}, this one reads "
+                f"{SCHEMA_VERSION}); upgrade feedtui or use another --data-dir"
+            )
+        if meta is None:
+            db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
+        return db
+
+    def _take_backup(self) -> None:
+        if self.path.exists():
+            try:
+                atomic_write(self.backup_path, self.path.read_bytes())
+            except (OSError, WriteFailedError):
+                pass
+
+    def _recover(self, damage: DamagedFileError) -> Database:
+        try:
+            kept = self._move_aside()
+        except OSError as error:
+            raise StoreError(
+                f"{self.path} is damaged ({damage.reason}) and could not be moved aside: {error.strerror}"
+            ) from error
+        restored = False
+        if self.backup_path.exists():
+            try:
+                parse_database(self.backup_path, self.backup_path.read_bytes())
+                shutil.copyfile(self.backup_path, self.path)
+                restored = True
+            except (DamagedFileError, OSError):
+                restored = False
+        when = ""
+        if restored:
+            when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            self.recovery_message = (
+                f"{self.path.name} was damaged ({damage.reason}); kept it as {kept.name} and "
+                f"restored your follows, read marks, stars and topics from the backup of {when}"
+            )
+        else:
+            self.recovery_message = (
+                f"{self.path.name} was damaged ({damage.reason}) and no good backup exists; "
+                f"kept it as {kept.name} and started with empty state — your data is still in that file"
+            )
+        return self._read_disk()
+
+    def _replace_damaged(self, damage: DamagedFileError) -> Database:
+        """The file was damaged while we ran: keep it aside and write what we hold."""
+        kept = self._move_aside()
+        db = open_database(self.path)
+        with self._lock:
+            snapshot = {name: dict(table) for name, table in self._tables.items()}
+        _write_ops(db, [Operation(t, k, d) for t, docs in snapshot.items() for k, d in docs.items()])
+        db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
+        db.flush()
+        self.recovery_message = (
+            f"{self.path.name} was damaged while feedtui ran ({damage.reason}); kept it as "
+            f"{kept.name} and saved the state this process holds"
+        )
+        if self.on_error:
+            self.on_error(self.recovery_message)
+        return db
+
+    def _move_aside(self) -> Path:
+        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+        kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        shutil.move(self.path, kept)
+        return kept
+
+    def _run(self) -> None:
+        last_poll = time.monotonic()
+        failures = 0
+        while True:
+            with self._lock:
+                if self._closed:
+                    return
+                timeout = self._poll_interval
+                if self._pending:
+                    now = time.monotonic()
+                    due = min(self._last_change_at + self._debounce, (self._first_pending_at or now) + self._max_delay)
+                    if failures:
+                        due = max(due, now + min(30.0, 0.5 * 2**failures))
+                    timeout = max(0.0, due - now)
+                if timeout > 0:
+                    self._wake.wait(timeout)
+                if self._closed:
+                    return
+                now = time.monotonic()
+                flush_due = bool(self._pending) and (
+                    now >= self._last_change_at + self._debounce
+                    or now >= (self._first_pending_at or now) + self._max_delay
+                )
+                poll_due = now - last_poll >= self._poll_interval
+            if not (flush_due or poll_due):
+                continue
+            last_poll = time.monotonic()
+            try:
+                self.flush()
+                failures = 0
+            except StoreError as error:
+                failures += 1
+                message = f"{error}; your changes are kept in memory and will be saved when possible"
+                if message != self.last_error:
+                    self.last_error = message
+                    if self.on_error:
+                        self.on_error(message)
+
+
+def _apply_to(tables: dict[str, dict[str, dict]], op: Operation) -> None:
+    table = tables.setdefault(op.table, {})
+    if op.document is None:
+        table.pop(op.key, None)
+    else:
+        table[op.key] = op.document
+
+
+def _write_ops(db: Database, ops: list[Operation]) -> None:
+    """Apply ops to the TinyDB tables, one table rewrite per table."""
+    puts: dict[str, dict[str, dict]] = {}
+    deletes: dict[str, set[str]] = {}
+    for op in ops:
+        if op.document is None:
+            puts.get(op.table, {}).pop(op.key, None)
+            deletes.setdefault(op.table, set()).add(op.key)
+        else:
+            deletes.get(op.table, set()).discard(op.key)
+            puts.setdefault(op.table, {})[op.key] = op.document
+    for table, keys in deletes.items():
+        db.table(table).delete_many(keys)
+    for table, docs in puts.items():
+        db.table(table).put_many(docs)
+
+
+def _tables_of(db: Database) -> dict[str, dict[str, dict]]:
+    return {name: {key: dict(doc) for key, doc in db.table(name).raw().items()} for name in TABLES}
+
+
+def _now() -> str:
+    return utcnow().isoformat(timespec="seconds")

@@ -1,0 +1,102 @@
+"""TinyDB, set up for feedtui's files.
+
+- `AtomicJSONStorage` reads with orjson and writes through `atomic_write`, so a
+  crash never leaves half a database; a file that does not parse raises
+  `DamagedFileError` instead of being treated as empty.
+- Documents are keyed by strings we choose (paper ids, topic names, URLs), so a
+  lookup is a dict access rather than a scan: `KeyedTable` sets TinyDB's
+  `document_id_class` to `str` and adds batch operations that rewrite the table
+  once for many documents.
+- Every database is opened behind TinyDB's `CachingMiddleware` with writes held
+  until `flush()`: the owner decides when a file is rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+from tinydb import TinyDB
+from tinydb.middlewares import CachingMiddleware
+from tinydb.storages import Storage
+from tinydb.table import Table
+
+from feedtui.store.files import DamagedFileError, atomic_write
+
+
+class AtomicJSONStorage(Storage):
+    def __init__(self, path: str | Path, **_: Any) -> None:
+        self.path = Path(path)
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        return parse_database(self.path, raw)
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        atomic_write(self.path, orjson.dumps(data))
+
+    def close(self) -> None:
+        pass
+
+
+def parse_database(path: Path, raw: bytes) -> dict[str, dict[str, Any]]:
+    if not raw.strip():
+        raise DamagedFileError(path, "the file is empty")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise DamagedFileError(path, f"not valid JSON: {error}") from None
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise DamagedFileError(path, "not a feedtui database")
+    return data
+
+
+class HeldWrites(CachingMiddleware):
+    """CachingMiddleware that never flushes on its own."""
+
+    WRITE_CACHE_SIZE = 2**62
+
+
+class KeyedTable(Table):
+    document_id_class = str
+
+    def put_many(self, documents: Mapping[str, Mapping]) -> None:
+        """Insert or replace many documents by key in one table rewrite."""
+        if documents:
+            self._update_table(lambda table: table.update(documents))
+
+    def delete_many(self, keys: Iterable[str]) -> None:
+        keys = list(keys)
+        if keys:
+
+            def remove(table: dict) -> None:
+                for key in keys:
+                    table.pop(key, None)
+
+            self._update_table(remove)
+
+    def raw(self) -> Mapping[str, Mapping]:
+        """The stored documents by key, without copying. Do not mutate."""
+        return self._read_table()
+
+
+class Database(TinyDB):
+    table_class = KeyedTable
+
+    def table(self, name: str, **kwargs: Any) -> KeyedTable:  # type: ignore[override]
+        return super().table(name, **kwargs)  # type: ignore[return-value]
+
+    def flush(self) -> None:
+        self.storage.flush()  # type: ignore[attr-defined]
+
+
+def open_database(path: Path) -> Database:
+    """Open (reading it at once, so damage is reported here) a database file."""
+    db = Database(path, storage=HeldWrites(AtomicJSONStorage))
+    db.storage.read()
+    return db

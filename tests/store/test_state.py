@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from feedtui.store.lock import DataDirLock
+from feedtui.store.state import StateStore
+
+
+def open_state(data_dir, **kwargs) -> StateStore:
+    kwargs.setdefault("background", False)
+    return StateStore(data_dir / "state.json", DataDirLock(data_dir), **kwargs)
+
+
+def test_changes_are_in_memory_at_once_and_on_disk_after_flush(data_dir):
+    state = open_state(data_dir)
+    state.follow("Edge Inference")
+    state.mark_read(["2609.01234", "2609.00002"])
+    state.star(["2609.01234"])
+    assert state.is_following("Edge Inference")
+    assert state.is_read("2609.01234")
+    assert not (data_dir / "state.json").exists() or "2609.01234" not in (data_dir / "state.json").read_text()
+    state.flush()
+    on_disk = json.loads((data_dir / "state.json").read_text())
+    assert set(on_disk["read"]) == {"2609.01234", "2609.00002"}
+    assert set(on_disk["follows"]) == {"Edge Inference"}
+    assert set(on_disk["starred"]) == {"2609.01234"}
+    assert on_disk["meta"]["schema"]["version"] == 1
+    reopened = open_state(data_dir)
+    assert reopened.read_ids() == {"2609.01234", "2609.00002"}
+    assert reopened.follows() == {"Edge Inference"}
+
+
+def test_many_marks_are_one_rewrite(data_dir, monkeypatch):
+    import feedtui.store.tinydb_io as tinydb_io
+
+    writes = []
+    real = tinydb_io.atomic_write
+    monkeypatch.setattr(tinydb_io, "atomic_write", lambda path, data: (writes.append(path), real(path, data)))
+    state = open_state(data_dir)
+    for n in range(500):
+        state.mark_read([f"2609.{n:05d}"])
+    state.flush()
+    assert writes == [data_dir / "state.json"]
+    assert len(open_state(data_dir).read_ids()) == 500
+
+
+def test_background_flush_makes_marks_durable(data_dir):
+    state = open_state(data_dir, background=True, debounce=0.05, max_delay=0.2)
+    state.mark_read([f"2609.{n:05d}" for n in range(50)])
+    assert state.wait_durable(timeout=5)
+    assert state.durable_sequence == state.sequence
+    assert len(json.loads((data_dir / "state.json").read_text())["read"]) == 50
+    state.close()
+
+
+def test_two_processes_do_not_lose_each_others_writes(data_dir):
+    first = open_state(data_dir)
+    second = open_state(data_dir)
+    first.mark_read(["2609.00001"])
+    first.flush()
+    second.mark_read(["2609.00002"])
+    second.follow("Visual SLAM")
+    second.flush()
+    first.star(["2609.00003"])
+    first.flush()
+    final = open_state(data_dir)
+    assert final.read_ids() == {"2609.00001", "2609.00002"}
+    assert final.follows() == {"Visual SLAM"}
+    assert final.starred_ids() == {"2609.00003"}
+    # And the first process sees the second one's changes after its flush.
+    assert first.follows() == {"Visual SLAM"}
+
+
+def test_unread_then_read_again_in_one_batch(data_dir):
+    state = open_state(data_dir)
+    state.mark_read(["a"])
+    state.flush()
+    state.mark_unread(["a"])
+    state.mark_read(["a"])
+    state.mark_unread(["a"])
+    state.flush()
+    assert open_state(data_dir).read_ids() == set()
+
+
+def test_damaged_state_is_kept_and_restored_from_backup(data_dir):
+    state = open_state(data_dir)
+    state.follow("Federated Learning")
+    state.mark_read(["2609.00001"])
+    state.flush()
+    open_state(data_dir)  # a good start takes the backup
+    (data_dir / "state.json").write_bytes(b'{"follows": {"Federated Le')
+    recovered = open_state(data_dir)
+    assert recovered.follows() == {"Federated Learning"}
+    assert recovered.read_ids() == {"2609.00001"}
+    assert "damaged" in recovered.recovery_message and "backup" in recovered.recovery_message
+    kept = list(data_dir.glob("state.json.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b'{"follows": {"Federated Le'
+
+
+def test_damaged_state_without_backup_says_so_and_keeps_the_file(data_dir):
+    (data_dir / "state.json").write_bytes(b"\x00\x00garbage")
+    recovered = open_state(data_dir)
+    assert recovered.follows() == set()
+    assert "no good backup" in recovered.recovery_message
+    assert list(data_dir.glob("state.json.damaged-*"))
+
+
+def test_newer_schema_is_refused_with_a_message(data_dir):
+    (data_dir / "state.json").write_text(json.dumps({"meta": {"schema": {"version": 99}}}))
+    from feedtui.store.files import StoreError
+
+    with pytest.raises(StoreError, match="newer feedtui"):
+        open_state(data_dir)

@@ -37,6 +37,8 @@ class StoreOutcome:
     updated: list[str] = field(default_factory=list)
     # Every card row written, by paper id (new, updated, or moved).
     rows: dict[str, list] = field(default_factory=dict)
+    # The merged papers behind those rows, for tagging.
+    papers: dict[str, Paper] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -185,6 +187,7 @@ class PaperCache:
                 row = card_row(merged, first_seen, shard)
                 card_puts.setdefault(shard, {})[pid] = row
                 outcome.rows[pid] = row
+                outcome.papers[pid] = merged
             for shard, ids in deletes.items():
                 papers_db(shard).table(PAPERS).delete_many(ids)
                 index_db(shard).table(CARDS).delete_many(ids)

@@ -45,9 +45,15 @@ class FetchState:
             return Validators()
         return Validators(etag=doc.get("etag", ""), last_modified=doc.get("last_modified", ""))
 
-    def answered_today(self, query: str, today: date) -> bool:
-        doc = self._db.table(ANSWERED).get(doc_id=query)
-        return bool(doc) and doc.get("day") == today.isoformat()
+    def answered_at(self, key: str) -> datetime | None:
+        """When the source behind `key` last answered in full, if ever."""
+        doc = self._db.table(ANSWERED).get(doc_id=key)
+        if not doc:
+            return None
+        try:
+            return datetime.fromisoformat(doc["at"])
+        except (KeyError, ValueError):
+            return None
 
     def total(self, key: str, today: date) -> int | None:
         doc = self._db.table(TOTALS).get(doc_id=key)

@@ -1,0 +1,407 @@
+"""The `feedtui` command: the TUI by default, and subcommands for scripts.
+
+Exit codes: 0 success; 1 when some sources failed (refresh) or nothing could
+be done; 2 for usage errors (bad arguments, unknown topics, bad queries).
+Global options (--data-dir, --config, --demo) go before or after the
+subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import datetime
+
+from feedtui import __version__
+from feedtui.config import config_path, data_dir, default_config_text, load_config
+from feedtui.model import UTC, TopicDefinition
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+EPILOG = """\
+examples:
+  feedtui --demo                          the reader, on bundled invented papers
+  feedtui follow "Edge Inference"         follow a catalogue topic
+  feedtui refresh                         fetch every followed topic
+  feedtui papers "Edge Inference" --unread --json --limit 20
+  feedtui read 2609.01234v2 2609.01240    mark papers read (versions ignored)
+  feedtui topic add "Sparse Attention" --query 'abs:"sparse attention" AND cat:cs.LG'
+  feedtui topic add "Lab blog" --feed https://example.org/feed.xml --query 'abs:robot*'
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 itself; keep its wording
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS, help="where feedtui keeps its database (env FEEDTUI_DATA_DIR)")
+    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="the config file (env FEEDTUI_CONFIG)")
+    common.add_argument("--demo", action="store_true", default=argparse.SUPPRESS, help="use the bundled demo papers in a separate data directory; no network")
+
+    parser = _Parser(
+        prog="feedtui",
+        description="A fast, keyboard-driven terminal reader for research-paper feeds.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"feedtui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, help_text: str, epilog: str = "") -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name, help=help_text, description=help_text, parents=[common], epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    p = command("refresh", "fetch followed topics, or the named ones", "example:\n  feedtui refresh 'Edge Inference' --force")
+    p.add_argument("topics", nargs="*", metavar="TOPIC")
+    p.add_argument("--force", action="store_true", help="ask arXiv again even if it answered today")
+
+    p = command("topics", "list every topic: following, papers, unread, momentum", "example:\n  feedtui topics --sort trending --json")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--as-of", metavar="ISO-TIME", help="momentum as of this time (default: now)")
+    p.add_argument("--sort", choices=["name", "unread", "trending", "followed"], default="followed")
+
+    p = command("papers", "list a topic's papers, newest first", "example:\n  feedtui papers 'Visual SLAM' --unread --limit 5")
+    p.add_argument("topic", metavar="TOPIC")
+    p.add_argument("--unread", action="store_true", help="only unread papers")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, metavar="N")
+
+    for name, text in (("follow", "follow a topic"), ("unfollow", "stop following a topic")):
+        p = command(name, text, f"example:\n  feedtui {name} 'Federated Learning'")
+        p.add_argument("topic", metavar="TOPIC")
+
+    for name, text in (
+        ("read", "mark papers read"),
+        ("unread", "mark papers unread"),
+        ("star", "star papers (the reading list)"),
+        ("unstar", "unstar papers"),
+    ):
+        p = command(name, text + " (arXiv ids, with or without version)", f"example:\n  feedtui {name} 2609.01234 2609.01240v2")
+        p.add_argument("ids", nargs="+", metavar="ID")
+
+    topic = command("topic", "add, edit, remove or show a topic")
+    topic_sub = topic.add_subparsers(dest="topic_command", metavar="ACTION", parser_class=_Parser, required=True)
+    add = topic_sub.add_parser(
+        "add", help="add a topic", parents=[common],
+        epilog="examples:\n  feedtui topic add 'Sparse Attention' --query 'abs:\"sparse attention\"'\n"
+        "  feedtui topic add 'Distributed systems' --category cs.DC\n"
+        "  feedtui topic add 'Lab blog' --feed https://example.org/atom.xml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--query", metavar="Q", help="arXiv API query (narrows feeds/categories when given with them)")
+    add.add_argument("--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)")
+    add.add_argument("--feed", action="append", default=[], metavar="URL", help="RSS/Atom feed URL (repeatable)")
+    add.add_argument("--description", default="", metavar="TEXT")
+    rm = topic_sub.add_parser("rm", help="remove a topic (a catalogue topic is hidden)", parents=[common])
+    rm.add_argument("name", metavar="NAME")
+    show = topic_sub.add_parser("show", help="definition, momentum and a weekly chart", parents=[common])
+    show.add_argument("name", metavar="NAME")
+    show.add_argument("--as-of", metavar="ISO-TIME")
+    edit = topic_sub.add_parser("edit", help="change a topic's query or description", parents=[common])
+    edit.add_argument("name", metavar="NAME")
+    edit.add_argument("--query", metavar="Q")
+    edit.add_argument("--description", metavar="TEXT")
+
+    p = command("config", "where the config file is, or a commented default one")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--path", action="store_true", help="print the config file's path")
+    group.add_argument("--default", action="store_true", help="print a commented default config")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(args, parser)
+    except UsageError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from feedtui.store.files import StoreError
+
+    command = args.command
+    if command == "config":
+        if args.path:
+            print(config_path(getattr(args, "config", None)))
+        else:
+            print(default_config_text())
+        return EXIT_OK
+    config = load_config(config_path(getattr(args, "config", None)))
+    demo = bool(getattr(args, "demo", False))
+    directory = data_dir(getattr(args, "data_dir", None), demo=demo)
+    if command is None:
+        from feedtui.ui.run import run_tui
+
+        return run_tui(config, directory, demo=demo)
+    from feedtui.engine import TopicNotFound, open_engine
+    from feedtui.topics.query import QueryError
+
+    try:
+        engine = open_engine(config, directory, demo=demo)
+    except StoreError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    for message in engine.problems.messages:
+        print(f"feedtui: {message}", file=sys.stderr)
+    try:
+        handler = _HANDLERS[command if command != "topic" else f"topic {args.topic_command}"]
+        return handler(engine, args)
+    except TopicNotFound as error:
+        raise UsageError(str(error)) from None
+    except QueryError as error:
+        raise UsageError(f"bad query: {error}\n  {error.caret_line()}") from None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        try:
+            engine.close()
+        except StoreError as error:
+            print(f"feedtui: {error}", file=sys.stderr)
+
+
+def _cmd_refresh(engine, args) -> int:
+    from feedtui.engine import RefreshProgress
+
+    names = [engine.topic(n).name for n in args.topics]
+    if not names and not engine.followed() and not engine.demo:
+        print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
+        return EXIT_OK
+    interactive = sys.stderr.isatty()
+
+    def progress(p: RefreshProgress) -> None:
+        if interactive:
+            mark = "ok" if p.ok else "FAILED"
+            sys.stderr.write(f"\r\x1b[K[{p.done}/{p.total}] {mark} {p.label[:60]}")
+            sys.stderr.flush()
+
+    report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    if interactive:
+        sys.stderr.write("\r\x1b[K")
+    for source in report.sources:
+        if not source.ok:
+            where = f" ({source.url})" if source.url and source.url != source.label else ""
+            print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
+        elif source.skipped:
+            print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
+    fetched = sum(1 for s in report.sources if s.ok and not s.skipped)
+    print(
+        f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"
+        f"{'' if fetched == 1 else 's'}; {len(report.failed)} failed",
+        file=sys.stderr,
+    )
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _parse_as_of(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--as-of: not an ISO 8601 time: {text!r} (e.g. 2026-11-29T12:00:00Z)") from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _cmd_topics(engine, args) -> int:
+    from feedtui.topics.momentum import trending_score
+
+    as_of = _parse_as_of(args.as_of)
+    library = engine.library
+    follows = engine.state.follows()
+    rows = []
+    for entry in engine.topics():
+        momentum = engine.momentum(entry.name, as_of)
+        rows.append((entry, momentum))
+    if args.sort == "name":
+        rows.sort(key=lambda r: r[0].name.casefold())
+    elif args.sort == "unread":
+        rows.sort(key=lambda r: (-library.unread_count(r[0].name), r[0].name.casefold()))
+    elif args.sort == "trending":
+        rows.sort(key=lambda r: (-trending_score(r[1]), r[0].name.casefold()))
+    else:
+        rows.sort(key=lambda r: (r[0].name not in follows, r[0].name.casefold()))
+    if args.json:
+        out = [
+            {
+                "name": entry.name,
+                "following": entry.name in follows,
+                "papers": len(library.topic_positions(entry.name)),
+                "unread": library.unread_count(entry.name),
+                "definition": entry.topic.definition.to_dict(),
+                "description": entry.topic.description,
+                "origin": entry.topic.origin,
+                "momentum": momentum.to_json(),
+                **({"error": entry.error} if entry.error else {}),
+            }
+            for entry, momentum in rows
+        ]
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    width = max((len(e.name) for e, _ in rows), default=10)
+    for entry, momentum in rows:
+        mark = "*" if entry.name in follows else " "
+        papers = len(library.topic_positions(entry.name))
+        print(
+            f"{mark} {entry.name:<{width}}  {papers:>6} papers  {library.unread_count(entry.name):>6} unread  "
+            f"{momentum.last4:>4} last 4 wk (prev {momentum.prev4})"
+        )
+    return EXIT_OK
+
+
+def paper_json(engine, paper, tags) -> dict:
+    from feedtui.text.links import safe_link
+
+    return {
+        "id": paper.id,
+        "version": paper.version,
+        "title": paper.title_display or paper.title,
+        "abstract": paper.abstract_display or paper.abstract,
+        "published": _iso(paper.published),
+        "updated": _iso(paper.updated),
+        "primary_category": paper.primary_category,
+        "categories": list(paper.categories),
+        "authors": [a.name for a in paper.authors],
+        "affiliations": list(paper.affiliations),
+        "tags": list(tags),
+        "read": engine.state.is_read(paper.id),
+        "starred": engine.state.is_starred(paper.id),
+        "url": safe_link(paper.abs_url) or "",
+        "pdf_url": safe_link(paper.pdf_url) or "",
+        "doi": paper.doi,
+        "journal_ref": paper.journal_ref,
+        "comment": paper.comment,
+        "date_estimated": paper.date_estimated,
+    }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _cmd_papers(engine, args) -> int:
+    entry = engine.topic(args.topic)
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be 0 or more")
+    positions = engine.topic_positions(entry.name, unread_only=args.unread)
+    if args.limit is not None:
+        positions = positions[: args.limit]
+    papers = engine.papers(positions)
+    library = engine.library
+    tags = {pid: library.tags[library.pos[pid]] for pid in (p.id for p in papers)}
+    if args.json:
+        print(json.dumps([paper_json(engine, p, tags[p.id]) for p in papers], ensure_ascii=False, indent=1))
+        return EXIT_OK
+    for paper in papers:
+        mark = " " if engine.state.is_read(paper.id) else "●"
+        star = "★" if engine.state.is_starred(paper.id) else " "
+        print(f"{mark}{star} {paper.versioned_id:<16} {paper.published:%Y-%m-%d} {paper.primary_category:<10} {paper.title_display}")
+    return EXIT_OK
+
+
+def _cmd_follow(engine, args) -> int:
+    entry = engine.follow(args.topic)
+    print(f"following {entry.name}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_unfollow(engine, args) -> int:
+    entry = engine.unfollow(args.topic)
+    print(f"no longer following {entry.name}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _marks(action: str):
+    def handler(engine, args) -> int:
+        known, unknown = engine.resolve_ids(args.ids)
+        for raw in unknown:
+            print(f"feedtui: {raw}: not in the cache (refresh first, or check the id)", file=sys.stderr)
+        count = len(getattr(engine, action)(known))
+        print(f"{action.replace('_', ' ')}: {count} changed, {len(known) - count} already so", file=sys.stderr)
+        return EXIT_OK if not unknown else EXIT_FAILED
+
+    return handler
+
+
+def _cmd_topic_add(engine, args) -> int:
+    definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
+    entry = engine.add_topic(args.name, definition, args.description)
+    engine.retag([entry.name])
+    print(f"added {entry.name}: {definition.describe()}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_topic_rm(engine, args) -> int:
+    entry = engine.remove_topic(args.name)
+    print(f"removed {entry.name}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_topic_edit(engine, args) -> int:
+    if args.query is None and args.description is None:
+        raise UsageError("nothing to change: give --query and/or --description")
+    entry = engine.edit_topic(args.name, query=args.query, description=args.description)
+    engine.retag([entry.name])
+    print(f"changed {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_topic_show(engine, args) -> int:
+    from feedtui.topics.momentum import render_text_chart
+
+    entry = engine.topic(args.name)
+    momentum = engine.momentum(entry.name, _parse_as_of(args.as_of))
+    following = "following" if engine.state.is_following(entry.name) else "not following"
+    print(f"{entry.name}  ({following})")
+    if entry.topic.description:
+        print(entry.topic.description)
+    print(f"definition: {entry.topic.definition.describe()}")
+    if entry.error:
+        print(f"error: {entry.error}")
+    library = engine.library
+    print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
+    print()
+    print(momentum.sentence)
+    print()
+    for line in render_text_chart(momentum):
+        print(line)
+    return EXIT_OK
+
+
+_HANDLERS = {
+    "refresh": _cmd_refresh,
+    "topics": _cmd_topics,
+    "papers": _cmd_papers,
+    "follow": _cmd_follow,
+    "unfollow": _cmd_unfollow,
+    "read": _marks("mark_read"),
+    "unread": _marks("mark_unread"),
+    "star": _marks("star"),
+    "unstar": _marks("unstar"),
+    "topic add": _cmd_topic_add,
+    "topic rm": _cmd_topic_rm,
+    "topic edit": _cmd_topic_edit,
+    "topic show": _cmd_topic_show,
+}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

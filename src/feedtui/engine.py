@@ -1,0 +1,440 @@
+"""The headless engine: everything between the network and the screen.
+
+The CLI and the TUI both talk to an `Engine`. It owns the data directory
+(state, cache, tags, fetch state), the topic registry and the in-memory
+library, and it runs refreshes. UI code never touches the network or
+TinyDB; it calls these methods and reads the library.
+
+Threading: methods that only change memory (marks, follows) return at once,
+and the state store writes them in the background. `refresh()` is a coroutine
+that does its disk work in threads; `load_library()` and `retag()` read the
+disk and are meant to run in a worker thread in the TUI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from feedtui import __version__
+from feedtui.config import Config
+from feedtui.library import Library
+from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
+from feedtui.store.cache import PaperCache, StoreOutcome
+from feedtui.store.codec import C_SHARD
+from feedtui.store.fetch_state import FetchState
+from feedtui.store.files import StoreError
+from feedtui.store.lock import DataDirLock
+from feedtui.store.state import StateStore
+from feedtui.store.tags import TagStore, TagUpdate
+from feedtui.topics.catalogue import load_catalogue
+from feedtui.topics.momentum import Momentum, compute_momentum
+from feedtui.topics.query import QueryError, parse_query
+from feedtui.topics.registry import TopicEntry, TopicRegistry
+from feedtui.topics.tagging import build_matchers, tag_documents, tag_papers
+
+USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
+
+
+class TopicNotFound(KeyError):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(slots=True)
+class RefreshProgress:
+    done: int
+    total: int
+    label: str
+    ok: bool
+    error: str = ""
+
+
+@dataclass(slots=True)
+class Problems:
+    """Things the user must be told about at start-up (damage found, bad config)."""
+
+    messages: list[str] = field(default_factory=list)
+
+
+class Engine:
+    def __init__(self, config: Config, data_dir: Path, *, demo: bool = False, background_writes: bool = True) -> None:
+        self.config = config
+        self.settings = config.settings
+        self.data_dir = data_dir
+        self.demo = demo
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = DataDirLock(data_dir)
+        self.state = StateStore(data_dir / "state.json", self.lock, background=background_writes)
+        self.cache = PaperCache(data_dir / "cache", self.lock)
+        self.tags = TagStore(data_dir / "cache" / "tags.json", self.lock)
+        self.fetch_state = FetchState(data_dir / "http.json", self.lock)
+        self.problems = Problems()
+        for message in (self.state.recovery_message, self.fetch_state.problem):
+            if message:
+                self.problems.messages.append(message)
+        self.problems.messages.extend(str(p) for p in config.problems)
+        self.registry = self._build_registry()
+        self.problems.messages.extend(self.registry.problems())
+        self._library: Library | None = None
+        self._stale_topics: list[str] = []
+        self.last_refresh: datetime | None = None
+
+    # -- topics --------------------------------------------------------------
+
+    def _build_registry(self) -> TopicRegistry:
+        return TopicRegistry(
+            load_catalogue(), self.config.topics, self.state.user_topics(), self.state.hidden_topics()
+        )
+
+    def reload_topics(self) -> list[str]:
+        """Rebuild the registry after a topic change; returns topics needing a retag."""
+        self.registry = self._build_registry()
+        if self._library is None:
+            return []
+        stored = self.tags.load()
+        for name in list(self._library.members):
+            if name not in self.registry:
+                self._library.drop_topic(name)
+        stale = [e.name for e in self.registry if stored.get(e.name, ("",))[0] != e.signature]
+        return stale
+
+    def topic(self, name: str) -> TopicEntry:
+        try:
+            return self.registry.resolve(name)
+        except KeyError as error:
+            raise TopicNotFound(error.args[0]) from None
+
+    def topics(self) -> list[TopicEntry]:
+        return list(self.registry)
+
+    def followed(self) -> list[TopicEntry]:
+        follows = self.state.follows()
+        return [e for e in self.registry if e.name in follows]
+
+    def follow(self, name: str) -> TopicEntry:
+        entry = self.topic(name)
+        self.state.follow(entry.name)
+        return entry
+
+    def unfollow(self, name: str) -> TopicEntry:
+        entry = self.topic(name)
+        self.state.unfollow(entry.name)
+        return entry
+
+    def add_topic(self, name: str, definition: TopicDefinition, description: str = "") -> TopicEntry:
+        name = " ".join(name.split())
+        if not name:
+            raise ValueError("a topic needs a name")
+        if definition.is_empty:
+            raise ValueError("a topic needs --query, --category or --feed")
+        if definition.query:
+            parse_query(definition.query)  # raises QueryError pointing at the problem
+        for url in definition.feeds:
+            if not url.startswith(("http://", "https://")):
+                raise ValueError(f"feed URL must start with http:// or https://: {url}")
+        self.state.put_topic(name, {**definition.to_dict(), "description": description})
+        self.reload_topics()
+        return self.registry.entries[name]
+
+    def edit_topic(self, name: str, *, query: str | None = None, description: str | None = None) -> TopicEntry:
+        entry = self.topic(name)
+        definition = entry.topic.definition
+        if query is not None:
+            if query:
+                parse_query(query)
+            definition = TopicDefinition(query=query, categories=definition.categories, feeds=definition.feeds)
+        if definition.is_empty:
+            raise ValueError("the topic would have no query, categories or feeds left")
+        text = entry.topic.description if description is None else description
+        self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
+        self.reload_topics()
+        return self.registry.entries[entry.name]
+
+    def remove_topic(self, name: str) -> TopicEntry:
+        entry = self.topic(name)
+        self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)
+        self.reload_topics()
+        if self._library is not None:
+            self._library.drop_topic(entry.name)
+        self.tags.update([], removed=[entry.name])
+        return entry
+
+    # -- the library -----------------------------------------------------------
+
+    @property
+    def library(self) -> Library:
+        if self._library is None:
+            self.load_library()
+        assert self._library is not None
+        return self._library
+
+    def load_library(self) -> Library:
+        """Read the card index and tags (fast: no abstracts); note stale topics."""
+        load = self.cache.load_index()
+        self.problems.messages.extend(load.problems)
+        if self.cache.lost_papers:
+            self.fetch_state.save(forget_validators=True)
+        stored = self.tags.load()
+        if self.tags.problem:
+            self.problems.messages.append(self.tags.problem)
+        library = Library(load.rows, self.state.read_view())
+        stale: list[str] = []
+        for entry in self.registry:
+            signature, ids = stored.get(entry.name, ("", []))
+            if signature == entry.signature:
+                library.set_members(entry.name, ids)
+            else:
+                library.set_members(entry.name, ())
+                stale.append(entry.name)
+        self._library = library
+        self._stale_topics = stale if library.ids else []
+        return library
+
+    @property
+    def stale_topics(self) -> list[str]:
+        return list(self._stale_topics)
+
+    def compute_tags(self, names: Sequence[str]) -> dict[str, set[str]]:
+        """Evaluate these topics over the whole cache (reads every shard)."""
+        entries = [self.registry.entries[n] for n in names if n in self.registry.entries]
+        matchers = build_matchers(entries)
+        found: dict[str, set[str]] = {m.name: set() for m in matchers}
+        for _shard, documents in self.cache.iter_documents():
+            for name, ids in tag_documents(documents.items(), matchers).items():
+                found[name] |= ids
+        updates = [TagUpdate(name, self.registry.entries[name].signature, ids, None) for name, ids in found.items()]
+        self.tags.update(updates)
+        return found
+
+    def apply_tags(self, found: dict[str, set[str]]) -> None:
+        library = self.library
+        for name, ids in found.items():
+            library.set_members(name, ids)
+        self._stale_topics = [n for n in self._stale_topics if n not in found]
+
+    def retag(self, names: Sequence[str] | None = None) -> dict[str, set[str]]:
+        found = self.compute_tags(list(names) if names is not None else self.stale_topics)
+        self.apply_tags(found)
+        return found
+
+    # -- marks -----------------------------------------------------------------
+
+    def resolve_ids(self, ids: Iterable[str]) -> tuple[list[str], list[str]]:
+        """(known paper ids, unknown inputs); arXiv ids may carry a version or URL form."""
+        known, unknown = [], []
+        library = self.library
+        for raw in ids:
+            split = split_arxiv_id(raw)
+            pid = split[0] if split else raw.strip()
+            (known if pid in library.pos else unknown).append(pid if pid in library.pos else raw)
+        return known, unknown
+
+    def mark_read(self, ids: Iterable[str]) -> list[str]:
+        changed = [pid for pid in dict.fromkeys(ids) if not self.state.is_read(pid)]
+        self.state.mark_read(changed)
+        if self._library is not None:
+            self._library.read_changed(changed, True)
+        return changed
+
+    def mark_unread(self, ids: Iterable[str]) -> list[str]:
+        changed = [pid for pid in dict.fromkeys(ids) if self.state.is_read(pid)]
+        self.state.mark_unread(changed)
+        if self._library is not None:
+            self._library.read_changed(changed, False)
+        return changed
+
+    def star(self, ids: Iterable[str]) -> list[str]:
+        changed = [pid for pid in dict.fromkeys(ids) if not self.state.is_starred(pid)]
+        self.state.star(changed)
+        return changed
+
+    def unstar(self, ids: Iterable[str]) -> list[str]:
+        changed = [pid for pid in dict.fromkeys(ids) if self.state.is_starred(pid)]
+        self.state.unstar(changed)
+        return changed
+
+    # -- papers ----------------------------------------------------------------
+
+    def paper(self, paper_id: str) -> Paper | None:
+        row = self.library.row_of(paper_id)
+        if row is None:
+            return None
+        return self.cache.get_papers({paper_id: row[C_SHARD]}).get(paper_id)
+
+    def papers(self, positions: Sequence[int]) -> list[Paper]:
+        """Full papers for library positions, in the order given."""
+        library = self.library
+        locations = {library.ids[i]: library.rows[i][C_SHARD] for i in positions}
+        found = self.cache.get_papers(locations)
+        return [found[library.ids[i]] for i in positions if library.ids[i] in found]
+
+    def topic_positions(self, name: str, *, unread_only: bool = False) -> list[int]:
+        library = self.library
+        positions = library.topic_positions(name)
+        if unread_only:
+            positions = [i for i in positions if not library.is_read(i)]
+        return positions
+
+    # -- momentum --------------------------------------------------------------
+
+    def momentum(self, name: str, as_of: datetime | None = None) -> Momentum:
+        as_of = as_of or utcnow()
+        entry = self.topic(name)
+        total, share_of = self._share_denominator(entry, as_of)
+        return compute_momentum(self.library.published(entry.name), as_of, total=total, share_of=share_of)
+
+    def _share_denominator(self, entry: TopicEntry, as_of: datetime) -> tuple[int | None, str]:
+        from feedtui.refresh import total_key
+
+        definition = entry.topic.definition
+        is_arxiv = not definition.feeds
+        if is_arxiv:
+            total = self.fetch_state.cached_total(total_key(as_of))
+            if total:
+                return total, "arxiv"
+        start = int((as_of - timedelta(days=28)).timestamp())
+        end = int(as_of.timestamp())
+        return sum(1 for p in self.library.all_published() if start < p <= end), "cache"
+
+    # -- refresh -----------------------------------------------------------------
+
+    async def refresh(
+        self,
+        names: Sequence[str] | None = None,
+        *,
+        force: bool = False,
+        on_progress: Callable[[RefreshProgress], None] | None = None,
+        now: datetime | None = None,
+    ) -> RefreshReport:
+        """Fetch the named topics (default: the followed ones) and store what comes."""
+        from feedtui.refresh import fetch_sources, plan_refresh
+
+        now = now or utcnow()
+        report = RefreshReport(started=now)
+        entries = [self.topic(n) for n in names] if names else self.followed()
+        if self.demo:
+            report.sources.append(
+                SourceReport(url="", label="demo", ok=True, skipped="demo mode uses bundled papers; nothing is fetched")
+            )
+            report.finished = utcnow()
+            return report
+        plans, skipped = plan_refresh(
+            entries, settings=self.settings, fetch_state=self.fetch_state, now=now, force=force
+        )
+        report.sources.extend(skipped)
+        done = 0
+        pending: list = []
+        new_ids: set[str] = set()
+        committing = asyncio.Lock()
+        last_commit = time.monotonic()
+
+        async def commit() -> None:
+            nonlocal last_commit
+            async with committing:
+                batch = list(pending)
+                pending.clear()
+                if batch:
+                    stored = await self._commit(batch, now)
+                    if stored is not None:
+                        new_ids.update(stored.new)
+                        report.new_papers += len(stored.new)
+                        report.updated_papers += len(stored.updated)
+                last_commit = time.monotonic()
+
+        def on_source(outcome) -> None:
+            nonlocal done
+            done += 1
+            pending.append(outcome)
+            if on_progress:
+                on_progress(RefreshProgress(done, len(plans), outcome.report.label, outcome.report.ok, outcome.report.error))
+
+        async def periodic_commits(task: asyncio.Future) -> None:
+            while not task.done():
+                await asyncio.sleep(0.5)
+                if pending and time.monotonic() - last_commit > 3.0:
+                    await commit()
+
+        fetching = asyncio.ensure_future(
+            fetch_sources(plans, settings=self.settings, fetch_state=self.fetch_state, now=now, on_source=on_source)
+        )
+        committer = asyncio.ensure_future(periodic_commits(fetching))
+        outcomes = await fetching
+        await committer
+        await commit()
+        for outcome in outcomes:
+            outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
+            report.sources.append(outcome.report)
+        report.finished = utcnow()
+        self.last_refresh = report.finished
+        self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
+        return report
+
+    async def _commit(self, outcomes: list, now: datetime) -> StoreOutcome | None:
+        """Store fetched papers, tag them, then remember validators (in that order,
+        so a 304 never hides papers that were not saved)."""
+        papers = [p for o in outcomes for p in o.papers]
+        library = self.library
+        known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+        matchers = build_matchers(self.registry)
+
+        def write():
+            stored = self.cache.store(papers, known, now)
+            found = tag_papers(stored.papers.values(), matchers)
+            universe = set(stored.papers)
+            updates = [
+                TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers
+            ]
+            self.tags.update(updates)
+            validators = {}
+            answered = {}
+            totals = {}
+            for outcome in outcomes:
+                if outcome.report.ok:
+                    validators.update(outcome.validators)
+                    for key in outcome.plan.answers:
+                        if outcome.plan.kind == "total":
+                            if outcome.total is not None:
+                                totals[key] = (outcome.total, now.date())
+                        else:
+                            answered[key] = now
+            self.fetch_state.save(validators=validators, answered=answered, totals=totals)
+            return stored, found, universe
+
+        try:
+            stored, found, universe = await asyncio.to_thread(write)
+        except StoreError as error:
+            for outcome in outcomes:
+                if outcome.report.ok and outcome.papers:
+                    outcome.report.ok = False
+                    outcome.report.error = f"fetched, but could not be saved: {error}"
+            return None
+        library.upsert_rows(stored.rows)
+        for name, ids in found.items():
+            library.update_members(name, universe, ids)
+        return stored
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def close(self) -> None:
+        try:
+            self.state.close()
+        except StoreError as error:
+            self.problems.messages.append(str(error))
+            raise
+
+
+def open_engine(config: Config, data_dir: Path, *, demo: bool = False, background_writes: bool = True) -> Engine:
+    engine = Engine(config, data_dir, demo=demo, background_writes=background_writes)
+    if demo:
+        from feedtui.demo.seed import ensure_demo_seeded
+
+        ensure_demo_seeded(engine)
+    return engine
+
+
+__all__ = ["Engine", "open_engine", "TopicNotFound", "QueryError", "RefreshProgress"]

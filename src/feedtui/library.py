@@ -1,0 +1,140 @@
+"""Everything the views ask about, held in memory and answered at once.
+
+The library is built from the card index and the stored tags at start-up and
+kept current as refreshes land and marks change. It never touches the disk or
+the network: the engine feeds it. Papers are addressed by position (an int)
+in hot paths, so a 10,000-paper topic is a list of ints, not of objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
+
+_NO_TAGS: tuple[str, ...] = ()
+
+
+class Library:
+    def __init__(self, rows: Mapping[str, list], read: Mapping[str, object]) -> None:
+        self.ids: list[str] = list(rows)
+        self.rows: list[list] = list(rows.values())
+        self.pos: dict[str, int] = {pid: i for i, pid in enumerate(self.ids)}
+        self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
+        self.members: dict[str, list[int]] = {}
+        self.unread: dict[str, int] = {}
+        self._read = read
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    # -- questions ---------------------------------------------------------
+
+    def topic_positions(self, topic: str) -> list[int]:
+        """The topic's papers, newest first (by first-version date)."""
+        return self.members.get(topic, [])
+
+    def unread_count(self, topic: str) -> int:
+        return self.unread.get(topic, 0)
+
+    def is_read(self, position: int) -> bool:
+        return self.ids[position] in self._read
+
+    def row_of(self, paper_id: str) -> list | None:
+        position = self.pos.get(paper_id)
+        return None if position is None else self.rows[position]
+
+    def rows_by_id(self) -> dict[str, list]:
+        return dict(zip(self.ids, self.rows))
+
+    def published(self, topic: str) -> list[int]:
+        """First-version times (epoch seconds) of the topic's papers with exact dates."""
+        rows = self.rows
+        return [rows[i][C_PUBLISHED] for i in self.members.get(topic, ()) if not rows[i][C_ESTIMATED]]
+
+    def all_published(self) -> list[int]:
+        return [row[C_PUBLISHED] for row in self.rows if not row[C_ESTIMATED]]
+
+    def total_unread(self) -> int:
+        read = self._read
+        return sum(1 for pid in self.ids if pid not in read)
+
+    # -- changes -----------------------------------------------------------
+
+    def upsert_rows(self, rows: Mapping[str, list]) -> None:
+        resort: set[str] = set()
+        for pid, row in rows.items():
+            position = self.pos.get(pid)
+            if position is None:
+                self.pos[pid] = len(self.ids)
+                self.ids.append(pid)
+                self.rows.append(row)
+                self.tags.append(_NO_TAGS)
+            else:
+                if self.rows[position][C_PUBLISHED] != row[C_PUBLISHED]:
+                    resort.update(self.tags[position])
+                self.rows[position] = row
+        for topic in resort:
+            self._sort(topic)
+
+    def set_members(self, topic: str, paper_ids: Iterable[str]) -> None:
+        """Replace a topic's papers (ids not in the library are ignored)."""
+        positions = {self.pos[pid] for pid in paper_ids if pid in self.pos}
+        for position in self.members.get(topic, ()):
+            if position not in positions:
+                self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
+        for position in positions:
+            if topic not in self.tags[position]:
+                self.tags[position] = self.tags[position] + (topic,)
+        self.members[topic] = list(positions)
+        self._sort(topic)
+        self._count(topic)
+
+    def update_members(self, topic: str, examined: Iterable[str], matches: set[str]) -> None:
+        """Topic membership for some papers: each examined paper is in or out."""
+        changed = False
+        members = set(self.members.get(topic, ()))
+        for pid in examined:
+            position = self.pos.get(pid)
+            if position is None:
+                continue
+            inside = pid in matches
+            if inside and position not in members:
+                members.add(position)
+                self.tags[position] = self.tags[position] + (topic,)
+                changed = True
+            elif not inside and position in members:
+                members.discard(position)
+                self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
+                changed = True
+        if changed or topic not in self.members:
+            self.members[topic] = list(members)
+            self._sort(topic)
+            self._count(topic)
+
+    def drop_topic(self, topic: str) -> None:
+        for position in self.members.pop(topic, ()):
+            self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
+        self.unread.pop(topic, None)
+
+    def read_changed(self, paper_ids: Iterable[str], now_read: bool) -> None:
+        """Adjust unread counts after these papers' read state flipped."""
+        delta = -1 if now_read else 1
+        for pid in paper_ids:
+            position = self.pos.get(pid)
+            if position is None:
+                continue
+            for topic in self.tags[position]:
+                self.unread[topic] = self.unread.get(topic, 0) + delta
+
+    def recount(self) -> None:
+        for topic in self.members:
+            self._count(topic)
+
+    def _sort(self, topic: str) -> None:
+        rows, ids = self.rows, self.ids
+        self.members[topic].sort(key=lambda i: (rows[i][C_PUBLISHED], ids[i]), reverse=True)
+
+    def _count(self, topic: str) -> None:
+        read, ids = self._read, self.ids
+        self.unread[topic] = sum(1 for i in self.members.get(topic, ()) if ids[i] not in read)

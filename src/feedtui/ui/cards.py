@@ -1,0 +1,53 @@
+"""What a paper card shows, as plain data, and the rules for shortening lists.
+
+The paper list widget draws `CardData`; it never reads the library itself.
+`CardData` is built on demand for the cards on screen only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from feedtui.model import UTC
+
+CARD_NAMES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CardData:
+    paper_id: str
+    date: str  # "Oct 4, 2026"
+    category: str  # primary arXiv category, may be ""
+    title: str
+    abstract: str  # what the card shows; the full text when expanded
+    authors: str  # "Ada Lovelace, Alan Turing, Grace Hopper +7"
+    affiliations: str  # "A · B · C +2"
+    tags: tuple[str, ...]  # every topic the paper belongs to
+    current_topic: str = ""
+    read: bool = False
+    starred: bool = False
+    expanded: bool = False
+    # Words of an "ask about this topic" query, highlighted wherever they occur.
+    highlight: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def header(self) -> str:
+        return f"{self.date} · {self.category}" if self.category else self.date
+
+
+def shorten_names(names: Sequence[str], total: int | None = None, keep: int = CARD_NAMES, sep: str = ", ") -> str:
+    """`A, B, C +7`: the first `keep` names, then how many more there are."""
+    total = len(names) if total is None else total
+    shown = sep.join(names[:keep])
+    rest = total - min(len(names), keep)
+    return f"{shown} +{rest}" if rest > 0 else shown
+
+
+def card_date(epoch_seconds: int, date_format: str = "%b %-d, %Y") -> str:
+    moment = datetime.fromtimestamp(epoch_seconds, UTC)
+    try:
+        return moment.strftime(date_format)
+    except ValueError:
+        return moment.strftime("%Y-%m-%d")

@@ -9,5 +9,23 @@ from feedtui.config import Config
 
 
 def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
-    print("feedtui: the interactive reader is not built yet; use the subcommands (feedtui --help)", file=sys.stderr)
-    return 1
+    from feedtui.engine import open_engine
+    from feedtui.store.files import StoreError
+
+    try:
+        engine = open_engine(config, data_dir, demo=demo)
+    except StoreError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return 1
+    from feedtui.ui.app import FeedtuiApp
+
+    app = FeedtuiApp(engine)
+    try:
+        app.run()
+    finally:
+        try:
+            engine.close()
+        except StoreError as error:
+            print(f"feedtui: {error}", file=sys.stderr)
+            return 1
+    return app.return_code or 0

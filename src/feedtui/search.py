@@ -1,0 +1,117 @@
+"""Ask about this topic: BM25 ranking over the topic's papers.
+
+Fields are weighted: a query word in the title counts three times, in an
+author's name twice, in the abstract once. Words are compared case- and
+accent-insensitively after the same plural folding the topic queries use
+(`networks` finds `network`). Common English words in the question are
+ignored, so "papers about pipeline parallelism" ranks by its content words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from feedtui.model import Paper
+
+K1 = 1.2
+B = 0.75
+FIELD_WEIGHTS = {"title": 3.0, "authors": 2.0, "abstract": 1.0}
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+STOPWORDS = frozenset(
+    """a about an and any are as at be by can do does for from has have how i in into is it its
+    me more most my of on or our papers paper show some such than that the their them there these
+    they this those to using via was we what when where which who why will with work works you""".split()
+)
+
+
+def fold(word: str) -> str:
+    word = unicodedata.normalize("NFKD", word.casefold())
+    word = "".join(ch for ch in word if not unicodedata.combining(ch))
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    return [fold(w) for w in _WORD.findall(text)]
+
+
+def query_terms(question: str) -> list[str]:
+    """The question's content words, folded, in order, without repeats."""
+    words = [w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS]
+    return list(dict.fromkeys(fold(w) for w in words))
+
+
+def highlight_words(question: str) -> tuple[str, ...]:
+    """The words to highlight in cards: the question's content words as typed."""
+    return tuple(dict.fromkeys(w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS))
+
+
+@dataclass(slots=True)
+class SearchIndex:
+    ids: list[str]
+    term_freqs: list[Counter]
+    lengths: list[float]
+    doc_freq: Counter
+    average_length: float
+
+    @classmethod
+    def build(cls, papers: Iterable[Paper]) -> SearchIndex:
+        ids: list[str] = []
+        freqs: list[Counter] = []
+        lengths: list[float] = []
+        doc_freq: Counter = Counter()
+        for paper in papers:
+            weighted: Counter = Counter()
+            fields = {
+                "title": paper.title_display or paper.title,
+                "authors": " ".join(a.name for a in paper.authors),
+                "abstract": paper.abstract_display or paper.abstract,
+            }
+            length = 0.0
+            for name, text in fields.items():
+                words = tokens(text)
+                weight = FIELD_WEIGHTS[name]
+                length += len(words) * weight
+                for word in words:
+                    weighted[word] += weight
+            ids.append(paper.id)
+            freqs.append(weighted)
+            lengths.append(length)
+            doc_freq.update(weighted.keys())
+        average = (sum(lengths) / len(lengths)) if lengths else 0.0
+        return cls(ids, freqs, lengths, doc_freq, average)
+
+    def rank(self, question: str, limit: int | None = None) -> list[tuple[str, float]]:
+        """(paper id, score) for every paper matching at least one term, best first."""
+        terms = query_terms(question)
+        if not terms or not self.ids:
+            return []
+        n = len(self.ids)
+        idf = {t: math.log(1 + (n - self.doc_freq[t] + 0.5) / (self.doc_freq[t] + 0.5)) for t in terms}
+        scored: list[tuple[str, float]] = []
+        for paper_id, freqs, length in zip(self.ids, self.term_freqs, self.lengths):
+            score = 0.0
+            norm = K1 * (1 - B + B * length / (self.average_length or 1.0))
+            for term in terms:
+                tf = freqs.get(term)
+                if tf:
+                    score += idf[term] * tf * (K1 + 1) / (tf + norm)
+            if score > 0:
+                scored.append((paper_id, score))
+        scored.sort(key=lambda item: (-item[1], item[0]))
+        return scored[:limit] if limit else scored
+
+
+def rank_papers(papers: Sequence[Paper], question: str) -> list[tuple[str, float]]:
+    return SearchIndex.build(papers).rank(question)

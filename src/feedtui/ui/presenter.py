@@ -1,0 +1,105 @@
+"""From the engine's library to what the widgets draw.
+
+Widgets get plain data (rows, cards, chart data) and never see the engine.
+Everything here is quick: it reads the in-memory library and state only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from feedtui.library import Library
+from feedtui.store.codec import (
+    C_ABSTRACT_HEAD,
+    C_AFFILIATIONS,
+    C_AUTHORS,
+    C_N_AFFILIATIONS,
+    C_N_AUTHORS,
+    C_PRIMARY,
+    C_PUBLISHED,
+    C_TITLE,
+)
+from feedtui.ui.cards import CardData, card_date, shorten_names
+
+STARRED_VIEW = "★ Starred"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicRow:
+    name: str
+    following: bool
+    unread: int
+    papers: int
+    weeks: tuple[int, ...] = ()
+    error: str = ""
+    virtual: bool = False
+
+
+class TopicCards:
+    """A CardSource over library positions: cards are made only when drawn."""
+
+    def __init__(
+        self,
+        library: Library,
+        positions: Sequence[int],
+        *,
+        current_topic: str,
+        read: dict,
+        starred: dict,
+        date_format: str,
+        highlight: tuple[str, ...] = (),
+        full_abstracts: dict[str, str] | None = None,
+    ) -> None:
+        self.library = library
+        self.positions = list(positions)
+        self.current_topic = current_topic
+        self._read = read
+        self._starred = starred
+        self._date_format = date_format
+        self.highlight = highlight
+        self.full_abstracts = full_abstracts if full_abstracts is not None else {}
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def paper_id(self, index: int) -> str:
+        return self.library.ids[self.positions[index]]
+
+    def index_of(self, paper_id: str) -> int | None:
+        position = self.library.pos.get(paper_id)
+        if position is None:
+            return None
+        try:
+            return self.positions.index(position)
+        except ValueError:
+            return None
+
+    def card(self, index: int) -> CardData:
+        position = self.positions[index]
+        library = self.library
+        row = library.rows[position]
+        paper_id = library.ids[position]
+        full = self.full_abstracts.get(paper_id)
+        return CardData(
+            paper_id=paper_id,
+            date=card_date(row[C_PUBLISHED], self._date_format),
+            category=row[C_PRIMARY],
+            title=row[C_TITLE],
+            abstract=full if full is not None else row[C_ABSTRACT_HEAD],
+            authors=shorten_names(row[C_AUTHORS], row[C_N_AUTHORS]),
+            affiliations=shorten_names(row[C_AFFILIATIONS], row[C_N_AFFILIATIONS], sep=" · "),
+            tags=library.tags[position],
+            current_topic=self.current_topic,
+            read=paper_id in self._read,
+            starred=paper_id in self._starred,
+            expanded=full is not None,
+            highlight=self.highlight,
+        )
+
+
+def starred_positions(library: Library, starred: dict) -> list[int]:
+    positions = [library.pos[pid] for pid in starred if pid in library.pos]
+    rows, ids = library.rows, library.ids
+    positions.sort(key=lambda i: (rows[i][C_PUBLISHED], ids[i]), reverse=True)
+    return positions

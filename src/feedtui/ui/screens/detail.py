@@ -1,0 +1,153 @@
+"""One paper in full: abstract, every author with affiliations, references, links."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from feedtui.engine import Engine
+from feedtui.model import Paper
+from feedtui.text.links import safe_link
+from feedtui.ui.services import LinkRefused
+
+
+class DetailScreen(Screen):
+    BINDINGS = [
+        Binding("escape,q,backspace", "app.pop_screen", "Back", id="detail.back"),
+        Binding("o", "open_abstract", "Open abstract page", id="detail.open"),
+        Binding("O", "open_pdf", "Open PDF", id="detail.open_pdf"),
+        Binding("c", "copy_link", "Copy link", id="detail.copy_link"),
+        Binding("b", "copy_bibtex", "Copy BibTeX", id="detail.copy_bibtex"),
+        Binding("s", "star", "Star", id="detail.star"),
+        Binding("m", "toggle_read", "Read/unread", id="detail.toggle_read"),
+        Binding("j,down", "scroll_down", "Scroll", show=False, id="detail.down"),
+        Binding("k,up", "scroll_up", "Scroll", show=False, id="detail.up"),
+    ]
+
+    def __init__(self, engine: Engine, paper_id: str) -> None:
+        super().__init__()
+        self.engine = engine
+        self.paper_id = paper_id
+        self.paper: Paper | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="detail"):
+            yield Static(Text("Loading…", style="dim"), id="detail-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#detail").focus()
+        self.load()
+
+    @work(exclusive=True)
+    async def load(self) -> None:
+        self.paper = await asyncio.to_thread(self.engine.paper, self.paper_id)
+        self.render_paper()
+
+    def render_paper(self) -> None:
+        paper = self.paper
+        body = self.query_one("#detail-body", Static)
+        if paper is None:
+            body.update(Text(f"{self.paper_id} is no longer in the cache", style="bold red"))
+            return
+        state = self.engine.state
+        text = Text()
+        head = f"{paper.published:%b %-d, %Y}"
+        if paper.primary_category:
+            head += f" · {paper.primary_category}"
+        head += f" · {paper.versioned_id}"
+        if paper.updated.date() != paper.published.date():
+            head += f" · updated {paper.updated:%b %-d, %Y}"
+        text.append(head, style="dim")
+        text.append("   ")
+        text.append("● unread" if not state.is_read(paper.id) else "read", style="bold" if not state.is_read(paper.id) else "dim")
+        if state.is_starred(paper.id):
+            text.append("  ★ starred", style="bold")
+        text.append("\n\n")
+        text.append(paper.title_display or paper.title, style="bold")
+        text.append("\n\n")
+        text.append(paper.abstract_display or paper.abstract)
+        text.append("\n\n")
+        text.append("Authors\n", style="bold underline")
+        for author in paper.authors:
+            text.append(f"  {author.name}")
+            if author.affiliations:
+                text.append(" — " + "; ".join(author.affiliations), style="italic")
+            text.append("\n")
+        facts = [
+            ("Categories", " ".join(paper.categories)),
+            ("Comment", paper.comment),
+            ("Journal ref", paper.journal_ref),
+            ("DOI", paper.doi),
+            ("Abstract page", safe_link(paper.abs_url) or ""),
+            ("PDF", safe_link(paper.pdf_url) or ""),
+            ("Topics", "  ".join(self.engine.library.tags[self.engine.library.pos[paper.id]]) if paper.id in self.engine.library.pos else ""),
+        ]
+        if paper.date_estimated:
+            facts.append(("Note", "the first-version date is estimated"))
+        text.append("\n")
+        for label, value in facts:
+            if value:
+                text.append(f"{label}: ", style="bold")
+                text.append(value)
+                text.append("\n")
+        body.update(text)
+
+    def _open(self, url: str) -> None:
+        try:
+            opened = self.app.browser.open(url)
+        except LinkRefused as refused:
+            self.notify(str(refused), severity="error", markup=False)
+            return
+        except OSError as error:
+            self.notify(f"could not start the browser: {error}", severity="error", markup=False)
+            return
+        self.notify(f"Opened {opened}", markup=False)
+
+    def action_open_abstract(self) -> None:
+        if self.paper:
+            self._open(self.paper.abs_url)
+
+    def action_open_pdf(self) -> None:
+        if self.paper:
+            self._open(self.paper.pdf_url)
+
+    def action_copy_link(self) -> None:
+        link = safe_link(self.paper.abs_url) if self.paper else None
+        if link:
+            self.app.clipboard.put(link)
+            self.notify(f"Copied link: {link}", markup=False)
+
+    def action_copy_bibtex(self) -> None:
+        from feedtui.export.bibtex import bibtex_entry
+
+        if self.paper:
+            self.app.clipboard.put(bibtex_entry(self.paper))
+            self.notify(f"Copied BibTeX for {self.paper.versioned_id}", markup=False)
+
+    def action_star(self) -> None:
+        if self.paper:
+            if self.engine.state.is_starred(self.paper.id):
+                self.engine.unstar([self.paper.id])
+            else:
+                self.engine.star([self.paper.id])
+            self.render_paper()
+
+    def action_toggle_read(self) -> None:
+        if self.paper:
+            main = self.app.main_screen
+            main._set_read([self.paper.id], not self.engine.state.is_read(self.paper.id))
+            self.render_paper()
+
+    def action_scroll_down(self) -> None:
+        self.query_one("#detail").scroll_down()
+
+    def action_scroll_up(self) -> None:
+        self.query_one("#detail").scroll_up()

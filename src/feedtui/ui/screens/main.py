@@ -1,0 +1,665 @@
+"""The reader: topic sidebar on the left, the topic's page on the right."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from feedtui.engine import Engine, RefreshProgress
+from feedtui.search import SearchIndex, highlight_words
+from feedtui.topics.momentum import trending_score
+from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
+from feedtui.ui.services import LinkRefused
+from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
+from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.status_line import StatusLine
+from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
+from feedtui.ui.widgets.topic_list import TopicList
+
+SORTS = ("followed", "name", "unread", "trending")
+
+
+@dataclass
+class Undo:
+    description: str
+    paper_ids: list[str]
+
+
+class MainScreen(Screen):
+    BINDINGS = [
+        Binding("f", "follow", "Follow", id="topic.follow"),
+        Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
+        Binding("M", "mark_all_read", "All read", id="topic.mark_all_read"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
+        Binding("n", "next_unread", "Next unread", id="paper.next_unread"),
+        Binding("u", "unread_only", "Unread only", id="topic.unread_only"),
+        Binding("s", "star", "Star", id="paper.star"),
+        Binding("o", "open_abstract", "Open", id="paper.open"),
+        Binding("O", "open_pdf", "PDF", show=False, id="paper.open_pdf"),
+        Binding("c", "copy_link", "Copy link", show=False, id="paper.copy_link"),
+        Binding("b", "copy_bibtex", "Copy BibTeX", show=False, id="paper.copy_bibtex"),
+        Binding("t", "tag_jump", "Go to tag", show=False, id="paper.tag_jump"),
+        Binding("slash", "ask", "Ask", id="topic.ask"),
+        Binding("r", "refresh_topic", "Refresh", id="topic.refresh"),
+        Binding("R", "refresh_all", "Refresh all", show=False, id="app.refresh_all"),
+        Binding("S", "cycle_sort", "Sort topics", show=False, id="topics.sort"),
+        Binding("tab", "switch_focus", "Sidebar ⇄ list", show=False, id="app.switch_focus"),
+        Binding("J", "focus_list", "Focus the list", show=False, id="app.focus_list"),
+        Binding("K", "focus_sidebar", "Focus the sidebar", show=False, id="app.focus_sidebar"),
+        Binding("ctrl+f", "filter_topics", "Filter topics", show=False, id="topics.filter"),
+        Binding("escape", "back", "Back", show=False, id="app.back"),
+    ]
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__()
+        self.engine = engine
+        self.current: str | None = None
+        self.unread_only = False
+        self.sort = engine.state.pref("sort", engine.settings.default_sort)
+        if self.sort not in SORTS:
+            self.sort = "followed"
+        self.undo_stack: list[Undo] = []
+        self.ask_question = ""
+        self.refreshing = False
+        self.offline = ""
+        self._weeks: dict[str, tuple[int, ...]] = {}
+        self._search_cache: dict[str, SearchIndex] = {}
+        self._full_abstracts: dict[str, str] = {}
+        self._cards: TopicCards | None = None
+        self.ready = False
+
+    # -- layout -----------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                yield Input(placeholder="Filter topics…  (ctrl+f)", id="topic-filter")
+                yield TopicList(id="topics")
+            with Vertical(id="main"):
+                yield TopicHeader(id="topic-header")
+                yield MomentumChart(id="chart")
+                yield Input(placeholder="Ask about this topic…  (enter to search, escape to return)", id="ask")
+                yield Static(id="list-title")
+                yield PaperList(id="papers")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ask", Input).display = False
+        self.query_one("#list-title", Static).update(Text("Loading the cache…", style="dim"))
+        self.query_one(PaperList).empty_message = "Loading…"
+        self.load()
+
+    @work(exclusive=True, group="load")
+    async def load(self) -> None:
+        engine = self.engine
+        await asyncio.to_thread(engine.load_library)
+        self.ready = True
+        for message in engine.problems.messages:
+            self.notify(message, severity="warning", timeout=12, markup=False)
+        self.rebuild_sidebar()
+        self.query_one(TopicList).focus()
+        self.show_status()
+        if engine.stale_topics:
+            self.retag(engine.stale_topics)
+        if not engine.state.follows() and not len(engine.library) and not engine.demo:
+            self.app.action_welcome()
+        elif engine.settings.auto_refresh and self._followed_stale():
+            self.refresh_topics(None)
+
+    def _followed_stale(self) -> bool:
+        from datetime import datetime, timedelta
+
+        from feedtui.model import utcnow
+
+        last = self.engine.state.pref("last_refresh")
+        if not self.engine.followed() or self.engine.demo:
+            return False
+        if not last:
+            return True
+        try:
+            when = datetime.fromisoformat(last)
+        except ValueError:
+            return True
+        age = utcnow() - when
+        return age < timedelta(0) or age > timedelta(hours=self.engine.settings.refresh_age_hours)
+
+    # -- the sidebar -----------------------------------------------------------
+
+    def topic_rows(self) -> list[TopicRow]:
+        engine = self.engine
+        library = engine.library
+        follows = engine.state.follows()
+        filter_text = self.query_one("#topic-filter", Input).value.casefold().strip()
+        rows: list[TopicRow] = []
+        momenta = {}
+        for entry in engine.topics():
+            if filter_text and filter_text not in entry.name.casefold():
+                continue
+            momentum = engine.momentum(entry.name)
+            momenta[entry.name] = momentum
+            weeks = tuple(w.count for w in momentum.weeks)
+            self._weeks[entry.name] = weeks
+            rows.append(
+                TopicRow(
+                    name=entry.name,
+                    following=entry.name in follows,
+                    unread=library.unread_count(entry.name),
+                    papers=len(library.topic_positions(entry.name)),
+                    weeks=weeks,
+                    error=entry.error,
+                )
+            )
+        if self.sort == "name":
+            rows.sort(key=lambda r: r.name.casefold())
+        elif self.sort == "unread":
+            rows.sort(key=lambda r: (-r.unread, r.name.casefold()))
+        elif self.sort == "trending":
+            rows.sort(key=lambda r: (-trending_score(momenta[r.name].last4, momenta[r.name].prev4), r.name.casefold()))
+        else:
+            rows.sort(key=lambda r: r.name.casefold())
+        starred = self.engine.state.starred_view()
+        if not filter_text or filter_text in STARRED_VIEW.casefold():
+            count = sum(1 for pid in starred if pid in library.pos)
+            rows.insert(0, TopicRow(STARRED_VIEW, False, count, count, virtual=True))
+        return rows
+
+    def rebuild_sidebar(self, keep: str | None = None) -> None:
+        topic_list = self.query_one(TopicList)
+        topic_list.show_rows(self.topic_rows(), keep=keep or self.current)
+        if self.current is None or self.current not in [r.name for r in topic_list.rows]:
+            chosen = topic_list.current
+            if chosen:
+                self.show_topic(chosen)
+
+    def update_counts(self, topics: set[str]) -> None:
+        """Unread counts changed for these topics: redraw their rows only."""
+        library = self.engine.library
+        topic_list = self.query_one(TopicList)
+        follows = self.engine.state.follows()
+        for row in topic_list.rows:
+            if row.name in topics:
+                topic_list.update_row(
+                    TopicRow(
+                        row.name, row.name in follows, library.unread_count(row.name), row.papers, row.weeks, row.error
+                    )
+                )
+
+    @on(TopicList.Shown)
+    def on_topic_shown(self, event: TopicList.Shown) -> None:
+        if event.name != self.current:
+            self.ask_question = ""
+            self.show_topic(event.name)
+
+    @on(Input.Changed, "#topic-filter")
+    def on_filter_changed(self) -> None:
+        self.query_one(TopicList).show_rows(self.topic_rows(), keep=self.current)
+
+    @on(Input.Submitted, "#topic-filter")
+    def on_filter_submitted(self) -> None:
+        topic_list = self.query_one(TopicList)
+        topic_list.focus()
+        if topic_list.current:
+            self.show_topic(topic_list.current)
+
+    # -- the topic view -----------------------------------------------------------
+
+    def show_topic(self, name: str, *, keep: str | None = None, focus_list: bool = False) -> None:
+        engine = self.engine
+        self.current = name
+        library = engine.library
+        header = self.query_one(TopicHeader)
+        chart = self.query_one(MomentumChart)
+        if name == STARRED_VIEW:
+            positions = starred_positions(library, engine.state.starred_view())
+            header.show_header(HeaderData(STARRED_VIEW, False, "", "Your reading list: papers you starred with s.", virtual=True))
+            chart.display = False
+        else:
+            entry = engine.topic(name)
+            momentum = engine.momentum(name)
+            positions = library.topic_positions(name)
+            header.show_header(
+                HeaderData(
+                    name=name,
+                    following=engine.state.is_following(name),
+                    definition=entry.topic.definition.describe(),
+                    description=entry.topic.description,
+                    sentence=momentum.sentence,
+                    error=entry.error,
+                )
+            )
+            chart.display = True
+            chart.update_chart(ChartData.from_momentum(momentum))
+        total = len(positions)
+        if self.unread_only:
+            positions = [i for i in positions if not library.is_read(i)]
+        highlight: tuple[str, ...] = ()
+        if self.ask_question:
+            return self._show_answer(name, keep=keep)
+        self._cards = TopicCards(
+            library,
+            positions,
+            current_topic=name,
+            read=engine.state.read_view(),
+            starred=engine.state.starred_view(),
+            date_format=engine.settings.date_format,
+            highlight=highlight,
+            full_abstracts=self._full_abstracts,
+        )
+        title = Text()
+        title.append("Latest papers ", style="bold")
+        title.append(f"({total:,})", style="bold")
+        if self.unread_only:
+            title.append(f"  ·  showing {len(positions):,} unread (u shows all)", style="dim")
+        self.query_one("#list-title", Static).update(title)
+        paper_list = self.query_one(PaperList)
+        paper_list.empty_message = self._empty_message(name, total)
+        paper_list.set_source(self._cards, keep=keep)
+        if focus_list:
+            paper_list.focus()
+
+    def _empty_message(self, name: str, total: int) -> str:
+        if name == STARRED_VIEW:
+            return "No starred papers yet — press s on a paper to star it"
+        if total and self.unread_only:
+            return "All read here — u shows every paper, n goes to the next unread"
+        if self.engine.demo:
+            return "No papers in this topic in the demo data"
+        if self.engine.state.is_following(name):
+            return "No papers yet — press r to fetch this topic"
+        return "No papers yet — press f to follow this topic and fetch it"
+
+    def _show_answer(self, name: str, *, keep: str | None) -> None:
+        self.ask(self.ask_question, keep=keep)
+
+    def show_status(self, note: str = "") -> None:
+        self.query_one(StatusLine).show(
+            last_refresh=self._last_refresh(), offline=self.offline, note=note, papers=len(self.engine.library)
+        )
+
+    def _last_refresh(self):
+        from datetime import datetime
+
+        last = self.engine.last_refresh
+        if last is None and self.engine.state.pref("last_refresh"):
+            try:
+                last = datetime.fromisoformat(self.engine.state.pref("last_refresh"))
+            except ValueError:
+                last = None
+        return last
+
+    # -- paper list events ---------------------------------------------------------
+
+    @on(PaperList.Opened)
+    def on_paper_opened(self, event: PaperList.Opened) -> None:
+        self.open_detail(event.paper_id)
+
+    @on(PaperList.TagSelected)
+    def on_tag_selected(self, event: PaperList.TagSelected) -> None:
+        self.go_to_topic(event.topic)
+
+    def open_detail(self, paper_id: str) -> None:
+        from feedtui.ui.screens.detail import DetailScreen
+
+        if self.engine.settings.open_marks_read:
+            self._set_read([paper_id], True)
+        self.app.push_screen(DetailScreen(self.engine, paper_id))
+
+    def go_to_topic(self, name: str) -> None:
+        if name not in self.engine.registry:
+            return
+        filter_input = self.query_one("#topic-filter", Input)
+        if filter_input.value:
+            filter_input.value = ""
+            self.query_one(TopicList).show_rows(self.topic_rows(), keep=name)
+        self.query_one(TopicList).select_topic(name)
+        self.ask_question = ""
+        self.show_topic(name, focus_list=True)
+
+    # -- marks ---------------------------------------------------------------------
+
+    def _cursor_id(self) -> str | None:
+        card = self.query_one(PaperList).cursor_card
+        return card.paper_id if card else None
+
+    def _set_read(self, ids: list[str], read: bool) -> list[str]:
+        engine = self.engine
+        changed = engine.mark_read(ids) if read else engine.mark_unread(ids)
+        if changed:
+            library = engine.library
+            topics = {t for pid in changed if pid in library.pos for t in library.tags[library.pos[pid]]}
+            self.update_counts(topics)
+            self._invalidate_ids(changed)
+        return changed
+
+    def _invalidate_ids(self, ids: list[str]) -> None:
+        if self._cards is None:
+            return
+        wanted = set(ids)
+        library = self.engine.library
+        indices = [i for i, position in enumerate(self._cards.positions) if library.ids[position] in wanted]
+        self.query_one(PaperList).invalidate(indices)
+
+    def action_toggle_read(self) -> None:
+        paper_id = self._cursor_id()
+        if paper_id is None:
+            return
+        self._set_read([paper_id], not self.engine.state.is_read(paper_id))
+
+    def action_mark_all_read(self) -> None:
+        if self._cards is None or not len(self._cards):
+            return
+        ids = [self.engine.library.ids[p] for p in self._cards.positions]
+        changed = self._set_read(ids, True)
+        if changed:
+            self.undo_stack.append(Undo(f"marked {len(changed)} papers read", changed))
+            self.notify(f"Marked {len(changed):,} papers read — ctrl+z to undo", markup=False)
+
+    def action_undo(self) -> None:
+        if not self.undo_stack:
+            self.notify("Nothing to undo", markup=False)
+            return
+        undo = self.undo_stack.pop()
+        self._set_read(undo.paper_ids, False)
+        self.notify(f"Undone: {undo.description}", markup=False)
+
+    def action_star(self) -> None:
+        paper_id = self._cursor_id()
+        if paper_id is None:
+            return
+        if self.engine.state.is_starred(paper_id):
+            self.engine.unstar([paper_id])
+        else:
+            self.engine.star([paper_id])
+        self._invalidate_ids([paper_id])
+        self.update_counts(set())
+        self._refresh_starred_row()
+
+    def _refresh_starred_row(self) -> None:
+        library = self.engine.library
+        count = sum(1 for pid in self.engine.state.starred_view() if pid in library.pos)
+        self.query_one(TopicList).update_row(TopicRow(STARRED_VIEW, False, count, count, virtual=True))
+
+    def action_unread_only(self) -> None:
+        self.unread_only = not self.unread_only
+        if self.current:
+            self.show_topic(self.current, keep=self._cursor_id())
+        self.notify("Showing unread papers only" if self.unread_only else "Showing every paper", markup=False)
+
+    def action_next_unread(self) -> None:
+        library = self.engine.library
+        paper_list = self.query_one(PaperList)
+        if self._cards is not None:
+            for index in range(paper_list.cursor + 1, len(self._cards)):
+                if not library.is_read(self._cards.positions[index]):
+                    paper_list.go_to(index)
+                    paper_list.focus()
+                    return
+        names = [r.name for r in self.query_one(TopicList).rows if not r.virtual]
+        start = names.index(self.current) + 1 if self.current in names else 0
+        for name in names[start:] + names[:start]:
+            if name != self.current and library.unread_count(name) > 0:
+                self.go_to_topic(name)
+                for index, position in enumerate(self._cards.positions if self._cards else []):
+                    if not library.is_read(position):
+                        self.query_one(PaperList).go_to(index)
+                        break
+                return
+        self.notify("No unread papers left", markup=False)
+
+    # -- topics ------------------------------------------------------------------
+
+    def action_follow(self) -> None:
+        name = self.current
+        if not name or name == STARRED_VIEW:
+            return
+        engine = self.engine
+        if engine.state.is_following(name):
+            engine.unfollow(name)
+            self.notify(f"No longer following {name}", markup=False)
+        else:
+            engine.follow(name)
+            self.notify(f"Following {name}", markup=False)
+            if not engine.demo:
+                self.refresh_topics([name])
+        self.rebuild_sidebar(keep=name)
+        self.show_topic(name, keep=self._cursor_id())
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.engine.state.set_pref("sort", self.sort)
+        self.rebuild_sidebar()
+        self.notify(f"Topics sorted by {self.sort}", markup=False)
+
+    def action_tag_jump(self) -> None:
+        card = self.query_one(PaperList).cursor_card
+        if card is None:
+            return
+        others = [t for t in card.tags if t != self.current]
+        if not others:
+            self.notify("This paper has no other topics", markup=False)
+            return
+        if len(others) == 1:
+            self.go_to_topic(others[0])
+            return
+        from feedtui.ui.screens.pick_topic import PickTopicScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.go_to_topic(name)
+
+        self.app.push_screen(PickTopicScreen(others), chosen)
+
+    # -- ask about this topic ---------------------------------------------------------
+
+    def action_ask(self) -> None:
+        if not self.current or self.current == STARRED_VIEW:
+            return
+        ask = self.query_one("#ask", Input)
+        ask.display = True
+        ask.value = self.ask_question
+        ask.focus()
+
+    @on(Input.Submitted, "#ask")
+    def on_ask_submitted(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            self.action_back()
+            return
+        self.ask_question = question
+        self.ask(question)
+
+    @work(exclusive=True, group="ask")
+    async def ask(self, question: str, keep: str | None = None) -> None:
+        name = self.current
+        if not name:
+            return
+        self.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
+        index = self._search_cache.get(name)
+        if index is None:
+            positions = self.engine.library.topic_positions(name)
+            papers = await asyncio.to_thread(self.engine.papers, positions)
+            index = await asyncio.to_thread(SearchIndex.build, papers)
+            self._search_cache[name] = index
+        ranked = index.rank(question)
+        library = self.engine.library
+        positions = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
+        if self.unread_only:
+            positions = [i for i in positions if not library.is_read(i)]
+        self._cards = TopicCards(
+            library,
+            positions,
+            current_topic=name,
+            read=self.engine.state.read_view(),
+            starred=self.engine.state.starred_view(),
+            date_format=self.engine.settings.date_format,
+            highlight=highlight_words(question),
+            full_abstracts=self._full_abstracts,
+        )
+        title = Text()
+        title.append("Ask: ", style="bold")
+        title.append(question)
+        title.append(f" — {len(positions):,} paper{'s' if len(positions) != 1 else ''}, best match first", style="bold")
+        title.append("  (escape returns to the topic)", style="dim")
+        self.query_one("#list-title", Static).update(title)
+        paper_list = self.query_one(PaperList)
+        paper_list.empty_message = "No paper in this topic matches those words"
+        paper_list.set_source(self._cards, keep=keep)
+        paper_list.focus()
+
+    def action_back(self) -> None:
+        ask = self.query_one("#ask", Input)
+        if ask.display or self.ask_question:
+            ask.display = False
+            self.ask_question = ""
+            if self.current:
+                self.show_topic(self.current, keep=self._cursor_id(), focus_list=True)
+            return
+        filter_input = self.query_one("#topic-filter", Input)
+        if filter_input.has_focus and filter_input.value:
+            filter_input.value = ""
+            self.query_one(TopicList).focus()
+
+    # -- links -----------------------------------------------------------------------
+
+    def _cursor_paper_links(self) -> tuple[str, str] | None:
+        paper_id = self._cursor_id()
+        if paper_id is None:
+            return None
+        paper = self.engine.paper(paper_id)
+        if paper is None:
+            return None
+        return paper.abs_url, paper.pdf_url
+
+    def open_link(self, url: str) -> None:
+        try:
+            opened = self.app.browser.open(url)
+        except LinkRefused as refused:
+            self.notify(str(refused), severity="error", markup=False)
+            return
+        except OSError as error:
+            self.notify(f"could not start the browser: {error}", severity="error", markup=False)
+            return
+        self.notify(f"Opened {opened}", markup=False)
+
+    def action_open_abstract(self) -> None:
+        links = self._cursor_paper_links()
+        if links:
+            self.open_link(links[0])
+
+    def action_open_pdf(self) -> None:
+        links = self._cursor_paper_links()
+        if links:
+            if not links[1]:
+                self.notify("This paper has no PDF link", markup=False)
+                return
+            self.open_link(links[1])
+
+    def action_copy_link(self) -> None:
+        from feedtui.text.links import safe_link
+
+        links = self._cursor_paper_links()
+        if not links:
+            return
+        link = safe_link(links[0])
+        if link is None:
+            self.notify("This paper has no http(s) link to copy", severity="warning", markup=False)
+            return
+        self.app.clipboard.put(link)
+        self.notify(f"Copied link: {link}", markup=False)
+
+    def action_copy_bibtex(self) -> None:
+        from feedtui.export.bibtex import bibtex_entry
+
+        paper_id = self._cursor_id()
+        paper = self.engine.paper(paper_id) if paper_id else None
+        if paper is None:
+            return
+        self.app.clipboard.put(bibtex_entry(paper))
+        self.notify(f"Copied BibTeX for {paper.versioned_id}", markup=False)
+
+    # -- focus -------------------------------------------------------------------------
+
+    def action_switch_focus(self) -> None:
+        if self.query_one(PaperList).has_focus:
+            self.action_focus_sidebar()
+        else:
+            self.action_focus_list()
+
+    def action_focus_list(self) -> None:
+        self.query_one(PaperList).focus()
+
+    def action_focus_sidebar(self) -> None:
+        self.query_one(TopicList).focus()
+
+    def action_filter_topics(self) -> None:
+        self.query_one("#topic-filter", Input).focus()
+
+    # -- refresh -------------------------------------------------------------------------
+
+    def action_refresh_topic(self) -> None:
+        if self.current and self.current != STARRED_VIEW:
+            self.refresh_topics([self.current], force=True)
+
+    def action_refresh_all(self) -> None:
+        if not self.engine.followed():
+            self.notify("Follow a topic first (f), then R refreshes everything you follow", markup=False)
+            return
+        self.refresh_topics(None)
+
+    @work(exclusive=True, group="refresh")
+    async def refresh_topics(self, names: list[str] | None, force: bool = False) -> None:
+        engine = self.engine
+        if engine.demo:
+            self.notify("Demo mode: the bundled papers are all there is; nothing is fetched", markup=False)
+            return
+        status = self.query_one(StatusLine)
+        self.refreshing = True
+        status.start_progress(1)
+        self.show_status("refreshing…")
+
+        def progress(p: RefreshProgress) -> None:
+            status.advance(p.done, p.total)
+            if not p.ok:
+                self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
+
+        keep = self._cursor_id()
+        try:
+            report = await engine.refresh(names, force=force, on_progress=progress)
+        finally:
+            self.refreshing = False
+            status.stop_progress()
+        failed = report.failed
+        fetched = [s for s in report.sources if s.ok and not s.skipped]
+        if failed and not fetched:
+            self.offline = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
+        else:
+            self.offline = ""
+        self._search_cache.clear()
+        self.rebuild_sidebar()
+        if self.current:
+            self.show_topic(self.current, keep=keep)
+        summary = f"{report.new_papers:,} new papers"
+        if report.updated_papers:
+            summary += f", {report.updated_papers:,} updated"
+        if failed:
+            summary += f"; {len(failed)} source{'s' if len(failed) != 1 else ''} failed"
+        self.show_status(summary)
+
+    @work(exclusive=True, group="retag")
+    async def retag(self, names: list[str]) -> None:
+        self.show_status(f"tagging {len(names)} topic{'s' if len(names) != 1 else ''}…")
+        found = await asyncio.to_thread(self.engine.compute_tags, names)
+        self.engine.apply_tags(found)
+        self.rebuild_sidebar()
+        if self.current:
+            self.show_topic(self.current, keep=self._cursor_id())
+        self.show_status()

@@ -1,0 +1,30 @@
+"""A small chooser: which of a paper's topics to go to."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class PickTopicScreen(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick.cancel")]
+
+    def __init__(self, topics: list[str]) -> None:
+        super().__init__()
+        self.topics = topics
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-topic"):
+            yield Static(Text("Go to which topic?", style="bold"))
+            yield OptionList(*(Option(Text(name), id=name) for name in self.topics))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

@@ -1,0 +1,46 @@
+"""The first run: what feedtui is, its keys, and topics to follow."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, SelectionList, Static
+
+INTRO = (
+    "feedtui keeps you on top of research topics: papers from arXiv and any RSS/Atom feed, "
+    "grouped into topics with their momentum.\n\n"
+    "Keys: j/k move · enter opens a paper · f follows a topic · m marks read · n next unread · "
+    "/ asks about a topic · r refreshes · ? lists every key · q quits.\n\n"
+    "Pick topics to follow (space toggles), then press Follow — they are fetched in the background."
+)
+
+
+class WelcomeScreen(ModalScreen[list[str]]):
+    BINDINGS = [Binding("escape", "skip", "Skip", id="welcome.skip")]
+
+    def __init__(self, catalogue: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.catalogue = catalogue
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="welcome"):
+            yield Static(Text("Welcome to feedtui", style="bold"), id="welcome-title")
+            yield Static(Text(INTRO), id="welcome-intro")
+            yield SelectionList[str](
+                *((Text.assemble((name, "bold"), "  ", (description, "dim")), name) for name, description in self.catalogue),
+                id="welcome-topics",
+            )
+            yield Button("Follow the selected topics", variant="primary", id="welcome-follow")
+            yield Static(Text("escape: browse without following anything", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(list(self.query_one(SelectionList).selected))
+
+    def action_skip(self) -> None:
+        self.dismiss([])

@@ -1,0 +1,48 @@
+"""The line above the footer: last refresh, refresh progress, offline state."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+
+class StatusLine(Horizontal):
+    DEFAULT_CSS = """
+    StatusLine { height: 1; }
+    StatusLine > #status-text { width: 1fr; height: 1; }
+    StatusLine > ProgressBar { width: 40; height: 1; display: none; }
+    StatusLine.-refreshing > ProgressBar { display: block; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-text")
+        yield ProgressBar(total=1, show_eta=False, id="status-progress")
+
+    def show(self, *, last_refresh: datetime | None, offline: str = "", note: str = "", papers: int = 0) -> None:
+        text = Text()
+        if offline:
+            text.append(" offline ", style="reverse bold")
+            text.append(f" {offline}  ", style="bold")
+        if last_refresh:
+            text.append(f"refreshed {last_refresh.astimezone():%a %H:%M}", style="dim")
+        else:
+            text.append("never refreshed", style="dim")
+        text.append(f"  ·  {papers:,} papers cached", style="dim")
+        if note:
+            text.append(f"  ·  {note}")
+        self.query_one("#status-text", Static).update(text)
+
+    def start_progress(self, total: int) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(total, 1), progress=0)
+        self.add_class("-refreshing")
+
+    def advance(self, done: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+
+    def stop_progress(self) -> None:
+        self.remove_class("-refreshing")

@@ -1,0 +1,80 @@
+"""BibTeX entries for papers: `@misc` with the arXiv eprint fields.
+
+Text is taken from the display forms (LaTeX already rendered to Unicode, so
+every entry is plain text) and encoded back to LaTeX by pylatexenc: accents
+become `{\\"u}`, specials (`& % $ # _ { } ~ ^ \\`) are escaped, characters
+LaTeX has no name for are kept as UTF-8 (fine for biber and bibtexu).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+from feedtui.model import Paper
+from feedtui.text.links import safe_link
+
+_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=False,
+    replacement_latex_protection="braces-all",
+    unknown_char_policy="keep",
+    unknown_char_warning=False,
+)
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_STOP = {"a", "an", "the", "on", "of", "for", "and", "in", "to", "towards", "toward", "via", "with"}
+
+
+def latex_escape(text: str) -> str:
+    return _ENCODER.unicode_to_latex(text)
+
+
+def _ascii_word(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text)
+    return re.sub(r"[^a-z0-9]", "", "".join(c for c in folded if not unicodedata.combining(c)).lower())
+
+
+def citation_key(paper: Paper) -> str:
+    """`quill2026heterogeneous`: first author's surname, year, first real title word."""
+    surname = paper.authors[0].name.split()[-1] if paper.authors and paper.authors[0].name.split() else "anon"
+    words = [_ascii_word(w) for w in (paper.title_display or paper.title).split()]
+    word = next((w for w in words if w and w not in _STOP), "paper")
+    return f"{_ascii_word(surname) or 'anon'}{paper.published.year}{word}"
+
+
+def bibtex_entry(paper: Paper, key: str | None = None) -> str:
+    fields: list[tuple[str, str]] = [
+        ("title", "{" + latex_escape(paper.title_display or paper.title) + "}"),
+        ("author", " and ".join(latex_escape(a.name) for a in paper.authors) or "Anonymous"),
+        ("year", str(paper.published.year)),
+        ("month", MONTHS[paper.published.month - 1]),
+    ]
+    if paper.is_arxiv:
+        fields += [("eprint", paper.versioned_id), ("archivePrefix", "arXiv")]
+        if paper.primary_category:
+            fields.append(("primaryClass", paper.primary_category))
+    if paper.doi:
+        fields.append(("doi", latex_escape(paper.doi)))
+    if paper.journal_ref:
+        fields.append(("note", latex_escape(paper.journal_ref)))
+    url = safe_link(paper.abs_url)
+    if url:
+        fields.append(("url", url.replace("%", r"\%").replace("#", r"\#")))
+    body = ",\n".join(f"  {name} = {{{value}}}" if name != "month" else f"  {name} = {value}" for name, value in fields)
+    return f"@misc{{{key or citation_key(paper)},\n{body}\n}}\n"
+
+
+def bibtex_entries(papers: Iterable[Paper]) -> str:
+    """Entries with unique keys (a, b, … suffixes on clashes)."""
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for paper in papers:
+        key = citation_key(paper)
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        if count:
+            key += chr(ord("a") + count - 1) if count <= 26 else str(count)
+        out.append(bibtex_entry(paper, key))
+    return "\n".join(out)

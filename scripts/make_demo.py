@@ -92,7 +92,7 @@ SYSTEM_TITLES = (
     "{Tech} for {Target}",
     "Rethinking {Target} with {Tech}",
     "Towards {Tech} in {Target}",
-    r"{Sys}: Up to ${x}\times$ Faster {Target}",
+    r"{Sys}: Up to ${speedup}\times$ Faster {Target}",
     "Characterizing {Target}: A Measurement Study",
     "When {Tech} Meets {Target}",
     "{Sys}: Practical {Tech} for {Target}",
@@ -107,25 +107,25 @@ METHODS = (
 )
 
 SECOND_METHODS = (
-    "To make this practical, {sys} relies on {tech} and a calibration pass that takes under {q} minutes per platform.",
+    "To make this practical, {sys} relies on {tech} and a calibration pass that takes under {small} minutes per platform.",
     "The design rests on {tech}, which we formalise as an integer program and solve with a greedy relaxation.",
     "A lightweight profiler feeds {tech}, so no offline tuning is needed.",
 )
 
 SYSTEM_RESULTS = (
-    r"On {n} {workload}, {sys} improves {metric} by ${x}\times$ over {baseline}.",
-    r"Compared with {baseline}, {sys} reduces $p_{99}$ latency by {p}\% and improves {metric} by ${x}\times$.",
-    r"Its planner runs in $\mathcal{O}(n\log n)$ time for $n$ {unit}, against $O(n^2)$ for exhaustive search, and stays within {q}\% of an offline optimum.",
-    r"On {hw}, {sys} delivers a ${x}\times$ improvement in {metric} over {baseline}.",
-    r"We find that {baseline} leaves up to {p}\% of the hardware idle, and that \emph{where} work runs matters more than how it is batched.",
+    r"On {count} {workload}, {sys} improves {metric} by ${speedup}\times$ over {baseline}.",
+    r"Compared with {baseline}, {sys} reduces $p_{99}$ latency by {pct}\% and improves {metric} by ${speedup}\times$.",
+    r"Its planner runs in $\mathcal{O}(n\log n)$ time for $n$ {unit}, against $O(n^2)$ for exhaustive search, and stays within {small}\% of an offline optimum.",
+    r"On {hw}, {sys} delivers a ${speedup}\times$ improvement in {metric} over {baseline}.",
+    r"We find that {baseline} leaves up to {pct}\% of the hardware idle, and that \emph{where} work runs matters more than how it is batched.",
 )
 
 ML_RESULTS = (
-    r"On {n} {workload}, {sys} improves {metric} by {p}\% over {baseline} with ${x}\times$ fewer {unit}.",
+    r"On {count} {workload}, {sys} improves {metric} by {pct}\% over {baseline} with ${speedup}\times$ fewer {unit}.",
     r"We prove a convergence rate of $O(1/\sqrt{T})$ under standard assumptions, matching the best known rate for {baseline}.",
     r"The method adds only $\mathcal{O}(d)$ memory per step, against $O(d^2)$ for second-order alternatives.",
-    r"Ablations show that \emph{both} components are needed: removing either costs up to {p}\% of the gain.",
-    r"On {hw}, {sys} reaches the accuracy of {baseline} ${x}\times$ sooner.",
+    r"Ablations show that \emph{both} components are needed: removing either costs up to {pct}\% of the gain.",
+    r"On {hw}, {sys} reaches the accuracy of {baseline} ${speedup}\times$ sooner.",
 )
 
 CLOSINGS = (
@@ -660,12 +660,14 @@ THEMES: tuple[Theme, ...] = (
             "Searches for gravitational waves from spinning neutron stars are limited by the computing cost of covering the parameter space.",
         ),
         titles=(
-            "Population Inference for Binary Black Hole Spins with {Tech}",
-            "A Nanohertz Gravitational-Wave Background Search with {Tech}",
-            "Constraints on Eccentric Mergers from Gravitational-Wave Catalogues",
-            r"A $3.2\sigma$ Hint of Precession in Gravitational-Wave Signals",
-            "Fast Parameter Estimation for Gravitational Waves with {Tech}",
+            "Gravitational-Wave Constraints on {Target}",
+            "{Tech} for {Target}",
+            "Hierarchical Inference for {Target} with {Tech}",
+            r"A $3.2\sigma$ Hint of Precession in {Target}",
+            "Fast Parameter Estimation for {Target} with {Tech}",
+            "Revisiting {Target} with {Tech}",
         ),
+        targets=("Binary Black Hole Populations", "Neutron Star Mergers", "Continuous-Wave Searches", "the Nanohertz Background", "Eccentric Binaries"),
         ideas=(
             "fits a non-parametric spin distribution to the catalogue with a hierarchical Bayesian model",
             "models red noise in each pulsar jointly with the common signal",
@@ -673,9 +675,9 @@ THEMES: tuple[Theme, ...] = (
         ),
         techniques=("Normalising Flows", "Hierarchical Bayesian Models", "Gaussian-Process Noise Models"),
         results=(
-            r"We find a preference for aligned spins at the $3.1\sigma$ level and a merger rate of ${n}^{+12}_{-9}\,\mathrm{Gpc^{-3}\,yr^{-1}}$.",
-            r"Posteriors agree with standard samplers to within {q}\% while being ${x}\times 10^3$ times faster.",
-            r"The inferred amplitude $A = 2.{q}\times 10^{-15}$ is consistent with a population of supermassive black-hole binaries.",
+            r"We find a preference for aligned spins at the $3.1\sigma$ level and a merger rate of ${count}^{+12}_{-9}\,\mathrm{Gpc^{-3}\,yr^{-1}}$.",
+            r"Posteriors agree with standard samplers to within {small}\% while being ${speedup}\times 10^3$ times faster.",
+            r"The inferred amplitude $A = 2.{small}\times 10^{-15}$ is consistent with a population of supermassive black-hole binaries.",
         ),
         fields=("Physics", "Astrophysics", "Gravitational Physics"),
         big_team_rate=0.5,
@@ -697,11 +699,13 @@ THEMES: tuple[Theme, ...] = (
             "Fault-tolerant quantum computation requires logical operations whose errors stay below those of idle memory.",
         ),
         titles=(
-            "Real-Time Decoding of the Surface Code with {Tech}",
-            "{Tech} for Quantum Error Correction",
-            r"Logical Error Rates Below $10^{-6}$ with {Tech}",
-            "Lattice Surgery with Fewer Ancillas",
+            "Real-Time Decoding of {Target} with {Tech}",
+            "{Tech} for {Target}",
+            "Logical Error Rates Below $10^{-6}$ for {Target}",
+            "Fault-Tolerant Operations on {Target}",
+            "Resource Estimates for {Target}",
         ),
+        targets=("the Surface Code", "Biased-Noise Qubits", "Lattice Surgery", "Logical Memories", "Color Codes", "Quantum LDPC Codes"),
         ideas=(
             "decodes syndromes with a union-find variant whose running time is almost linear in the code size",
             "uses biased-noise qubits and tailors the code to the dominant error",
@@ -709,8 +713,8 @@ THEMES: tuple[Theme, ...] = (
         ),
         techniques=("Union-Find Decoders", "Bias-Tailored Codes", "Neural Decoders"),
         results=(
-            r"Simulations show a threshold of {q}.{n}\% under circuit-level noise and a decoding time of $\mathcal{O}(n\log n)$ in the number of qubits $n$.",
-            r"At distance $d = 11$, the logical error rate falls by ${x}\times$ relative to the standard code.",
+            r"Simulations show a threshold of {small}.{count}\% under circuit-level noise and a decoding time of $\mathcal{O}(n\log n)$ in the number of qubits $n$.",
+            r"At distance $d = 11$, the logical error rate falls by ${speedup}\times$ relative to the standard code.",
             r"The decoder keeps up with a 1 $\mu$s syndrome cycle on an FPGA-class budget.",
         ),
         fields=("Physics", "Quantum Information", "Quantum Engineering"),
@@ -732,11 +736,13 @@ THEMES: tuple[Theme, ...] = (
             "Entropic regularisation and Sinkhorn iterations make optimal transport fast, at the price of a bias that must be controlled.",
         ),
         titles=(
-            "Sharp Rates for Entropic Optimal Transport",
-            "{Tech} for Unbalanced Optimal Transport",
-            r"Computing Wasserstein Barycenters in $\mathcal{O}(n\log n)$ Time",
-            "Stability of Optimal Transport Maps under {Tech}",
+            "Sharp Rates for {Target}",
+            "{Tech} for {Target}",
+            r"Computing {Target} in $\mathcal{O}(n\log n)$ Time",
+            "Stability of {Target} under Marginal Perturbations",
+            "On the Sample Complexity of {Target}",
         ),
+        targets=("Entropic Optimal Transport", "Unbalanced Optimal Transport", "Wasserstein Barycenters", "Gromov-Wasserstein Problems", "Transport Maps"),
         ideas=(
             "combines multiscale Sinkhorn iterations with a sparse kernel truncation",
             "proves stability estimates for transport maps under perturbations of the marginals",
@@ -746,7 +752,7 @@ THEMES: tuple[Theme, ...] = (
         results=(
             r"We prove that the estimator converges at rate $n^{-1/2}$, independent of the dimension, when the regularisation is fixed.",
             r"The algorithm needs $O(n^2)$ memory in the worst case but $\mathcal{O}(n\log n)$ on well-separated data.",
-            r"Experiments on {n} datasets show a ${x}\times$ speed-up over standard solvers at equal accuracy.",
+            r"Experiments on {count} datasets show a ${speedup}\times$ speed-up over standard solvers at equal accuracy.",
         ),
         fields=("Mathematics", "Applied Mathematics", "Statistics"),
         style="science",
@@ -767,11 +773,13 @@ THEMES: tuple[Theme, ...] = (
             "Integrating scRNA-seq datasets from different labs requires removing batch effects without erasing biology.",
         ),
         titles=(
-            "{Tech} for Single-Cell Data Integration",
-            "Deconvolving Spatial Transcriptomics with {Tech}",
-            "Trajectory Inference in Single-Cell Data via {Tech}",
-            "A Foundation Model for Single-Cell Expression",
+            "{Tech} for {Target}",
+            "Scalable {Target} with {Tech}",
+            "Benchmarking {Target}",
+            "Uncertainty-Aware {Target}",
+            "A Foundation Model for {Target}",
         ),
+        targets=("Single-Cell Data Integration", "Spatial Transcriptomics Deconvolution", "Cell Trajectory Inference", "Perturbation Response Prediction", "Cell-Type Annotation"),
         ideas=(
             "learns a shared latent space with a variational autoencoder conditioned on batch labels",
             "deconvolves each spot into cell types using a reference atlas and a spatial smoothness prior",
@@ -779,9 +787,9 @@ THEMES: tuple[Theme, ...] = (
         ),
         techniques=("Conditional Variational Autoencoders", "Spatial Priors", "Transport-Based Trajectory Inference"),
         results=(
-            r"Across {n} datasets, it improves cell-type label transfer accuracy by {p}\% while preserving rare populations.",
+            r"Across {count} datasets, it improves cell-type label transfer accuracy by {pct}\% while preserving rare populations.",
             r"The model scales to $10^6$ cells, with training time linear in the number of cells.",
-            r"Held-out genes are predicted with a correlation of 0.{p} on average.",
+            r"Held-out genes are predicted with a correlation of 0.{pct} on average.",
         ),
         fields=("Computational Biology", "Genomics", "Biostatistics"),
         style="science",
@@ -802,11 +810,13 @@ THEMES: tuple[Theme, ...] = (
             "Selling several items to buyers with private values is a classic problem where the optimal auction remains poorly understood.",
         ),
         titles=(
-            "Simple Auctions for Budgeted Bidders",
-            "{Tech} in Repeated Auctions",
-            r"A $\frac{1}{2}$-Approximation for Multi-Item Mechanism Design",
-            "Learning Reserve Prices with {Tech}",
+            "Simple Mechanisms for {Target}",
+            "{Tech} in {Target}",
+            r"A $\frac{1}{2}$-Approximation for {Target}",
+            "Learning Reserve Prices for {Target} with {Tech}",
+            "Incentive Compatibility with {Target}",
         ),
+        targets=("Budgeted Bidders", "Repeated Auctions", "Multi-Item Sales", "Interdependent Values", "Ad Auctions", "Procurement Markets"),
         ideas=(
             "studies pacing equilibria when bidders learn their bids over many rounds",
             "characterises incentive compatible mechanisms for buyers with interdependent values",
@@ -816,7 +826,7 @@ THEMES: tuple[Theme, ...] = (
         results=(
             r"We show that a posted-price mechanism recovers a $\frac{1}{2}$ fraction of the optimal revenue, and that this is tight.",
             r"Computing the equilibrium is PPAD-hard in general but takes $O(n^2)$ time for unit-demand buyers.",
-            r"Simulations with {n} bidders show revenue within {q}\% of the benchmark.",
+            r"Simulations with {count} bidders show revenue within {small}\% of the benchmark.",
         ),
         fields=("Economics", "Computer Science", "Operations Research"),
         style="science",
@@ -837,11 +847,13 @@ THEMES: tuple[Theme, ...] = (
             "Instrumental variable methods identify causal effects when confounding cannot be measured, provided the instrument is valid.",
         ),
         titles=(
-            "Doubly Robust Estimation of Heterogeneous Treatment Effects with {Tech}",
-            "{Tech} for Causal Inference under Interference",
-            "Weak Instruments in High Dimensions",
-            "Sensitivity Analysis for Causal Effects with {Tech}",
+            "Doubly Robust Estimation with {Target} via {Tech}",
+            "{Tech} for Causal Inference under {Target}",
+            "Inference with {Target} in High Dimensions",
+            "Sensitivity Analysis for {Target}",
+            "Estimating Causal Effects with {Target} using {Tech}",
         ),
+        targets=("Heterogeneous Treatment Effects", "Interference", "Weak Instruments", "Unmeasured Confounding", "Staggered Adoption Designs"),
         ideas=(
             "combines outcome regression and propensity weighting with cross-fitting",
             "bounds the bias from unmeasured confounding with a single sensitivity parameter",
@@ -850,8 +862,8 @@ THEMES: tuple[Theme, ...] = (
         techniques=("Cross-Fitting", "Sensitivity Bounds", "Conformal Bounds"),
         results=(
             r"The estimator is $\sqrt{n}$-consistent and asymptotically normal under mild conditions on the nuisance estimators.",
-            r"Simulations with {n} covariates show coverage close to the nominal 95\% where plug-in estimators reach {p}\%.",
-            r"In an application to a job-training programme, the estimated effect is {q}.{n} percentage points.",
+            r"Simulations with {count} covariates show coverage close to the nominal 95\% where plug-in estimators reach {pct}\%.",
+            r"In an application to a job-training programme, the estimated effect is {small}.{count} percentage points.",
         ),
         fields=("Statistics", "Economics", "Biostatistics"),
         style="science",
@@ -916,7 +928,7 @@ JOURNALS = (
 SYLLABLES_START = ("Ar", "Bel", "Cor", "Dra", "El", "Fen", "Gal", "Hal", "Ist", "Jor", "Kal", "Lum", "Mor", "Nim", "Or", "Pel", "Quin", "Ros", "Sil", "Tor", "Ves", "Wyn", "Zel")
 SYLLABLES_END = ("ex", "ion", "ara", "ith", "ode", "una", "ix", "or", "ant", "elle", "is", "yx", "ane", "oma")
 
-PLACEHOLDER = re.compile(r"\{(sys|Sys|tech|Tech|target|Target|idea|metric|workload|baseline|hw|unit|x|p|n|q)\}")
+PLACEHOLDER = re.compile(r"\{(sys|Sys|tech|Tech|target|Target|idea|metric|workload|baseline|hw|unit|speedup|pct|count|small)\}")
 
 
 @dataclass
@@ -943,6 +955,7 @@ class Writer:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.by_name = {theme.name: theme for theme in THEMES}
+        self.titles: set[str] = set()
 
     def fill(self, template: str, theme: Theme, system: str) -> str:
         rng = self.rng
@@ -951,13 +964,13 @@ class Writer:
             key = match.group(1)
             if key in ("sys", "Sys"):
                 return system
-            if key == "x":
+            if key == "speedup":
                 return f"{rng.uniform(1.3, 9.5):.1f}"
-            if key == "p":
+            if key == "pct":
                 return str(rng.randint(8, 72))
-            if key == "n":
+            if key == "count":
                 return str(rng.randint(4, 48))
-            if key == "q":
+            if key == "small":
                 return str(rng.randint(1, 5))
             if key == "unit":
                 return "tasks" if theme.style == "systems" else "updates"
@@ -1027,7 +1040,13 @@ class Writer:
         return paper
 
     def title(self, theme: Theme, system: str) -> str:
-        return self.fill(self.rng.choice(theme.titles or SYSTEM_TITLES), theme, system)
+        """A title no earlier paper has (a few tries, then whatever came last)."""
+        for _ in range(20):
+            title = self.fill(self.rng.choice(theme.titles or SYSTEM_TITLES), theme, system)
+            if title not in self.titles:
+                break
+        self.titles.add(title)
+        return title
 
     def authors(self, theme: Theme) -> list[tuple[str, list[str]]]:
         rng = self.rng

@@ -236,7 +236,7 @@ def _cmd_topics(engine, args) -> int:
     elif args.sort == "unread":
         rows.sort(key=lambda r: (-library.unread_count(r[0].name), r[0].name.casefold()))
     elif args.sort == "trending":
-        rows.sort(key=lambda r: (-trending_score(r[1]), r[0].name.casefold()))
+        rows.sort(key=lambda r: (-trending_score(r[1].last4, r[1].prev4), r[0].name.casefold()))
     else:
         rows.sort(key=lambda r: (r[0].name not in follows, r[0].name.casefold()))
     if args.json:

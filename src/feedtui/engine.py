@@ -286,7 +286,9 @@ class Engine:
         as_of = as_of or utcnow()
         entry = self.topic(name)
         total, share_of = self._share_denominator(entry, as_of)
-        return compute_momentum(self.library.published(entry.name), as_of, total=total, share_of=share_of)
+        return compute_momentum(
+            self.library.published(entry.name), int(as_of.timestamp()), total_new=total, share_of=share_of
+        )
 
     def _share_denominator(self, entry: TopicEntry, as_of: datetime) -> tuple[int | None, str]:
         from feedtui.refresh import total_key

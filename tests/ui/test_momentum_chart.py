@@ -293,3 +293,9 @@ def test_from_momentum_reads_weeks_and_labels():
     assert data.weeks[0] == (FIRST_MONDAY, 0)
     assert (data.first_label, data.last_label, data.partial_last) == ("Jul 13", "Week of Sep 28", True)
     assert ChartData.from_momentum(momentum, partial_last=False).partial_last is False
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+def test_snapshot_in_dark_and_light_themes(snap_compare, theme):
+    app = ChartApp(chart_data(COUNTS), theme=theme)
+    assert snap_compare(app, terminal_size=(64, 10))

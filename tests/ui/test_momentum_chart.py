@@ -112,6 +112,25 @@ def test_layout_fills_every_size_exactly(width, height):
         assert sum(len(text) for text, _ in row) == width
 
 
+@pytest.mark.parametrize("width", range(1, 30))
+def test_layout_fits_short_labels_and_few_weeks_into_tiny_widths(width):
+    for data in (chart_data(COUNTS, first="a", last="b"), chart_data([4, 1], first="Jul 13", last="Week of Jul 20")):
+        for row in layout_chart(data, width, 5):
+            assert sum(len(text) for text, _ in row) == width
+
+
+def test_narrow_charts_drop_week_of_before_cutting_labels():
+    labels = "".join(text for text, _ in layout_chart(chart_data(COUNTS), 16, 5)[-1])
+    assert labels == "Jul 13    Sep 28"
+    labels = "".join(text for text, _ in layout_chart(chart_data(COUNTS), 10, 5)[-1])
+    assert labels == "Jul Sep 28"
+
+
+def test_negative_counts_are_refused_with_a_message():
+    with pytest.raises(ValueError, match="negative"):
+        chart_data([1, -2, 3])
+
+
 def test_layout_without_data_is_blank():
     rows = layout_chart(None, 30, 5)
     assert ["".join(text for text, _ in row) for row in rows] == [" " * 30] * 5

@@ -21,7 +21,7 @@ least one cell), with gaps between them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, ClassVar, Literal
 
@@ -62,6 +62,11 @@ class ChartData:
     last_label: str
     partial_last: bool
 
+    def __post_init__(self) -> None:
+        negative = [count for _, count in self.weeks if count < 0]
+        if negative:
+            raise ValueError(f"weekly paper counts must not be negative, got {negative}")
+
     @classmethod
     def from_momentum(cls, momentum: Any, *, partial_last: bool = True) -> ChartData:
         """From a `feedtui.topics.momentum.Momentum` (read by its attributes:
@@ -97,13 +102,14 @@ class _Columns:
     def bar_left(self, index: int) -> int:
         return self.left + index * self.slot
 
-
-def _columns(bars: int, width: int) -> _Columns:
-    slot = max(1, width // bars)
-    gap = 0 if slot == 1 else max(1, slot // 5)
-    bar = slot - gap
-    span = slot * (bars - 1) + bar
-    return _Columns(left=max(0, (width - span) // 2), slot=slot, bar=bar, count=bars)
+    @classmethod
+    def fit(cls, bars: int, width: int) -> _Columns:
+        """Bars as wide as `width` allows, the block centred; gaps are a fifth
+        of a slot and at least one cell, none when a slot is a single cell."""
+        slot = max(1, width // bars)
+        gap = 0 if slot == 1 else max(1, slot // 5)
+        unplaced = cls(left=0, slot=slot, bar=slot - gap, count=bars)
+        return replace(unplaced, left=max(0, (width - unplaced.span) // 2))
 
 
 def format_count(count: int, room: int) -> str:
@@ -133,7 +139,7 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
         return tuple(((" " * width, ""),) for _ in range(height))
     counts = data.counts
     plot_rows = max(1, height - FRAME_LINES)
-    columns = _columns(len(counts), width)
+    columns = _Columns.fit(len(counts), width)
     # Grid rows from the bottom: 0 .. plot_rows - 1 are bars, plot_rows is headroom.
     grid = _Grid(width, plot_rows + 1)
     busiest = max(counts)
@@ -205,7 +211,7 @@ def _label_row(data: ChartData, columns: _Columns, width: int) -> Row:
     width, then `Week of` is dropped, then the first label is cut."""
     first = clean_line(data.first_label, html_allowed=False)
     last = clean_line(data.last_label, html_allowed=False)
-    left, right = columns.left, columns.left + columns.span
+    left, right = columns.left, min(width, columns.left + columns.span)
     if cell_len(first) + 1 + cell_len(last) > right - left:
         left, right = 0, width
     if cell_len(first) + 1 + cell_len(last) > width and last.startswith(LAST_LABEL_PREFIX):

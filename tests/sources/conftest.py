@@ -118,6 +118,29 @@ class LoopbackServer:
 
         return handler
 
+    @staticmethod
+    def hold_until(count: int, body: bytes = b"", limit: float = 5.0) -> Handler:
+        """A handler that holds every request until `count` of them are waiting
+        at once (or `limit` seconds pass), then answers 200 with `body`.
+
+        Proves concurrency without depending on how fast the client ramps up."""
+        arrived = 0
+        opened: asyncio.Event | None = None
+
+        async def handler(request: Request, reply: Reply) -> None:
+            nonlocal arrived, opened
+            opened = opened or asyncio.Event()
+            arrived += 1
+            if arrived >= count:
+                opened.set()
+            try:
+                await asyncio.wait_for(opened.wait(), limit)
+            except TimeoutError:
+                pass
+            await reply.send(200, body)
+
+        return handler
+
     @property
     def host(self) -> str:
         return f"127.0.0.1:{self.port}"
@@ -176,6 +199,10 @@ class LoopbackServer:
                 pass
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except asyncio.CancelledError:
+            # Stopped at teardown; ending quietly spares Python 3.11's stream
+            # callback from logging the cancellation as an error.
+            pass
         finally:
             self._open -= 1
             writer.close()
@@ -229,3 +256,25 @@ def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture
+def unanswered_port() -> Iterator[int]:
+    """A loopback port whose accept queue is full, so new connections hang in the handshake."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        try:
+            filler.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        fillers.append(filler)
+    time.sleep(0.05)
+    yield port
+    for sock in fillers + [listener]:
+        sock.close()

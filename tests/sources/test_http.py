@@ -135,13 +135,14 @@ async def test_arxiv_requests_are_paced_on_one_connection_while_other_hosts_run_
     arxiv, other = loopback(), loopback()
     arxiv.route("/api/query", arxiv.respond(200, FEED))
     arxiv.route("/rss/cs.DC", arxiv.respond(200, FEED))
-    other_urls = [other.route(f"/feed{i}.xml", other.respond(200, FEED, delay=0.3)) for i in range(6)]
+    held = other.hold_until(6, FEED)
+    other_urls = [other.route(f"/feed{i}.xml", held) for i in range(6)]
     arxiv_urls = [arxiv.url(f"/api/query?start={i * 10}") for i in range(4)] + [arxiv.url("/rss/cs.DC")] * 2
-    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.2)) as fetcher:
+    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.25)) as fetcher:
         results = await asyncio.gather(*(fetcher.get(u) for u in arxiv_urls + other_urls))
     assert all(r.ok for r in results)
     assert len(arxiv.requests) == 6
-    assert min(gaps(arxiv.requests)) >= 0.2
+    assert min(gaps(arxiv.requests)) >= 0.25
     assert arxiv.max_connections == 1 and arxiv.connections_opened == 1
     assert arxiv.max_in_flight == 1
     # The other host is not paced: all six of its requests were in flight together,
@@ -195,7 +196,9 @@ def test_which_hosts_share_the_arxiv_lane():
 
 async def test_concurrency_reaches_the_global_cap_against_one_fast_host(loopback):
     server = loopback()
-    urls = [server.route(f"/f{i}", server.respond(200, FEED, delay=0.5)) for i in range(120)]
+    # Beyond httpx's default pool of 100 connections.
+    held = server.hold_until(110, FEED)
+    urls = [server.route(f"/f{i}", held) for i in range(120)]
     async with Fetcher(fast(concurrency=110, per_host=110), ArxivSettings()) as fetcher:
         results = await asyncio.gather(*(fetcher.get(u) for u in urls))
     assert all(r.ok for r in results)
@@ -204,14 +207,15 @@ async def test_concurrency_reaches_the_global_cap_against_one_fast_host(loopback
 
 async def test_per_host_cap_limits_one_host_but_not_another(loopback):
     busy, other = loopback(), loopback()
-    busy_urls = [busy.route(f"/f{i}", busy.respond(200, FEED, delay=0.2)) for i in range(8)]
-    other_urls = [other.route(f"/f{i}", other.respond(200, FEED, delay=0.2)) for i in range(3)]
+    busy_urls = [busy.route(f"/f{i}", busy.respond(200, FEED, delay=0.4)) for i in range(8)]
+    held = other.hold_until(3, FEED)
+    other_urls = [other.route(f"/f{i}", held) for i in range(3)]
     async with Fetcher(fast(concurrency=10, per_host=3), ArxivSettings()) as fetcher:
         results = await asyncio.gather(*(fetcher.get(u) for u in busy_urls + other_urls))
     assert all(r.ok for r in results)
     assert busy.max_in_flight == 3 and other.max_in_flight == 3
-    # The other host did not queue behind the busy one.
-    assert max(r.arrived for r in other.requests) < max(r.arrived for r in busy.requests) - 0.3
+    # The other host did not queue behind the busy one's three waves.
+    assert max(r.arrived for r in other.requests) < max(r.arrived for r in busy.requests) - 0.4
 
 
 async def test_waiting_out_a_retry_after_blocks_no_other_host(loopback):
@@ -334,6 +338,18 @@ async def test_server_that_stalls_before_headers_times_out_on_read(loopback):
     assert bad.error == f"timed out waiting for {stalled.host}: no data for 0.3 s"
     assert len(stalled.requests) == 1
     assert elapsed < 2.0
+
+
+async def test_connect_timeout_is_named(loopback, unanswered_port):
+    healthy = loopback()
+    healthy_url = healthy.route("/feed", healthy.respond(200, FEED))
+    async with Fetcher(fast(connect_timeout=0.3), ArxivSettings()) as fetcher:
+        started = time.monotonic()
+        bad, good = await asyncio.gather(fetcher.get(f"http://127.0.0.1:{unanswered_port}/feed"), fetcher.get(healthy_url))
+        elapsed = time.monotonic() - started
+    assert good.ok
+    assert bad.error == f"timed out connecting to 127.0.0.1:{unanswered_port} (after 0.3 s)"
+    assert bad.attempts == 1 and elapsed < 2.0
 
 
 async def test_drip_fed_body_ends_at_the_whole_request_deadline(loopback):

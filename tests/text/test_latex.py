@@ -112,7 +112,7 @@ def test_operator_names(source: str, expected: str) -> None:
     (r"$x_{\text{train}}$", "xₜᵣₐᵢₙ"),
     (r"$\log^2 n$", "log² n"),
     # Fallbacks: a marker, and parentheses around more than one character.
-    (r"$x^*$", "x*"),
+    (r"$x^*$ and $\theta^\star$", "x* and θ⋆"),
     (r"$x^q$", "x^q"),
     (r"$x^{q+1}$", "x^(q+1)"),
     (r"$x^{ab c}$", "x^(ab c)"),
@@ -212,6 +212,8 @@ def test_text_accents(source: str, expected: str) -> None:
     (r"$a--b$", "a--b"),
     ("{Grouping} braces {vanish}", "Grouping braces vanish"),
     (r"\LaTeX{} and \TeX", "LaTeX and TeX"),
+    (r"\textquotedblleft x\textquotedblright{} and \ldots and", "“x” and … and"),
+    (r"5\textsuperscript{th} and CO\textsubscript{2}, \textsuperscript{a.b}", "5ᵗʰ and CO₂, a.b"),
     (r"R\&D and R&D", "R&D and R&D"),
     (r"5\% and 5% fewer", "5% and 5% fewer"),
     (r"a  \emph{b}  c", "a b c"),
@@ -237,13 +239,19 @@ def test_math_delimiters_and_environments(source: str, expected: str) -> None:
 
 
 @converts([
-    # A `$` opens math only if the next `$` is not directly followed by a digit.
+    # "$<digit>" is currency when the next `$` is followed by a digit too ...
     ("costs $5 and $10", "costs $5 and $10"),
-    ("between $5 and $10.", "between $5 and $10."),
+    ("between $5-$10.", "between $5-$10."),
+    # ... or when what lies between is words without macros.
+    ("$5 per run and $x$ here", "$5 per run and x here"),
     ("a lone $ sign", "a lone $ sign"),
     ("it costs $5", "it costs $5"),
-    ("$x$10", "$x$10"),
+    # Math that starts with a digit, or ends before one, is still math.
     (r"$5.2\times$ cheaper, saving $3", "5.2× cheaper, saving $3"),
+    (r"$10^{-3}$ and $2^{10}$ params", "10⁻³ and 2¹⁰ params"),
+    (r"$5 \text{ and } 6$", "5 and 6"),
+    (r"$\sim$50\% and $\times$10", "∼50% and ×10"),
+    ("$x$10", "x10"),
     # Math never spans a paragraph break.
     ("costs $5.\n\nThe $x$ is", "costs $5.\n\nThe x is"),
 ])

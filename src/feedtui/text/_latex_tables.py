@@ -119,11 +119,13 @@ SYMBOLS: dict[str, str] = {
 # Unknown macros are shown as their name and treated the same way.
 WORD_MACROS = frozenset({"limsup", "liminf", "bmod", "LaTeX", "TeX", "LaTeXe", "BibTeX"})
 
-# Text-mode letter macros swallow the space after them, as in LaTeX
-# (`Bj\o rn` is "Bjørn", `Stra\ss e` is "Straße").
-LETTER_MACROS = frozenset({
+# In text mode LaTeX swallows the space after any control word. That is
+# kept only where it reads better: for letters (`Bj\o rn` is "Bjørn",
+# `Stra\ss e` is "Straße") and opening quotes. Elsewhere the space stays, as
+# abstract writers expect (`\ldots and`).
+GLUED_MACROS = frozenset({
     "i", "j", "o", "O", "l", "L", "ss", "aa", "AA", "ae", "AE", "oe", "OE",
-    "dh", "DH", "th", "TH", "ng", "NG",
+    "dh", "DH", "th", "TH", "ng", "NG", "textquoteleft", "textquotedblleft",
 })
 
 # One-character control symbols (`\%`, `\,`, ...). Accents are separate.
@@ -158,8 +160,8 @@ SUPERSCRIPTS: dict[str, str] = {
     **dict(zip("ABDEGHIJKLMNOPRTUVW", "ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ", strict=True)),
     **dict(zip("βγδθιφχε", "ᵝᵞᵟᶿᶥᵠᵡᵋ", strict=True)),
     # Marks that already sit high: x^* is "x*", 90^\circ is "90°".
-    "*": "*", "∗": "*", "′": "′", "″": "″", "†": "†", "‡": "‡", "∘": "°",
-    "°": "°", "⊤": "ᵀ",
+    "*": "*", "∗": "*", "⋆": "⋆", "′": "′", "″": "″", "†": "†", "‡": "‡",
+    "∘": "°", "°": "°", "⊤": "ᵀ",
 }
 SUBSCRIPTS: dict[str, str] = {
     **dict(zip("0123456789+-−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎", strict=True)),
@@ -215,7 +217,7 @@ MATH_ARGUMENT_MACROS = frozenset({
 TEXT_ARGUMENT_MACROS = frozenset({
     "text", "textrm", "textbf", "textit", "textsl", "textsc", "texttt",
     "textsf", "textup", "textmd", "textnormal", "emph", "mbox", "hbox",
-    "textsuperscript", "textsubscript", "uppercase", "lowercase",
+    "uppercase", "lowercase",
     "MakeUppercase", "MakeLowercase", "intertext",
 })
 

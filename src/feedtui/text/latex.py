@@ -6,9 +6,12 @@ failing: any input gives some readable output. The rules worth knowing:
 
 * Math is `$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]` and the equation-like
   environments. A `$` opens math only when the next unescaped `$` is in the
-  same paragraph and is not directly followed by a digit, so currency
-  ("costs $5 and $10") stays as typed. `\\(` and `\\[` without their closing
-  partner are shown as `(` and `[`.
+  same paragraph. A `$` directly followed by a digit is a currency sign when
+  that next `$` is also followed by a digit, or when the text between has
+  no macro but a word of three letters. So "costs $5 and $10" and "$5 per
+  run and $x$" keep their dollar signs, while `$5.2\\times$`, `$10^{-3}$`
+  and `$\\sim$50` are math. `\\(` and `\\[` without their closing partner
+  are shown as `(` and `[`.
 * In math, `^` and `_` become Unicode super/subscript characters when every
   character of the script has one (`n^2` → `n²`, `x_{ij}` → `xᵢⱼ`; spaces
   next to `+ - = ( )` do not count). Otherwise the script is kept readable
@@ -37,7 +40,7 @@ from feedtui.text._latex_tables import (
     CONTROL_SYMBOLS,
     DECLARATIONS,
     DROPPED_ARGUMENT_MACROS,
-    LETTER_MACROS,
+    GLUED_MACROS,
     MATH_ACCENTS,
     MATH_ARGUMENT_MACROS,
     MATH_ENVIRONMENTS,
@@ -62,6 +65,8 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _SPACES = re.compile(r"[ \t\n]*")
 _ENVIRONMENT_NAME = re.compile(r"[ \t\n]*\{([^{}\\]*)\}")
 _SPACE_RUNS = re.compile(r"  +")
+# A word of prose, in text with no macros: three letters in a row.
+_PROSE_WORD = re.compile(r"[A-Za-z]{3}")
 # Characters a URL in \url{...} may escape with a backslash.
 _URL_ESCAPE = re.compile(r"\\([%#_&~$])")
 # Spaces around these do not stop a script from becoming Unicode characters.
@@ -350,11 +355,13 @@ class _Converter:
                 return "$$"
             return self.cached_math_until(close, 2, depth)
         close = self.find_closing("$")
-        if close < 0:
+        if close < 0 or src.find("\n\n", self.pos, close) >= 0:
             return "$"
-        after = close + 1
-        if (after < self.end and src[after].isdigit()) or src.find("\n\n", self.pos, close) >= 0:
-            return "$"
+        if src[self.pos].isdigit() and (
+            (close + 1 < self.end and src[close + 1].isdigit())
+            or (src.find("\\", self.pos, close) < 0 and _PROSE_WORD.search(src, self.pos, close))
+        ):
+            return "$"  # currency: "$5 and $10", "$5 per run and $"
         return self.cached_math_until(close, 1, depth)
 
     def bracket_math(self, opener: str, closer: str, depth: int) -> str:
@@ -425,7 +432,7 @@ class _Converter:
 
     # --- macro handlers: (name, start of the name, math mode, depth) -------
 
-    def letter(self, name: str, start: int, math: bool, depth: int) -> str:
+    def glued(self, name: str, start: int, math: bool, depth: int) -> str:
         if not math:
             self.skip_spaces()
         return SYMBOLS[name]
@@ -465,6 +472,12 @@ class _Converter:
         if self.pos < self.end and self.src[self.pos] == "*":
             self.pos += 1
         return self.spaced_word(self.argument(True, depth), start)
+
+    def text_script(self, name: str, start: int, math: bool, depth: int) -> str:
+        body = self.argument(False, depth)
+        table = SUPERSCRIPTS if name == "textsuperscript" else SUBSCRIPTS
+        converted = _to_script(body, table) if body else None
+        return converted if converted is not None else body
 
     def frac(self, name: str, start: int, math: bool, depth: int) -> str:
         numerator = self.argument(math, depth)
@@ -544,7 +557,7 @@ _Handler = Callable[[_Converter, str, int, bool, int], str]
 
 # Symbols that need no handling beyond the lookup.
 _PLAIN_SYMBOLS = {name: text for name, text in SYMBOLS.items()
-                  if name not in LETTER_MACROS and name not in WORD_MACROS}
+                  if name not in GLUED_MACROS and name not in WORD_MACROS}
 
 
 def _each(names: Iterable[str], handler: _Handler) -> dict[str, _Handler]:
@@ -552,7 +565,7 @@ def _each(names: Iterable[str], handler: _Handler) -> dict[str, _Handler]:
 
 
 _HANDLERS: dict[str, _Handler] = {
-    **_each(LETTER_MACROS, _Converter.letter),
+    **_each(GLUED_MACROS, _Converter.glued),
     **_each(WORD_MACROS, _Converter.word),
     **_each(ALPHABETS, _Converter.alphabet),
     **_each(MATH_ACCENTS, _Converter.math_accent),
@@ -563,6 +576,7 @@ _HANDLERS: dict[str, _Handler] = {
     **_each(SIZING_MACROS, _Converter.sizing),
     **_each(DROPPED_ARGUMENT_MACROS, _Converter.dropped_argument),
     "operatorname": _Converter.operator_name,
+    "textsuperscript": _Converter.text_script, "textsubscript": _Converter.text_script,
     "frac": _Converter.frac, "dfrac": _Converter.frac, "tfrac": _Converter.frac,
     "cfrac": _Converter.frac, "nicefrac": _Converter.frac,
     "textfrac": _Converter.frac, "sfrac": _Converter.frac,

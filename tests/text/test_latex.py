@@ -8,6 +8,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pylatexenc.latex2text import get_default_latex_context_db
 
 from feedtui.text.latex import latex_to_unicode
 
@@ -346,6 +347,17 @@ def test_a_100_kb_abstract() -> None:
     result = latex_to_unicode(source)
     assert result.count("𝒪(√T)") == source.count(r"\mathcal{O}")
     assert "\\" not in result and "$" not in result
+
+
+def test_every_macro_pylatexenc_knows_converts_safely() -> None:
+    names = {spec.macroname for spec in get_default_latex_context_db().iter_macro_specs()}
+    assert len(names) > 500
+    for name in names:
+        for source in (f"a \\{name} ", f"a $\\{name}$ b", f"a \\{name}{{x}}{{y}}{{z}} b"):
+            result = latex_to_unicode(source)
+            assert result.startswith("a"), source
+            assert result.endswith("b") or source.endswith(" "), source
+            assert all(unicodedata.category(ch) not in ("Cc", "Cf") for ch in result), source
 
 
 def _no_controls_except_newline(text: str) -> bool:

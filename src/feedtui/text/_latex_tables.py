@@ -104,20 +104,28 @@ SYMBOLS: dict[str, str] = {
     "texttrademark": "™", "pounds": "£", "textsterling": "£", "euro": "€",
     "texteuro": "€", "textdollar": "$", "textunderscore": "_",
     "textcelsius": "℃", "textdagger": "†", "textdaggerdbl": "‡",
-    "item": "•", "LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2ε",
-    "BibTeX": "BibTeX", "slash": "/",
+    "item": "•", "slash": "/",
     # Letters that text mode builds from macros.
     "i": "ı", "j": "ȷ", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ss": "ß",
     "aa": "å", "AA": "Å", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ",
     "dh": "ð", "DH": "Ð", "th": "þ", "TH": "Þ", "ng": "ŋ", "NG": "Ŋ",
-    # Operator names whose display differs from the macro name.
-    "limsup": "lim sup", "liminf": "lim inf", "bmod": "mod",
 }
 
 # Macros that produce a word; a space separates them from a neighbouring
 # letter, digit or macro (`n\log n`, `\arg\max`), as LaTeX's spacing does.
-# Unknown macros are shown as their name and treated the same way.
-WORD_MACROS = frozenset({"limsup", "liminf", "bmod", "LaTeX", "TeX", "LaTeXe", "BibTeX"})
+# Unknown macros are shown as their name and treated the same way; listing
+# the common ones here spares them the lookup in pylatexenc's table.
+WORD_MACROS: dict[str, str] = {
+    **{name: name for name in (
+        "log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sec", "csc",
+        "sinh", "cosh", "tanh", "coth", "arcsin", "arccos", "arctan", "arg",
+        "max", "min", "sup", "inf", "lim", "det", "dim", "ker", "deg", "gcd",
+        "lcm", "hom", "Pr", "mod", "argmax", "argmin", "tr", "Tr", "rank",
+        "diag", "sgn", "sign", "Var", "Cov", "KL", "poly", "polylog", "softmax",
+        "LaTeX", "TeX", "BibTeX",
+    )},
+    "limsup": "lim sup", "liminf": "lim inf", "bmod": "mod", "LaTeXe": "LaTeX2ε",
+}
 
 # In text mode LaTeX swallows the space after any control word. That is
 # kept only where it reads better: for letters (`Bj\o rn` is "Bjørn",

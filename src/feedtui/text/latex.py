@@ -438,7 +438,7 @@ class _Converter:
         return SYMBOLS[name]
 
     def word(self, name: str, start: int, math: bool, depth: int) -> str:
-        return self.spaced_word(SYMBOLS[name], start)
+        return self.spaced_word(WORD_MACROS[name], start)
 
     def alphabet(self, name: str, start: int, math: bool, depth: int) -> str:
         return self.argument(True, depth).translate(ALPHABETS[name])

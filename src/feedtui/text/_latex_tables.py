@@ -219,7 +219,7 @@ ALPHABETS: dict[str, dict[int, str]] = {
 MATH_ARGUMENT_MACROS = frozenset({
     "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "mathnormal",
     "boldsymbol", "bm", "pmb", "mathop", "mathbin", "mathrel", "ensuremath",
-    "operatorname", "overbrace", "underbrace",
+    "overbrace", "underbrace",
 })
 # ... and in text mode.
 TEXT_ARGUMENT_MACROS = frozenset({

@@ -134,6 +134,7 @@ def _text_ligatures(run: str) -> str:
 # across thousands of abstracts. Cleared when full, which is rare and cheap.
 _MATH_CACHE: dict[str, str] = {}
 _MATH_CACHE_SIZE = 8192
+_MATH_CACHE_LONGEST = 200  # characters; keeps the cache small whatever the input
 
 
 class _Converter:
@@ -329,8 +330,8 @@ class _Converter:
         return converted
 
     def cached_math_until(self, close: int, width: int, depth: int) -> str:
-        """math_until, remembered across calls for snippets at the top level."""
-        if depth:
+        """math_until, remembered across calls for short top-level snippets."""
+        if depth or close - self.pos > _MATH_CACHE_LONGEST:
             return self.math_until(close, width, depth)
         source = self.src[self.pos:close]
         converted = _MATH_CACHE.get(source)

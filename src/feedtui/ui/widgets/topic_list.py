@@ -72,9 +72,12 @@ class TopicList(OptionList):
         return True
 
     def _row_width(self) -> int:
-        """Cells available to a row's text: the region less gutter and option padding."""
+        """Cells available to a row's text: the content width less gutter, option
+        padding and a vertical scrollbar (always reserved: it comes and goes as the
+        filter changes, without a resize event)."""
         padding = self.get_component_styles("option-list--option").padding.width
-        return self.scrollable_content_region.width - self._get_left_gutter_width() - padding
+        scrollbar = self.styles.scrollbar_size_vertical
+        return self.content_region.width - scrollbar - self._get_left_gutter_width() - padding
 
     def on_resize(self) -> None:
         width = self._row_width()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from feedtui.model import Author, Paper
-from feedtui.topics._text import FoldCache, fold_plural, tokens, tokens_of_parts
+from feedtui.topics._text import FoldCache, fold_plural, joined_parts, normalised_text, plural_forms, tokens
 from feedtui.topics.query import (
     FIELDS,
     And,
@@ -522,16 +522,16 @@ def evaluate(query: Query, document: MatchDoc) -> bool:
     return evaluate(query.include, document) and not evaluate(query.exclude, document)
 
 
-VOCABULARY = ["gpu", "gpus", "fpga", "edge", "inference", "cache", "caches", "grünwald", "lovelace"]
-documents = st.builds(
-    lambda title, abstract, authors, categories: doc(
-        title=" ".join(title), abstract=" ".join(abstract), authors=authors, categories=categories
-    ),
-    st.lists(st.sampled_from(VOCABULARY), max_size=4),
-    st.lists(st.sampled_from(VOCABULARY), max_size=8),
-    st.lists(st.sampled_from(["Ada Lovelace", "Kurt Grünwald", "Edge Gpu"]), max_size=2),
-    st.lists(st.sampled_from(["cs.DC", "cs.AR", "hep-th"]), min_size=1, max_size=2),
-)
+VOCABULARY = ["gpu", "GPUs", "fpga", "edge", "inference", "cache", "caches", "policy", "policies", "class",
+              "classes", "new", "news", "grünwald", "lovelace", "edge-inference"]
+TEXT_VOCABULARY = [*VOCABULARY, "(cache)", "Edge. Inference", "naïve"]
+paper_fields = st.fixed_dictionaries({
+    "title": st.lists(st.sampled_from(TEXT_VOCABULARY), max_size=4).map(" ".join),
+    "abstract": st.lists(st.sampled_from(TEXT_VOCABULARY), max_size=10).map(", ".join),
+    "authors": st.lists(st.sampled_from(["Ada Lovelace", "Kurt Grünwald", "Edge Gpu"]), max_size=2),
+    "categories": st.lists(st.sampled_from(["cs.DC", "cs.AR", "hep-th"]), min_size=1, max_size=2),
+    "comment": st.sampled_from(["", "new caches"]),
+})
 small_terms = st.builds(
     lambda field, words, phrase: Term(field, " ".join(words), phrase=True) if phrase and len(words) > 1
     else Term(field, words[0]),
@@ -551,10 +551,29 @@ small_queries = st.recursive(
 )
 
 
-@given(small_queries, documents)
-@settings(max_examples=400, deadline=None)
-def test_compiled_matcher_agrees_with_plain_evaluation(query, document):
-    assert compile_query(query)(document) is evaluate(query, document)
+def indexed(document: MatchDoc) -> MatchDoc:
+    """The same paper with every text field's word set built up front."""
+    for name in ("ti", "abs", "au", "co", "jr", "all"):
+        getattr(document, name).index()
+    return document
+
+
+@given(small_queries, paper_fields)
+@settings(max_examples=500, deadline=None)
+def test_compiled_matcher_agrees_with_plain_evaluation_in_both_modes(query, fields):
+    # Fresh fields answer by substring search, indexed ones by set lookup.
+    expected = evaluate(query, doc(**fields))
+    assert compile_query(query)(doc(**fields)) is expected
+    assert compile_query(query)(indexed(doc(**fields))) is expected
+
+
+def test_a_field_builds_its_word_set_once_searching_costs_more():
+    document = doc(abstract="graphs of caches")
+    query = compile_query(parse_query("abs:cache"))
+    assert query(document) and document.abs.words is None
+    for _ in range(40):
+        assert query(document)
+    assert document.abs.words is not None and "cach" in document.abs.words
 
 
 def test_match_doc_from_paper_uses_the_display_text():
@@ -582,7 +601,9 @@ def test_tokens_fold_case_and_accents_and_split_on_punctuation():
         "grunwald", "s", "gpu", "accelerated", "o", "n2", "filter", "naive", "cafe",
     ]
     assert tokens("ΣΑΣ α-β") == ["σασ", "α", "β"]
-    assert tokens_of_parts(["Ada Lovelace", "Alan Turing"]) == ["ada", "lovelace", "|", "alan", "turing"]
+    assert tokens(joined_parts(["Ada Lovelace", "Alan Turing"])) == ["ada", "lovelace", "|", "alan", "turing"]
+    assert normalised_text(joined_parts(["Ada Lovelace", "Kurt Grünwald"])) == " ada lovelace | kurt grunwald "
+    assert normalised_text("GPU-based (KV) caches.") == " gpu based  kv  caches  "
 
 
 @pytest.mark.parametrize(
@@ -603,6 +624,22 @@ def test_plural_fold_is_idempotent(word):
     # Words and their folds share one set in MatchDoc: this is what keeps a
     # word as written from matching a query word that folds to it wrongly.
     assert fold_plural(fold_plural(word)) == fold_plural(word)
+
+
+@given(st.text(alphabet="abcehiorsuxy", max_size=9))
+def test_plural_forms_are_exactly_the_words_that_fold_to_a_word(word):
+    folded = fold_plural(word)
+    forms = plural_forms(folded)
+    assert word in forms
+    assert all(fold_plural(form) == folded for form in forms)
+
+
+def test_plural_forms_examples():
+    assert plural_forms("network") == ("network", "networks")
+    assert plural_forms("cach") == ("cach", "cachs", "caches", "cache")
+    assert plural_forms("policy") == ("policy", "policys", "policies")
+    assert plural_forms("class") == ("class", "classes")
+    assert plural_forms("news") == ("news",)
 
 
 def test_fold_cache_is_right_when_full():

@@ -1,16 +1,19 @@
 """Words as the topic queries see them: one normalisation for papers and queries.
 
-Both sides of a match go through the same two steps, so whatever a query word
+Both sides of a match go through the same steps, so whatever a query word
 becomes, the same word in a paper becomes the same thing:
 
-1. `tokens` — case-folded, accents removed (NFKD, combining marks dropped, so
-   `Grünwald` is `grunwald`), split into runs of letters and digits. Every
-   other character (punctuation, hyphens, `_`, math symbols) separates words.
-2. `fold_plural` — a small, predictable plural-to-singular rule (below).
+1. `tokens` / `normalised_text` — case-folded, accents removed (NFKD,
+   combining marks dropped, so `Grünwald` is `grunwald`), split into runs of
+   letters and digits. Every other character (punctuation, hyphens, `_`, math
+   symbols) separates words.
+2. `fold_plural` — a small, predictable plural-to-singular rule; a paper's
+   word set holds each word and its fold, and `plural_forms` gives the words a
+   folded query word must look for when searching a paper's text instead.
 
-Speed matters more than elegance here: the engine tokenises every cached paper
+Speed matters more than elegance here: the engine reads every cached paper
 when it retags, so ASCII text (the common case) takes a byte-level path —
-`bytes.translate` then `split` — and only the few tokens that carry non-ASCII
+one `bytes.translate` — and only the few words that carry non-ASCII
 characters are normalised one by one.
 """
 
@@ -20,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-# The separator `tokens_of_parts` puts between parts (authors, fields) so a
+# The word `joined_parts` puts between parts (authors, fields) so that a
 # phrase can never match across two of them. It is not a letter or digit, so
 # no query word or phrase can contain it.
 PART_BREAK = "|"
@@ -65,10 +68,10 @@ def tokens(text: str) -> list[str]:
     return result
 
 
-def tokens_of_parts(parts: Iterable[str]) -> list[str]:
-    """The words of several texts, with `PART_BREAK` between consecutive parts."""
+def joined_parts(parts: Iterable[str]) -> str:
+    """Several texts as one, marked so that tokenising puts `PART_BREAK` between them."""
     separator = f" {_PART_BREAK_CHAR} "
-    return tokens(separator.join(part.replace(_PART_BREAK_CHAR, " ") for part in parts))
+    return separator.join(part.replace(_PART_BREAK_CHAR, " ") for part in parts)
 
 
 def _unicode_words(chunk: str) -> list[str]:
@@ -105,6 +108,27 @@ def fold_plural(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+def plural_forms(folded: str) -> tuple[str, ...]:
+    """Every word that `fold_plural` turns into `folded` (itself a folded
+    word), e.g. `network` -> (`network`, `networks`), `cach` -> (`cach`,
+    `cache`, `caches`): searching a text for these finds exactly the words a
+    folded word set would match."""
+    candidates = [folded, folded + "s", folded + "es", folded + "e"]
+    if folded.endswith("y"):
+        candidates.append(folded[:-1] + "ies")
+    return tuple(dict.fromkeys(c for c in candidates if fold_plural(c) == folded))
+
+
+def normalised_text(text: str) -> str:
+    """The words of `text` space-padded, for substring search: `" w1 w2 "`.
+
+    ASCII text keeps the runs of spaces its punctuation became (a word search
+    is `" word " in text`; phrase searches allow any run of spaces)."""
+    if text.isascii():
+        return " " + text.encode("ascii").translate(_TRANSLATE).decode("ascii") + " "
+    return " " + " ".join(tokens(text)) + " "
 
 
 class FoldCache:

@@ -73,7 +73,7 @@ from functools import lru_cache
 
 from feedtui.model import split_arxiv_id
 from feedtui.topics._matchdoc import MatchDoc, TextField
-from feedtui.topics._text import fold_plural, tokens
+from feedtui.topics._text import fold_plural, plural_forms, tokens
 
 __all__ = [
     "FIELDS",
@@ -593,22 +593,31 @@ def _text_operand(node: Query, *, wrap: bool) -> str:
 
 Matcher = Callable[[MatchDoc], bool]
 
-# Rough relative costs, to test the cheapest operands first.
+# Rough relative costs, to test the cheapest operands first: categories and
+# ids are one lookup; a text field costs more the longer its text (titles are
+# short, comments and journal refs usually empty); phrases and wildcards add a
+# regular-expression search.
 _COST_SET = 1
-_COST_FIELD_WORD = 2
-_COST_PHRASE = 5
-_COST_WILDCARD = 8
-_COST_ALL_FIELD = 6
+_FIELD_COST = {"ti": 2, "co": 2, "jr": 2, "au": 3, "abs": 4, "all": 8}
+_COST_PHRASE = 3
+_COST_WILDCARD = 2
 
 
 @dataclass(slots=True)
-class _Lookup:
-    """`value in container`: merged with its siblings on the same container
-    into one `isdisjoint` (OR) or `<=` (AND) set operation."""
+class _Category:
+    """`category in d.cats`; siblings merge into one set operation."""
 
-    container: str
     value: str
-    cost: int
+
+
+@dataclass(slots=True)
+class _Word:
+    """One folded word of a text field; siblings on the same field merge into
+    one `has_any` (OR) or `has_all` (AND) call."""
+
+    field: str
+    word: str
+    forms: tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -635,87 +644,104 @@ class _CodeBuilder:
 
     def code(self, node: Query) -> _Code:
         item = self.item(node)
-        return self.lookup_code(item) if isinstance(item, _Lookup) else item
+        return item if isinstance(item, _Code) else self.merged([item], conjunction=False)
 
-    def lookup_code(self, item: _Lookup) -> _Code:
-        return _Code(f"({self.const(item.value)} in {item.container})", item.cost)
-
-    def item(self, node: Query) -> _Lookup | _Code:
+    def item(self, node: Query) -> _Category | _Word | _Code:
         if isinstance(node, Term):
             return self.term(node)
         if isinstance(node, AndNot):
             include, exclude = self.code(node.include), self.code(node.exclude)
-            parts = sorted(
-                [(include.cost, include.text), (exclude.cost, f"not {exclude.text}")], key=lambda p: p[0]
-            )
-            return _Code(f"({parts[0][1]} and {parts[1][1]})", include.cost + exclude.cost)
+            first, second = sorted([(include.cost, include.text), (exclude.cost, f"not {exclude.text}")],
+                                   key=lambda part: part[0])
+            return _Code(f"({first[1]} and {second[1]})", include.cost + exclude.cost)
         if isinstance(node, (And, Or)):
             return self.junction(node)
         raise TypeError(f"not a query: {node!r}")
 
     def junction(self, node: And | Or) -> _Code:
         conjunction = isinstance(node, And)
-        groups: dict[str, list[_Lookup]] = {}
+        groups: dict[str, list[_Category | _Word]] = {}
         parts: list[_Code] = []
         for child in node.children:
             item = self.item(child)
-            if isinstance(item, _Lookup):
-                groups.setdefault(item.container, []).append(item)
-            else:
+            if isinstance(item, _Code):
                 parts.append(item)
-        for container, lookups in groups.items():
-            if len(lookups) == 1:
-                parts.append(self.lookup_code(lookups[0]))
-                continue
-            values = self.const(frozenset(lookup.value for lookup in lookups))
-            text = f"({values} <= {container})" if conjunction else f"(not {container}.isdisjoint({values}))"
-            parts.append(_Code(text, lookups[0].cost + 1))
+            else:
+                groups.setdefault(item.field if isinstance(item, _Word) else "cat", []).append(item)
+        parts.extend(self.merged(items, conjunction=conjunction) for items in groups.values())
         parts.sort(key=lambda part: part.cost)
         joiner = " and " if conjunction else " or "
         return _Code("(" + joiner.join(part.text for part in parts) + ")", sum(part.cost for part in parts))
 
-    def term(self, term: Term) -> _Lookup | _Code:
+    def merged(self, items: list[_Category | _Word], *, conjunction: bool) -> _Code:
+        first = items[0]
+        if isinstance(first, _Category):
+            values = {item.value for item in items if isinstance(item, _Category)}
+            if len(values) == 1:
+                return _Code(f"({self.const(values.pop())} in d.cats)", _COST_SET)
+            values_name = self.const(frozenset(values))
+            text = f"({values_name} <= d.cats)" if conjunction else f"(not d.cats.isdisjoint({values_name}))"
+            return _Code(text, _COST_SET)
+        field = f"d.{first.field}"
+        forms_of = {item.word: item.forms for item in items if isinstance(item, _Word)}
+        cost = _FIELD_COST[first.field]
+        if len(forms_of) == 1:
+            (word, forms), = forms_of.items()
+            return _Code(f"{field}.has({self.const(word)}, {self.const(forms)})", cost)
+        words = self.const(frozenset(forms_of))
+        if conjunction:
+            return _Code(f"{field}.has_all({words}, {self.const(tuple(forms_of.values()))})", cost + 1)
+        flat = tuple(dict.fromkeys(form for forms in forms_of.values() for form in forms))
+        return _Code(f"{field}.has_any({words}, {self.const(flat)})", cost + 1)
+
+    def term(self, term: Term) -> _Category | _Word | _Code:
         if term.field == "cat":
             value = term.text.casefold()
             if term.wildcard:
                 return _Code(f"({self.const(' ' + value)} in d.cats_text)", _COST_SET + 1)
-            return _Lookup("d.cats", value, _COST_SET)
+            return _Category(value)
         if term.field == "id":
             if term.wildcard:
-                return _Code(f"d.id.startswith({self.const(term.text.casefold())})", _COST_SET + 1)
+                return _Code(f"d.id.startswith({self.const(term.text.casefold())})", _COST_SET)
             split = split_arxiv_id(term.text)
             base = split[0] if split else term.text
             return _Code(f"(d.id == {self.const(base.casefold())})", _COST_SET)
-        fold = term.field != "au"
         field = f"d.{term.field}"
-        extra = _COST_ALL_FIELD if term.field == "all" else 0
+        cost = _FIELD_COST[term.field]
         words = tokens(term.text)
         if term.wildcard:
             # Prefixes are matched as written: `cache*` must find `cache`,
             # whose folded form is `cach`.
-            prefix = self.const(" " + " ".join(words))
-            text = f"({prefix} in {field}.raw())"
-            if len(words) > 1:
-                text = f"({self.const(frozenset(words[:-1]))} <= {field}.words and {text[1:-1]})"
-            return _Code(text, _COST_WILDCARD + extra)
-        if fold:
-            words = [fold_plural(word) for word in words]
-        if len(words) == 1:
-            return _Lookup(f"{field}.words", words[0], _COST_FIELD_WORD + extra)
-        text_of = "folded" if fold else "raw"
-        present = self.const(frozenset(words))
-        sequence = self.const(" " + " ".join(words) + " ")
-        return _Code(f"({present} <= {field}.words and {sequence} in {field}.{text_of}())", _COST_PHRASE + extra)
+            if len(words) == 1:
+                return _Code(f"({self.const(' ' + words[0])} in {field}.text)", cost + _COST_WILDCARD)
+            pattern = re.compile(" " + " +".join(map(re.escape, words)))
+            return _Code(f"({self.const(pattern)}.search({field}.text) is not None)", cost + _COST_WILDCARD)
+        fold = term.field != "au"
+        forms_of = {word: plural_forms(word) if fold else (word,)
+                    for word in (fold_plural(w) if fold else w for w in words)}
+        if len(forms_of) == 1 and len(words) == 1:
+            (word, forms), = forms_of.items()
+            return _Word(term.field, word, tuple(f" {form} " for form in forms))
+        # A phrase: all its words present (cheap), then in order, any run of
+        # spaces between them (the text keeps punctuation as spaces).
+        pattern = re.compile(
+            " " + " +".join("(?:" + "|".join(map(re.escape, plural_forms(fold_plural(w)) if fold else (w,))) + ")"
+                            for w in words) + " "
+        )
+        present = self.const(frozenset(forms_of))
+        padded = self.const(tuple(tuple(f" {form} " for form in forms) for forms in forms_of.values()))
+        search = f"{self.const(pattern)}.search({field}.text) is not None"
+        return _Code(f"({field}.has_all({present}, {padded}) and {search})", cost + _COST_PHRASE)
 
 
 @lru_cache(maxsize=512)
 def compile_query(query: Query) -> Matcher:
     """A fast `MatchDoc -> bool` for the query (cached per query).
 
-    The query becomes one generated Python function: single words are set
-    lookups, sibling words on one field a single set operation, phrases are
-    checked against the text only once all their words are present, and the
-    cheapest operands of every AND/OR run first.
+    The query becomes one generated Python function: sibling words on one
+    field are one `has_any`/`has_all` call, phrases are searched for only once
+    all their words are present, and the cheapest operands of every AND/OR
+    run first.
     """
     builder = _CodeBuilder()
     body = builder.code(query).text

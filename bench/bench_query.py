@@ -147,6 +147,17 @@ def median_time(function, repeat: int) -> float:
     return statistics.median(times)
 
 
+def loop_rate() -> float:
+    """Millions of trivial Python loop iterations per second: how fast this
+    machine runs Python right now (a recent laptop manages about 20-25)."""
+    def loop() -> None:
+        total = 0
+        for number in range(1_000_000):
+            total += number
+
+    return 1.0 / median_time(loop, 5)
+
+
 def prepare(doc: MatchDoc) -> MatchDoc:
     """Compute every field a query can read (except `all`, built only for `all:`)."""
     doc.ti, doc.abs, doc.au, doc.co, doc.jr, doc.cats, doc.id  # noqa: B018
@@ -166,6 +177,7 @@ def main() -> None:
     mean_abstract = statistics.mean(len(p["abstract"]) for p in papers)
     print(f"{count} synthetic papers (mean abstract {mean_abstract:.0f} chars), {len(QUERIES)} queries, "
           f"medians of {args.repeat} runs")
+    print(f"machine: {loop_rate():.1f} M Python loop iterations/s")
 
     start = time.perf_counter()
     matchers = [compile_query(parse_query(q)) for q in QUERIES]
@@ -227,6 +239,7 @@ def main() -> None:
     current, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"memory a prepared and matched MatchDoc holds: {current / len(kept) / 1024:.1f} KiB")
+    print(f"machine: {loop_rate():.1f} M Python loop iterations/s")
 
 
 if __name__ == "__main__":

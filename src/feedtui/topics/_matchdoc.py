@@ -21,6 +21,8 @@ from feedtui.topics._text import FOLDS, PART_BREAK, joined_parts, normalised_tex
 # Building the set of a 1,200-character abstract costs about as much as 40
 # searches of it.
 SEARCH_BUDGET = 32
+# What one phrase search (a regular expression) counts against that budget.
+_PHRASE_SEARCHES = 3
 
 
 class TextField:
@@ -28,7 +30,8 @@ class TextField:
 
     `text` is the normalised text, space-padded; `has`, `has_any` and
     `has_all` answer whether folded query words occur as whole words, given
-    also the plural forms to search for while the field has no word set.
+    also the plural forms to search for while the field has no word set, and
+    `phrase` whether words occur in order.
     """
 
     __slots__ = ("_budget", "fold", "text", "words")
@@ -72,6 +75,18 @@ class TextField:
                 return all(any(map(contains, word_forms)) for word_forms in forms)
             own = self.index()
         return words <= own
+
+    def phrase(self, words: frozenset[str], pattern: re.Pattern[str]) -> bool:
+        """The words in order (`pattern` searches the text); with a word set,
+        the words' presence is checked first, which usually settles it."""
+        own = self.words
+        if own is None:
+            budget = self._budget - _PHRASE_SEARCHES
+            if budget >= 0:
+                self._budget = budget
+                return pattern.search(self.text) is not None
+            own = self.index()
+        return words <= own and pattern.search(self.text) is not None
 
     def index(self) -> set[str]:
         """Build the word set: every word as written and, if folded, its singular."""

@@ -722,16 +722,14 @@ class _CodeBuilder:
         if len(forms_of) == 1 and len(words) == 1:
             (word, forms), = forms_of.items()
             return _Word(term.field, word, tuple(f" {form} " for form in forms))
-        # A phrase: all its words present (cheap), then in order, any run of
-        # spaces between them (the text keeps punctuation as spaces).
+        # A phrase: its words in order, any run of spaces between them (the
+        # text keeps punctuation as spaces).
         pattern = re.compile(
             " " + " +".join("(?:" + "|".join(map(re.escape, plural_forms(fold_plural(w)) if fold else (w,))) + ")"
                             for w in words) + " "
         )
-        present = self.const(frozenset(forms_of))
-        padded = self.const(tuple(tuple(f" {form} " for form in forms) for forms in forms_of.values()))
-        search = f"{self.const(pattern)}.search({field}.text) is not None"
-        return _Code(f"({field}.has_all({present}, {padded}) and {search})", cost + _COST_PHRASE)
+        return _Code(f"{field}.phrase({self.const(frozenset(forms_of))}, {self.const(pattern)})",
+                     cost + _COST_PHRASE)
 
 
 @lru_cache(maxsize=512)

@@ -132,6 +132,8 @@ def error_of(query: str) -> QueryError:
     ("query", "expected"),
     [
         ("ti:gpu AND abs:x)", "unbalanced parenthesis at column 17 (no ( to close)"),
+        ('abs:"edge inference" OR (ti:edge AND ti:device',
+         "unbalanced parenthesis at column 25 (this ( is never closed)"),
         ("cat:cs.DC AND (abs:gpu OR abs:fpga", "unbalanced parenthesis at column 15 (this ( is never closed)"),
         ("(a1 AND (b1 OR c1)", "unbalanced parenthesis at column 1 (this ( is never closed)"),
         (")", "unbalanced parenthesis at column 1 (no ( to close)"),
@@ -379,6 +381,7 @@ def test_any_text_is_a_query_or_a_query_error(text):
         ("abs:corpus", "a corpu", False),
         ("abs:\"edge inference\"", "low-power edge-inference chips", True),
         ("abs:\"edge inference\"", "Edge Inference", True),
+        ("abs:\"edge inference\"", "edge (inference)", True),
         ("abs:\"edge inference\"", "edge devices and inference", False),
         ("abs:\"edge inference\"", "inference at the edge", False),
         ("abs:\"GPU and FPGA\"", "mixing GPUs and FPGAs", True),

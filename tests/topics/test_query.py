@@ -241,6 +241,8 @@ def test_nodes_keep_their_invariants():
     with pytest.raises(ValueError):
         Term("ti", "a  b", phrase=True)
     with pytest.raises(ValueError):
+        Term("ti", "a+b", phrase=True)
+    with pytest.raises(ValueError):
         Term("cat", "cs")
     with pytest.raises(TypeError):
         And((a, "ti:b1"))  # type: ignore[arg-type]

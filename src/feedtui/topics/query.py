@@ -139,7 +139,10 @@ class QueryError(ValueError):
 
 
 class Query:
-    """A parsed query: a `Term`, or `And`, `Or`, `AndNot` of queries."""
+    """A parsed query: a `Term`, or `And`, `Or`, `AndNot` of queries.
+
+    Nodes are frozen dataclasses; equality is structural (`ti:GPU` and
+    `ti:gpu` are different trees that match the same papers)."""
 
     __slots__ = ()
 
@@ -153,6 +156,7 @@ class Query:
         return _to_text(self)
 
     def matches(self, doc: MatchDoc) -> bool:
+        """Whether the paper matches (compiles the query once, then cached)."""
         return compile_query(self)(doc)
 
 
@@ -171,7 +175,9 @@ class Term(Query):
             raise ValueError(f"unknown field {self.field!r}")
         if self.phrase and self.wildcard:
             raise ValueError("a phrase cannot have a wildcard")
-        if self.phrase and (self.field in ("cat", "id") or " ".join(self.text.split()) != self.text):
+        if self.phrase and (
+            self.field in ("cat", "id") or " ".join(self.text.split()) != self.text or "+" in self.text
+        ):
             raise ValueError(f"not a normalised phrase for {self.field}: {self.text!r}")
         problem = (
             _phrase_problem(self.text) if self.phrase else _word_problem(self.field, self.text, self.wildcard)
@@ -651,9 +657,9 @@ class _CodeBuilder:
             return self.term(node)
         if isinstance(node, AndNot):
             include, exclude = self.code(node.include), self.code(node.exclude)
-            first, second = sorted([(include.cost, include.text), (exclude.cost, f"not {exclude.text}")],
-                                   key=lambda part: part[0])
-            return _Code(f"({first[1]} and {second[1]})", include.cost + exclude.cost)
+            if exclude.cost < include.cost:
+                return _Code(f"(not {exclude.text} and {include.text})", exclude.cost + 1)
+            return _Code(f"({include.text} and not {exclude.text})", include.cost + 1)
         if isinstance(node, (And, Or)):
             return self.junction(node)
         raise TypeError(f"not a query: {node!r}")
@@ -671,7 +677,8 @@ class _CodeBuilder:
         parts.extend(self.merged(items, conjunction=conjunction) for items in groups.values())
         parts.sort(key=lambda part: part.cost)
         joiner = " and " if conjunction else " or "
-        return _Code("(" + joiner.join(part.text for part in parts) + ")", sum(part.cost for part in parts))
+        # Usually settled by its first (cheapest) operand.
+        return _Code("(" + joiner.join(part.text for part in parts) + ")", parts[0].cost + 1)
 
     def merged(self, items: list[_Category | _Word], *, conjunction: bool) -> _Code:
         first = items[0]

@@ -113,8 +113,8 @@ def fold_plural(word: str) -> str:
 def plural_forms(folded: str) -> tuple[str, ...]:
     """Every word that `fold_plural` turns into `folded` (itself a folded
     word), e.g. `network` -> (`network`, `networks`), `cach` -> (`cach`,
-    `cache`, `caches`): searching a text for these finds exactly the words a
-    folded word set would match."""
+    `cachs`, `caches`, `cache`): searching a text for these finds exactly the
+    words a folded word set would match."""
     candidates = [folded, folded + "s", folded + "es", folded + "e"]
     if folded.endswith("y"):
         candidates.append(folded[:-1] + "ies")

@@ -611,6 +611,13 @@ def test_tokens_fold_case_and_accents_and_split_on_punctuation():
     assert normalised_text("GPU-based (KV) caches.") == " gpu based  kv  caches  "
 
 
+@given(st.text().map(lambda text: text.replace("\x1f", "")))  # \x1f marks part breaks
+def test_normalising_normalised_words_changes_nothing(text):
+    words = tokens(text)
+    assert tokens(" ".join(words)) == words
+    assert all(word.isalnum() for word in words)
+
+
 @pytest.mark.parametrize(
     ("word", "folded"),
     [

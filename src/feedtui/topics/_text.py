@@ -12,9 +12,9 @@ becomes, the same word in a paper becomes the same thing:
    folded query word must look for when searching a paper's text instead.
 
 Speed matters more than elegance here: the engine reads every cached paper
-when it retags, so ASCII text (the common case) takes a byte-level path —
-one `bytes.translate` — and only the few words that carry non-ASCII
-characters are normalised one by one.
+when it retags, so the text is normalised with C-level passes only — one
+`bytes.translate` for ASCII, then one `str.replace` per distinct non-ASCII
+character (each worked out once and remembered).
 """
 
 from __future__ import annotations
@@ -42,42 +42,51 @@ _ASCII_TABLE[ord(_PART_BREAK_CHAR)] = ord(PART_BREAK)
 _TRANSLATE = bytes(_ASCII_TABLE)
 del _ASCII_TABLE, _byte, _char
 
-_WORD = re.compile(r"[^\W_]+")
+_ASCII_BYTES = bytes(range(128))
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
+class _NonAsciiMap(dict[str, str]):
+    """What each non-ASCII character becomes, worked out once per character:
+    case-folded, NFKD-decomposed (`ﬁ` -> `fi`, `²` -> `2`), combining marks
+    dropped (`ü` -> `u`), and anything that is not a letter or digit a space."""
+
+    def __missing__(self, char: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", char.casefold()).casefold()
+        mapped = "".join(ch if ch.isalnum() else " " for ch in _COMBINING.sub("", decomposed))
+        self[char] = mapped
+        return mapped
+
+
+_NON_ASCII = _NonAsciiMap()
+
+
+def normalised_text(text: str) -> str:
+    """The words of `text`, space-padded, for substring search: `" w1 w2 "`.
+
+    Punctuation becomes spaces, so words may be separated by runs of spaces (a
+    word search is `" word " in text`; phrase searches allow any run)."""
+    data = text.encode("utf-8", "surrogatepass")
+    normal = data.translate(_TRANSLATE).decode("utf-8", "surrogatepass")
+    if not text.isascii():
+        # The few distinct non-ASCII characters, found by deleting every ASCII
+        # byte, each replaced throughout in one C-level pass.
+        for char in set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")):
+            mapped = _NON_ASCII[char]
+            if mapped != char:
+                normal = normal.replace(char, mapped)
+    return " " + normal + " "
 
 
 def tokens(text: str) -> list[str]:
     """The normalised words of `text`, in order."""
-    words = text.encode("utf-8", "surrogatepass").translate(_TRANSLATE).decode("utf-8", "surrogatepass").split()
-    if text.isascii():
-        return words
-    # Only the few words with non-ASCII characters need the slow path; find
-    # them with C-level calls rather than a Python loop over every word.
-    ascii_flags = list(map(str.isascii, words))
-    result: list[str] = []
-    done = 0
-    while True:
-        try:
-            index = ascii_flags.index(False, done)
-        except ValueError:
-            break
-        result.extend(words[done:index])
-        result.extend(_unicode_words(words[index]))
-        done = index + 1
-    result.extend(words[done:])
-    return result
+    return normalised_text(text).split()
 
 
 def joined_parts(parts: Iterable[str]) -> str:
     """Several texts as one, marked so that tokenising puts `PART_BREAK` between them."""
     separator = f" {_PART_BREAK_CHAR} "
     return separator.join(part.replace(_PART_BREAK_CHAR, " ") for part in parts)
-
-
-def _unicode_words(chunk: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", chunk.casefold())
-    folded = _COMBINING.sub("", folded)
-    return _WORD.findall(folded)
 
 
 def fold_plural(word: str) -> str:
@@ -119,16 +128,6 @@ def plural_forms(folded: str) -> tuple[str, ...]:
     if folded.endswith("y"):
         candidates.append(folded[:-1] + "ies")
     return tuple(dict.fromkeys(c for c in candidates if fold_plural(c) == folded))
-
-
-def normalised_text(text: str) -> str:
-    """The words of `text` space-padded, for substring search: `" w1 w2 "`.
-
-    ASCII text keeps the runs of spaces its punctuation became (a word search
-    is `" word " in text`; phrase searches allow any run of spaces)."""
-    if text.isascii():
-        return " " + text.encode("ascii").translate(_TRANSLATE).decode("ascii") + " "
-    return " " + " ".join(tokens(text)) + " "
 
 
 class FoldCache:

@@ -10,8 +10,8 @@ repairs), so both paths build identical Papers.
 Anything outside that layout — a DOCTYPE (hence no entity declarations, so no
 entity expansion at all), `xml:base`, a repeated single-valued element, markup
 inside a text field, an element or namespace the API does not use, a text
-type other than text or html — raises `NotApiLayout` and the caller uses
-feedparser instead. Malformed XML raises `xml.etree.ElementTree.ParseError`.
+type other than text or html, an author with an e-mail but no name — raises
+`NotApiLayout` and the caller uses feedparser instead. Malformed XML raises `xml.etree.ElementTree.ParseError`.
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ def _author(element: ET.Element) -> ApiAuthor:
     if _has_text(element.text):
         raise NotApiLayout("text directly inside an author")
     author = ApiAuthor()
+    named = contact = False
     for child in element:
         _leaf(child)
         if _has_text(child.tail):
@@ -169,10 +170,16 @@ def _author(element: ET.Element) -> ApiAuthor:
         if tag == _NAME:
             # feedparser keeps a name as written (no repair), stripped.
             author.name = (child.text or "").strip()
+            named = True
         elif tag == _AFFILIATION:
             author.affiliations.append(_repaired(child.text))
-        elif tag not in _AUTHOR_IGNORED:
+        elif tag in _AUTHOR_IGNORED:
+            contact = True
+        else:
             raise NotApiLayout(f"unexpected element {tag} in an author")
+    if contact and not named:
+        # feedparser gives such an author the previous author's name.
+        raise NotApiLayout("an author with an e-mail or URI but no name")
     return author
 
 

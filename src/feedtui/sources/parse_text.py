@@ -95,14 +95,16 @@ def _fold_spaces(text: str) -> str:
 
 
 def fold_line(text: str, *, html: bool) -> str:
-    """`sanitize.clean_line(text)`, computed without the sanitiser when it would only fold white space."""
+    """`sanitize.clean_line` of the text with C1 code points read as windows-1252,
+    computed without the sanitiser when it would only fold white space."""
     if _is_plain(text, html):
         return _fold_spaces(text)
     return clean_line(_c1_as_cp1252(text), html_allowed=html)
 
 
 def fold_block(text: str, *, html: bool) -> str:
-    """`sanitize.clean_block(text)`, computed without the sanitiser when it would only fold white space."""
+    """`sanitize.clean_block` of the text with C1 code points read as windows-1252,
+    computed without the sanitiser when it would only fold white space."""
     if not _is_plain(text, html):
         return clean_block(_c1_as_cp1252(text), html_allowed=html)
     if "\n" not in text or not _PARAGRAPH_BREAK.search(text):

@@ -8,7 +8,6 @@ equality is between two different parsers.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -244,10 +243,3 @@ def test_only_arxiv_api_feed_ids_make_an_api_response():
     assert feed.kind == "atom"
     assert [p.id for p in feed.papers] == ["2609.01234", "2610.00042", "cs/9912017", "2610.00999"]
 
-
-@pytest.mark.skipif(not os.environ.get("FEEDTUI_SLOW"), reason="set FEEDTUI_SLOW=1 for the long run")
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.lists(entries(), max_size=6), st.sampled_from(["legacy", "2025"]), st.integers(0, 10**6))
-def test_invented_entries_parse_identically_long_run(entry_list: list[str], style: str, total: int):
-    fast, slow = both_paths(render(entry_list, style, total))
-    assert fast == slow

@@ -87,14 +87,14 @@ def build_api_feed(feed: ApiFeed, url: str, now: datetime) -> ParsedFeed:
         items_per_page=_integer(feed.items_per_page),
     )
     skipped = 0
-    names: dict[str, str] = {}
+    lines = _Lines()
     for entry in feed.entries:
         entry_id = entry.id.strip()
         if entry_id.startswith(API_ERROR_ID_PREFIXES):
             message = text.line(entry.summary, text.MAX_COMMENT) or text.line(entry.title, text.MAX_TITLE)
             parsed.warnings.append(API_ERROR_PREFIX + (message or "(no message)"))
             continue
-        paper = _paper(entry, dates, sources, names)
+        paper = _paper(entry, dates, sources, lines)
         if paper is None:
             skipped += 1
         else:
@@ -105,7 +105,22 @@ def build_api_feed(feed: ApiFeed, url: str, now: datetime) -> ParsedFeed:
     return parsed
 
 
-def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], names: dict[str, str]) -> Paper | None:
+class _Lines:
+    """Cleaned one-line strings remembered for one feed: names, affiliations and
+    categories come back entry after entry."""
+
+    def __init__(self) -> None:
+        self._cleaned: dict[tuple[str, int], str] = {}
+
+    def __call__(self, raw: str, limit: int) -> str:
+        key = (raw, limit)
+        cleaned = self._cleaned.get(key)
+        if cleaned is None:
+            cleaned = self._cleaned[key] = text.line(raw, limit)
+        return cleaned
+
+
+def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], lines: _Lines) -> Paper | None:
     identity = arxiv_id_from_reference(entry.id)
     if identity is None:
         return None
@@ -116,7 +131,7 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], names:
     latest = parse_datetime(entry.updated)
     published, estimated = dates.check(first or latest)
     updated = latest if dates.plausible(latest) and latest >= published else published
-    primary, categories = _categories(entry)
+    primary, categories = _categories(entry, lines)
     abs_url, pdf_url = _links(entry.links)
     return Paper(
         id=arxiv_id,
@@ -125,7 +140,7 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], names:
         abstract=abstract,
         published=published,
         updated=updated,
-        authors=_authors(entry.authors, names),
+        authors=_authors(entry.authors, lines),
         primary_category=primary,
         categories=categories,
         comment=text.block(entry.comment, text.MAX_COMMENT),
@@ -140,36 +155,24 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], names:
     )
 
 
-def _authors(raw: list[ApiAuthor], cleaned: dict[str, str]) -> tuple[Author, ...]:
-    """Authors with a name, each with its affiliations (no repeats), the first MAX_AUTHORS.
-
-    `cleaned` remembers cleaned names and affiliations across a feed's
-    entries: the same ones come back again and again.
-    """
+def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[Author, ...]:
+    """Authors with a name, each with its affiliations (no repeats), the first MAX_AUTHORS."""
     authors: list[Author] = []
     for author in raw:
-        name = cleaned.get(author.name)
-        if name is None:
-            name = cleaned[author.name] = text.line(author.name, text.MAX_NAME)
+        name = lines(author.name, text.MAX_NAME)
         if not name:
             continue
-        affiliations: dict[str, None] = {}
-        for raw_affiliation in author.affiliations:
-            affiliation = cleaned.get(raw_affiliation)
-            if affiliation is None:
-                affiliation = cleaned[raw_affiliation] = text.line(raw_affiliation, text.MAX_AFFILIATION)
-            if affiliation:
-                affiliations[affiliation] = None
+        affiliations = dict.fromkeys(a for a in (lines(a, text.MAX_AFFILIATION) for a in author.affiliations) if a)
         authors.append(Author(name, tuple(affiliations)[: text.MAX_AFFILIATIONS]))
         if len(authors) == text.MAX_AUTHORS:
             break
     return tuple(authors)
 
 
-def _categories(entry: ApiEntry) -> tuple[str, tuple[str, ...]]:
+def _categories(entry: ApiEntry, lines: _Lines) -> tuple[str, tuple[str, ...]]:
     """The primary category and all categories, primary first, in order, without repeats."""
-    terms = [text.line(term, text.MAX_CATEGORY) for term in entry.categories]
-    primary = text.line(entry.primary_category, text.MAX_CATEGORY)
+    terms = [lines(term, text.MAX_CATEGORY) for term in entry.categories]
+    primary = lines(entry.primary_category, text.MAX_CATEGORY)
     ordered = dict.fromkeys(t for t in [primary, *terms] if t)
     categories = tuple(ordered)[: text.MAX_CATEGORIES]
     return (categories[0] if categories else ""), categories

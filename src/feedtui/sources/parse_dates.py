@@ -13,7 +13,6 @@ import calendar
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.utils import parsedate_to_datetime
 
 from feedtui.model import UTC
 from feedtui.sources.parse_text import entries
@@ -35,6 +34,8 @@ def parse_datetime(text: str | None) -> datetime | None:
     try:
         value = datetime.fromisoformat(text)
     except ValueError:
+        from email.utils import parsedate_to_datetime  # RSS dates only; a costly import
+
         try:
             value = parsedate_to_datetime(text)
         except (TypeError, ValueError, IndexError, OverflowError):

@@ -12,13 +12,14 @@ three with feedparser's own extension convention (a namespace registered under
 a canonical prefix; `_start_<prefix>_<name>` / `_end_<prefix>_<name>`
 handlers): the arXiv elements always appear as `arxiv_*` keys holding their
 text, the opensearch counts likewise, and every author dict gets the list of
-its own affiliations under `arxiv_affiliations`. Installed once, when this
-module is imported; every key feedparser set before is still set.
+its own affiliations under `arxiv_affiliations`. Installed once, before the
+first run; every key feedparser set before is still set.
 
 feedparser is run on bytes wrapped in BytesIO (a str would be taken as a URL or
 file name), with HTML sanitising and URI resolution off: feedtui turns every
 field into plain text itself and never renders HTML, and it keeps links as the
-feed wrote them.
+feed wrote them. It is imported on first use: reading arXiv API responses
+(the fast path) never needs it, and importing it costs tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ import io
 import xml.sax
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import feedparser
-from feedparser.mixin import _FeedParserMixin
+from typing import TYPE_CHECKING, Any
 
 from feedtui.sources.parse_api_records import is_api_feed_id
+
+if TYPE_CHECKING:
+    from feedparser.mixin import _FeedParserMixin
 
 ARXIV_NAMESPACE = "http://arxiv.org/schemas/atom"
 ARXIV_PREFIX = "arxiv"
@@ -74,7 +76,8 @@ def _text_element_handlers(key: str) -> tuple[Callable, Callable]:
 
 
 def _teach_arxiv_namespace() -> None:
-    mixin = _FeedParserMixin
+    from feedparser.mixin import _FeedParserMixin as mixin
+
     if mixin.namespaces.get(ARXIV_NAMESPACE) == ARXIV_PREFIX:
         return
     mixin.namespaces[ARXIV_NAMESPACE] = ARXIV_PREFIX
@@ -92,12 +95,10 @@ def _teach_arxiv_namespace() -> None:
         setattr(mixin, f"_end_{key}", end)
 
 
-_teach_arxiv_namespace()
-
 
 @dataclass(slots=True)
 class FeedparserResult:
-    result: feedparser.FeedParserDict
+    result: dict[str, Any]  # a feedparser.FeedParserDict
     kind: str  # "arxiv-api", "arxiv-rss", "rss", "atom", or "" when no feed was found
 
     @property
@@ -115,11 +116,14 @@ class FeedparserResult:
 
 
 def run(data: bytes) -> FeedparserResult:
+    import feedparser
+
+    _teach_arxiv_namespace()
     result = feedparser.parse(io.BytesIO(data), sanitize_html=False, resolve_relative_uris=False)
     return FeedparserResult(result, _kind(result))
 
 
-def _kind(result: feedparser.FeedParserDict) -> str:
+def _kind(result: dict[str, Any]) -> str:
     version = result.get("version") or ""
     feed = result.get("feed", {})
     entries = result.get("entries", [])

@@ -42,7 +42,11 @@ NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
 
 
 def find_generator(explicit: str | None) -> Path:
-    candidates = [Path(explicit)] if explicit else [ROOT.parent / "shared" / "bench" / "gen_feeds.py", Path("/work/shared/bench/gen_feeds.py")]
+    candidates = (
+        [Path(explicit)]
+        if explicit
+        else [ROOT.parent / "shared" / "bench" / "gen_feeds.py", Path("/work/shared/bench/gen_feeds.py")]
+    )
     for candidate in candidates:
         if candidate.is_file():
             return candidate
@@ -51,8 +55,21 @@ def find_generator(explicit: str | None) -> Path:
 
 def generate(generator: Path, out: Path, feeds: int, entries: int, style: str) -> list[bytes]:
     subprocess.run(
-        [sys.executable, str(generator), str(out), "--feeds", str(feeds), "--entries", str(entries),
-         "--seed", "1", "--now", "2026-11-29", "--style", style],
+        [
+            sys.executable,
+            str(generator),
+            str(out),
+            "--feeds",
+            str(feeds),
+            "--entries",
+            str(entries),
+            "--seed",
+            "1",
+            "--now",
+            "2026-11-29",
+            "--style",
+            style,
+        ],
         check=True,
         capture_output=True,
     )

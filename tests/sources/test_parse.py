@@ -143,7 +143,10 @@ def test_arxiv_api_2025_layout():
             ),
             published=at(2026, 8, 27, 14, 3, 22),
             updated=at(2026, 9, 15, 9, 0),
-            authors=(Author("Uxía Ferreiro", ("Institute for Memory Systems, Östergård",)), Author("Bartek Nowakowski")),
+            authors=(
+                Author("Uxía Ferreiro", ("Institute for Memory Systems, Östergård",)),
+                Author("Bartek Nowakowski"),
+            ),
             primary_category="cs.AR",
             categories=("cs.AR", "cs.DS"),
             comment="12 pages",
@@ -306,7 +309,8 @@ def test_arxiv_rss_single_author_in_cyrillic():
 def test_arxiv_atom_category_feed_is_an_arxiv_listing():
     """rss.arxiv.org/atom/… carries the same announcements in Atom."""
     data = b"""<?xml version='1.0' encoding='UTF-8'?>
-<feed xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns="http://www.w3.org/2005/Atom" xml:lang="en-us">
+<feed xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns:dc="http://purl.org/dc/elements/1.1/"
+      xmlns="http://www.w3.org/2005/Atom" xml:lang="en-us">
   <id>http://rss.arxiv.org/atom/cs.DC</id>
   <title>cs.DC updates on arXiv.org</title>
   <updated>2026-10-05T04:00:11.000000+00:00</updated>
@@ -537,9 +541,13 @@ def test_same_post_in_two_feeds_is_one_paper_when_its_guid_is_a_uri():
 
 
 def test_bare_token_guids_are_scoped_by_their_feed():
-    data = (FEEDS / "blog_rss20.xml").read_bytes().replace(
-        b"<guid isPermaLink=\"true\">https://blog.example.org/2026/10/why-pipelines-stall</guid>",
-        b"<guid isPermaLink=\"false\">post-117</guid>",
+    data = (
+        (FEEDS / "blog_rss20.xml")
+        .read_bytes()
+        .replace(
+            b'<guid isPermaLink="true">https://blog.example.org/2026/10/why-pipelines-stall</guid>',
+            b'<guid isPermaLink="false">post-117</guid>',
+        )
     )
     one = parse_feed(data, "https://blog.example.org/feed.xml", now=NOW).papers[0]
     other = parse_feed(data, "https://elsewhere.example/feed.xml", now=NOW).papers[0]
@@ -704,7 +712,10 @@ def test_encodings_give_the_right_text_or_say_what_they_did(data: bytes, content
 
 
 def test_latin1_declared_but_undefined_windows_bytes_lose_only_those_bytes():
-    data = b'<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>a\x81b\x93c\x94</title></channel></rss>'
+    data = (
+        b'<?xml version="1.0" encoding="ISO-8859-1"?>'
+        b'<rss version="2.0"><channel><title>a\x81b\x93c\x94</title></channel></rss>'
+    )
     assert parse_feed(data, now=NOW).title == "ab\u201cc\u201d"
 
 
@@ -717,4 +728,3 @@ def test_api_response_in_utf16_still_takes_the_fast_path_and_matches():
 def test_feed_is_parsed_the_same_with_extra_leading_white_space():
     data = (FEEDS / "arxiv_api_page.xml").read_bytes()
     assert parse_feed(b"\n\n  " + data, API_URL, now=NOW) == parse_feed(data, API_URL, now=NOW)
-

@@ -38,7 +38,13 @@ def both_paths(data: bytes, *, now: datetime = NOW):
 
 @pytest.mark.parametrize(
     "name",
-    ["arxiv_api_page.xml", "arxiv_api_page_2025.xml", "arxiv_api_error.xml", "arxiv_api_empty.xml", "hostile_arxiv_api.xml"],
+    [
+        "arxiv_api_page.xml",
+        "arxiv_api_page_2025.xml",
+        "arxiv_api_error.xml",
+        "arxiv_api_empty.xml",
+        "hostile_arxiv_api.xml",
+    ],
 )
 def test_fixtures_parse_identically(name: str):
     fast, slow = both_paths((FEEDS / name).read_bytes())
@@ -60,8 +66,23 @@ def test_generated_benchmark_feeds_parse_identically(tmp_path: Path, style: str)
         pytest.skip("the shared benchmark generator (../shared/bench/gen_feeds.py) is not beside this clone")
     out = tmp_path / style
     subprocess.run(
-        [sys.executable, str(script), str(out), "--feeds", "3", "--entries", "60", "--seed", "7",
-         "--now", "2026-10-05", "--style", style, "--overlap", "0.2"],
+        [
+            sys.executable,
+            str(script),
+            str(out),
+            "--feeds",
+            "3",
+            "--entries",
+            "60",
+            "--seed",
+            "7",
+            "--now",
+            "2026-10-05",
+            "--style",
+            style,
+            "--overlap",
+            "0.2",
+        ],
         check=True,
         capture_output=True,
     )
@@ -84,10 +105,14 @@ _XML_CHARS = st.characters(
     blacklist_characters="".join(chr(c) for c in range(0x20) if c not in (9, 10, 13)) + "\ufffe\uffff",
 )
 TEXT = st.text(st.one_of(st.sampled_from(_AWKWARD), _XML_CHARS), max_size=40)
-NAMES = st.text(st.one_of(st.sampled_from(list("ÆØÅéüñ- .'")), st.characters(whitelist_categories=("Lu", "Ll"))), max_size=20)
+NAMES = st.text(
+    st.one_of(st.sampled_from(list("ÆØÅéüñ- .'")), st.characters(whitelist_categories=("Lu", "Ll"))), max_size=20
+)
 CATEGORIES = st.one_of(st.sampled_from(["cs.DC", "cs.AR", "cs.LG", "math.PR", "hep-th", "quant-ph", "68M20"]), TEXT)
 NEW_ID = st.builds(lambda yymm, n: f"{yymm:04d}.{n:05d}", st.integers(701, 2912), st.integers(0, 99999))
-OLD_ID = st.builds(lambda arch, n: f"{arch}/{n:07d}", st.sampled_from(["hep-th", "math.GT", "cs", "cond-mat"]), st.integers(0, 9999999))
+OLD_ID = st.builds(
+    lambda arch, n: f"{arch}/{n:07d}", st.sampled_from(["hep-th", "math.GT", "cs", "cond-mat"]), st.integers(0, 9999999)
+)
 DATES = st.one_of(
     st.datetimes(datetime(1985, 1, 1), datetime(2030, 1, 1), timezones=st.sampled_from([timezone.utc])).map(
         lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -95,7 +120,9 @@ DATES = st.one_of(
     st.sampled_from(["2026-10-01T10:00:00-04:00", "2026-09-30", "", "not a date", "2026-13-45T99:00:00Z"]),
 )
 URLS = st.one_of(
-    st.sampled_from(["javascript:alert(1)", "http:///arxiv.org/abs/x", "https://arxiv.org@evil.example/", "/relative", ""]),
+    st.sampled_from(
+        ["javascript:alert(1)", "http:///arxiv.org/abs/x", "https://arxiv.org@evil.example/", "/relative", ""]
+    ),
     TEXT.map(lambda t: "https://example.org/" + t),
 )
 
@@ -144,15 +171,20 @@ def entries(draw) -> tuple[str, list[str]]:
         if draw(st.booleans()):
             children.append(f"<arxiv:{tag}{{A}}>{_text(draw(TEXT))}</arxiv:{tag}>")
     if draw(st.booleans()):
-        children.append(f'<link href={_attr(f"{scheme}://arxiv.org/abs/{paper_id}v{version}")} rel="alternate" type="text/html"/>')
+        children.append(
+            f'<link href={_attr(f"{scheme}://arxiv.org/abs/{paper_id}v{version}")} rel="alternate" type="text/html"/>'
+        )
     if draw(st.booleans()):
-        children.append(f'<link title="pdf" href={_attr(f"{scheme}://arxiv.org/pdf/{paper_id}v{version}")} rel="related" type="application/pdf"/>')
+        pdf = _attr(f"{scheme}://arxiv.org/pdf/{paper_id}v{version}")
+        children.append(f'<link title="pdf" href={pdf} rel="related" type="application/pdf"/>')
     for _ in range(draw(st.integers(0, 2))):
         rel = draw(st.sampled_from(["alternate", "related", "ALTERNATE", ""]))
         title = draw(st.sampled_from(["pdf", "PDF", "doi", ""]))
         children.append(f"<link title={_attr(title)} href={_attr(draw(URLS))} rel={_attr(rel)}/>")
     if draw(st.booleans()):
-        children.append(f'<arxiv:primary_category{{A}} term={_attr(draw(CATEGORIES))} scheme="http://arxiv.org/schemas/atom"/>')
+        children.append(
+            f'<arxiv:primary_category{{A}} term={_attr(draw(CATEGORIES))} scheme="http://arxiv.org/schemas/atom"/>'
+        )
     for _ in range(draw(st.integers(0, 4))):
         children.append(f'<category term={_attr(draw(CATEGORIES))} scheme="http://arxiv.org/schemas/atom"/>')
     order = draw(st.permutations(range(len(children))))
@@ -211,8 +243,15 @@ PAGE = (FEEDS / "arxiv_api_page.xml").read_bytes()
         (b"<author>\n      <name>Hiroka", b"<author><email>x@example.org</email></author><author>\n      <name>Hiroka"),
     ],
     ids=[
-        "doctype", "xml-base", "xhtml-summary", "repeated-title", "content", "markup-in-name", "category-text",
-        "author-text", "nameless-author-with-email",
+        "doctype",
+        "xml-base",
+        "xhtml-summary",
+        "repeated-title",
+        "content",
+        "markup-in-name",
+        "category-text",
+        "author-text",
+        "nameless-author-with-email",
     ],
 )
 def test_documents_outside_the_api_layout_are_left_to_feedparser(find: bytes, replace_with: bytes):
@@ -236,10 +275,11 @@ def test_fast_path_is_not_tried_on_other_atom_feeds():
 
 
 def test_only_arxiv_api_feed_ids_make_an_api_response():
-    data = PAGE.replace(b"<id>http://arxiv.org/api/q8Jf2mWcXr0TzLpA1nE5yUoVb3s</id>", b"<id>tag:mirror.example,2026:arxiv.org/api/</id>")
+    data = PAGE.replace(
+        b"<id>http://arxiv.org/api/q8Jf2mWcXr0TzLpA1nE5yUoVb3s</id>", b"<id>tag:mirror.example,2026:arxiv.org/api/</id>"
+    )
     with pytest.raises(NotApiLayout):
         read_api_feed(prepare(data).data)
     feed = parse_feed(data, URL, now=NOW)
     assert feed.kind == "atom"
     assert [p.id for p in feed.papers] == ["2609.01234", "2610.00042", "cs/9912017", "2610.00999"]
-

@@ -17,7 +17,9 @@ _SPECIAL = list(
 )
 TEXT = st.text(st.one_of(st.sampled_from(_SPECIAL), st.characters(blacklist_categories=("Cs",))), max_size=60)
 HTML_BITS = st.lists(
-    st.one_of(TEXT, st.sampled_from(["<p>", "</p>", "<br>", "<b>", "&amp;", "&#27;", "&lt;", "<script>x</script>", "&#x301;"])),
+    st.one_of(
+        TEXT, st.sampled_from(["<p>", "</p>", "<br>", "<b>", "&amp;", "&#27;", "&lt;", "<script>x</script>", "&#x301;"])
+    ),
     max_size=8,
 ).map("".join)
 
@@ -63,7 +65,9 @@ def test_block_examples(text: str, expected: str):
 
 
 def test_c1_code_points_are_read_as_windows_1252():
-    assert parse_text.line("\x93quoted\x94 \x96 dash \x80 \x81gone", 100) == "\u201cquoted\u201d \u2013 dash \u20ac gone"
+    assert (
+        parse_text.line("\x93quoted\x94 \x96 dash \x80 \x81gone", 100) == "\u201cquoted\u201d \u2013 dash \u20ac gone"
+    )
 
 
 def test_markup_is_removed_only_where_html_is_allowed():

@@ -37,7 +37,9 @@ def _entry(entry: dict) -> ApiEntry:
         journal_ref=string(entry, "arxiv_journal_ref"),
         doi=string(entry, "arxiv_doi"),
         links=[
-            ApiLink(href=str(link.get("href") or ""), rel=str(link.get("rel") or ""), title=str(link.get("title") or ""))
+            ApiLink(
+                href=str(link.get("href") or ""), rel=str(link.get("rel") or ""), title=str(link.get("title") or "")
+            )
             for link in dict.get(entry, "links") or ()
         ],
     )

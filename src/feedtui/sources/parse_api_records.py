@@ -196,4 +196,3 @@ def _integer(value: str | None) -> int | None:
     if not value.isascii() or not value.isdigit() or len(value) > 12:
         return None
     return int(value)
-

@@ -48,7 +48,9 @@ _PER_PAGE = OPENSEARCH + "itemsPerPage"
 _ENTRY_SINGLE = frozenset({_ID, _TITLE, _SUMMARY, _PUBLISHED, _UPDATED, _PRIMARY, _COMMENT, _JOURNAL_REF, _DOI})
 _FEED_SINGLE = frozenset({_ID, _TITLE, _TOTAL, _START, _PER_PAGE})
 # Feed-level Atom elements that carry nothing feedtui reads; allowed, ignored.
-_FEED_IGNORED = frozenset(ATOM + name for name in ("link", "updated", "subtitle", "generator", "icon", "logo", "rights"))
+_FEED_IGNORED = frozenset(
+    ATOM + name for name in ("link", "updated", "subtitle", "generator", "icon", "logo", "rights")
+)
 _AUTHOR_IGNORED = frozenset({ATOM + "email", ATOM + "uri"})
 _PLAIN_TYPES = frozenset({"text", "plain", "text/plain"})
 _HTML_TYPES = frozenset({"html", "text/html"})
@@ -116,7 +118,11 @@ def _entry(element: ET.Element) -> ApiEntry:
             _leaf(child)
             get = child.get
             entry.links.append(
-                ApiLink(href=get("url", get("uri", get("href"))) or "", rel=get("rel", "alternate"), title=get("title") or "")
+                ApiLink(
+                    href=get("url", get("uri", get("href"))) or "",
+                    rel=get("rel", "alternate"),
+                    title=get("title") or "",
+                )
             )
         elif tag == _CATEGORY:
             _leaf(child)
@@ -222,4 +228,3 @@ def _once(tag: str, seen: set[str]) -> None:
 
 def _has_text(text: str | None) -> bool:
     return bool(text) and not text.isspace()
-

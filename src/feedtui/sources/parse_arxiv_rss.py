@@ -136,5 +136,7 @@ def _creators(entry: dict) -> str:
 
 
 def _categories(entry: dict) -> list[str]:
-    return [text.line(str(tag.get("term") or tag.get("label") or ""), text.MAX_CATEGORY) for tag in dict.get(entry, "tags") or ()]
-
+    return [
+        text.line(str(tag.get("term") or tag.get("label") or ""), text.MAX_CATEGORY)
+        for tag in dict.get(entry, "tags") or ()
+    ]

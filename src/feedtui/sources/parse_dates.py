@@ -95,4 +95,3 @@ class DateChecker:
         if self.ancient:
             notes.append(f"{entries(self.ancient)} dated before 1991; the fetch time is used instead")
         return notes
-

@@ -94,7 +94,9 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
         if encoding in _SINGLE_BYTE_LATIN and _is_utf8(data):
             encoding = "utf-8"
         if claimed and _codec_name(claimed) != encoding:
-            warnings.append(f"the feed says its encoding is {claimed} but it is {_label(encoding)}; read as {_label(encoding)}")
+            warnings.append(
+                f"the feed says its encoding is {claimed} but it is {_label(encoding)}; read as {_label(encoding)}"
+            )
         if encoding == "utf-8":
             return _with_utf8_declaration(data) if _codec_name(declared) != "utf-8" else data
         return _reencode(text)
@@ -223,4 +225,8 @@ def _not_xml(data: bytes) -> str:
     snippet = clean_line(data[:_SNIPPET_BYTES].decode("utf-8", errors="replace"), html_allowed=False)
     if len(snippet) > 60:
         snippet = snippet[:59] + "…"
-    return f"not a feed: the response is not XML (it begins “{snippet}”)" if snippet else "not a feed: the response is not XML"
+    return (
+        f"not a feed: the response is not XML (it begins “{snippet}”)"
+        if snippet
+        else "not a feed: the response is not XML"
+    )

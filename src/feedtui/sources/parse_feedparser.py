@@ -95,7 +95,6 @@ def _teach_arxiv_namespace() -> None:
         setattr(mixin, f"_end_{key}", end)
 
 
-
 @dataclass(slots=True)
 class FeedparserResult:
     result: dict[str, Any]  # a feedparser.FeedParserDict
@@ -139,12 +138,9 @@ def _kind(result: dict[str, Any]) -> str:
 def _is_arxiv_listing(feed: dict, entries: list) -> bool:
     """arXiv's category feeds (rss.arxiv.org, RSS 2.0 or Atom): announce types and oai guids."""
     for entry in entries:
-        if dict.get(entry, "arxiv_announce_type") or str(dict.get(entry, "id") or "").lower().startswith("oai:arxiv.org:"):
+        if dict.get(entry, "arxiv_announce_type") or string(entry, "id").lower().startswith("oai:arxiv.org:"):
             return True
-    for key in ("link", "id"):
-        if "rss.arxiv.org/" in str(dict.get(feed, key) or "").lower():
-            return True
-    return False
+    return any("rss.arxiv.org/" in string(feed, key).lower() for key in ("link", "id"))
 
 
 def describe_xml_error(error: object) -> str:

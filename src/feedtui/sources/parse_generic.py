@@ -70,7 +70,8 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) 
         published=published,
         updated=updated,
         authors=_authors(entry),
-        primary_category=text.line(_primary_category(entry), text.MAX_CATEGORY) or (categories[0] if categories else ""),
+        primary_category=text.line(_primary_category(entry), text.MAX_CATEGORY)
+        or (categories[0] if categories else ""),
         categories=categories,
         comment=text.block(string(entry, "arxiv_comment"), text.MAX_COMMENT),
         journal_ref=text.line(string(entry, "arxiv_journal_ref"), text.MAX_JOURNAL_REF),
@@ -145,4 +146,3 @@ def _pdf_url(entry: dict) -> str:
 
 def _date(entry: dict, key: str) -> datetime | None:
     return parse_datetime(string(entry, key)) or from_struct_time(dict.get(entry, key + "_parsed"))
-

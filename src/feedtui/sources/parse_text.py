@@ -59,11 +59,7 @@ _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _SPACE_RUN = re.compile(" {2,}")
 _C1 = re.compile("[\x80-\x9f]")
-_C1_AS_CP1252 = {
-    code: char
-    for code in range(0x80, 0xA0)
-    if (char := bytes([code]).decode("cp1252", errors="ignore"))
-}
+_C1_AS_CP1252 = {code: char for code in range(0x80, 0xA0) if (char := bytes([code]).decode("cp1252", errors="ignore"))}
 
 
 def _is_plain(text: str, html: bool) -> bool:

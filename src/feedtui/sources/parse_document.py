@@ -37,14 +37,15 @@ _BOMLESS = (
     (b"<\x00?\x00", "utf-16-le"),
     (b"\x00<\x00?", "utf-16-be"),
 )
-_DECLARATION = re.compile(rb"<\?xml[^>]*?\?>")
+_DECLARATION = re.compile(rb"<\?xml\s[^>]*?\?>")
 _DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9._-]{1,40})""", re.IGNORECASE)
 _SINGLE_BYTE_LATIN = {"latin-1", "iso8859-1", "cp1252", "ascii"}
 _XML_SPACE = b" \t\r\n"
-_NAME = re.compile(rb"<([A-Za-z_][A-Za-z0-9_.:-]*)")
+_LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
+_NAME = re.compile(rb"<([A-Za-z_][A-Za-z0-9_.:-]{0,59})")
 _SNIPPET_BYTES = 200
-
+_HTML = "not a feed: the response is HTML (a web page), not RSS or Atom"
 
 @dataclass(slots=True)
 class Document:
@@ -63,7 +64,7 @@ class Document:
 
 def prepare(data: bytes, content_type: str = "") -> Document:
     """Settle the encoding and check the bytes are XML other than a web page."""
-    if not data or not data.strip():
+    if not data or data.isspace():
         raise FeedError("not a feed: the response is empty")
     warnings: list[str] = []
     data = _as_utf8(data, content_type, warnings)
@@ -126,7 +127,8 @@ def _decode_windows_1252(data: bytes) -> str:
 
 
 def _declared_encoding(data: bytes) -> str | None:
-    declaration = _DECLARATION.match(data.lstrip(_XML_SPACE)[:512])
+    start = _LEADING_SPACE.match(data).end()
+    declaration = _DECLARATION.match(data[start : start + 512])
     if not declaration:
         return None
     match = _DECLARED_ENCODING.search(declaration.group(0))
@@ -163,7 +165,7 @@ def _reencode(text: str) -> bytes:
 
 def _with_utf8_declaration(data: bytes) -> bytes:
     """The document with its XML declaration (if any) saying UTF-8."""
-    start = len(data) - len(data.lstrip(_XML_SPACE))
+    start = _LEADING_SPACE.match(data).end()
     declaration = _DECLARATION.match(data, start)
     if not declaration:
         return data
@@ -204,8 +206,6 @@ def _sniff_root(data: bytes) -> tuple[str, bool]:
         raise FeedError(_not_xml(data))
     raise FeedError("not a feed: the XML document has no root element")
 
-
-_HTML = "not a feed: the response is HTML (a web page), not RSS or Atom"
 
 
 def _doctype_end(data: bytes, position: int) -> int:

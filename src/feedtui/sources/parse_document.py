@@ -47,6 +47,7 @@ _NAME = re.compile(rb"<([A-Za-z_][A-Za-z0-9_.:-]{0,59})")
 _SNIPPET_BYTES = 200
 _HTML = "not a feed: the response is HTML (a web page), not RSS or Atom"
 
+
 @dataclass(slots=True)
 class Document:
     """An XML document in UTF-8 (BOM and leading white space removed)."""
@@ -205,7 +206,6 @@ def _sniff_root(data: bytes) -> tuple[str, bool]:
     if position == 0:
         raise FeedError(_not_xml(data))
     raise FeedError("not a feed: the XML document has no root element")
-
 
 
 def _doctype_end(data: bytes, position: int) -> int:

@@ -25,6 +25,7 @@ feed wrote them. It is imported on first use: reading arXiv API responses
 from __future__ import annotations
 
 import io
+import threading
 import xml.sax
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,12 +76,20 @@ def _text_element_handlers(key: str) -> tuple[Callable, Callable]:
     return start, end
 
 
+_teaching = threading.Lock()
+
+
 def _teach_arxiv_namespace() -> None:
     from feedparser.mixin import _FeedParserMixin as mixin
 
     if mixin.namespaces.get(ARXIV_NAMESPACE) == ARXIV_PREFIX:
         return
-    mixin.namespaces[ARXIV_NAMESPACE] = ARXIV_PREFIX
+    with _teaching:
+        if mixin.namespaces.get(ARXIV_NAMESPACE) != ARXIV_PREFIX:
+            _install(mixin)
+
+
+def _install(mixin: type[_FeedParserMixin]) -> None:
     # feedparser fills this lower-cased copy of `namespaces` on first use, and
     # only when it is empty: fill it first, then add to it.
     if not mixin._matchnamespaces:
@@ -93,6 +102,7 @@ def _teach_arxiv_namespace() -> None:
         start, end = _text_element_handlers(key)
         setattr(mixin, f"_start_{key}", start)
         setattr(mixin, f"_end_{key}", end)
+    mixin.namespaces[ARXIV_NAMESPACE] = ARXIV_PREFIX  # last: it marks the whole as installed
 
 
 @dataclass(slots=True)

@@ -45,7 +45,16 @@ _TOTAL = OPENSEARCH + "totalResults"
 _START = OPENSEARCH + "startIndex"
 _PER_PAGE = OPENSEARCH + "itemsPerPage"
 
-_ENTRY_SINGLE = frozenset({_ID, _TITLE, _SUMMARY, _PUBLISHED, _UPDATED, _PRIMARY, _COMMENT, _JOURNAL_REF, _DOI})
+# Single-valued entry elements whose text goes straight into an ApiEntry field.
+_PLAIN_FIELDS = {
+    _ID: "id",
+    _PUBLISHED: "published",
+    _UPDATED: "updated",
+    _COMMENT: "comment",
+    _JOURNAL_REF: "journal_ref",
+    _DOI: "doi",
+}
+_ENTRY_SINGLE = frozenset({*_PLAIN_FIELDS, _TITLE, _SUMMARY, _PRIMARY})
 _FEED_SINGLE = frozenset({_ID, _TITLE, _TOTAL, _START, _PER_PAGE})
 # Feed-level Atom elements that carry nothing feedtui reads; allowed, ignored.
 _FEED_IGNORED = frozenset(
@@ -141,26 +150,17 @@ def _entry(element: ET.Element) -> ApiEntry:
 
 
 def _single(entry: ApiEntry, tag: str, element: ET.Element) -> None:
-    if tag == _TITLE:
+    field = _PLAIN_FIELDS.get(tag)
+    if field is not None:
+        setattr(entry, field, _repaired(element.text))
+    elif tag == _TITLE:
         entry.title, entry.title_html = _text_construct(element)
     elif tag == _SUMMARY:
         entry.summary, entry.summary_html = _text_construct(element)
-    elif tag == _ID:
-        entry.id = _repaired(element.text)
-    elif tag == _PUBLISHED:
-        entry.published = _repaired(element.text)
-    elif tag == _UPDATED:
-        entry.updated = _repaired(element.text)
-    elif tag == _PRIMARY:
+    else:  # _PRIMARY
         if not element.attrib or _has_text(element.text):
             raise NotApiLayout("a primary category without a term attribute")
         entry.primary_category = element.get("term") or ""
-    elif tag == _COMMENT:
-        entry.comment = _repaired(element.text)
-    elif tag == _JOURNAL_REF:
-        entry.journal_ref = _repaired(element.text)
-    else:
-        entry.doi = _repaired(element.text)
 
 
 def _author(element: ET.Element) -> ApiAuthor:

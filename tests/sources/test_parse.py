@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -584,6 +584,14 @@ def test_dates_out_of_range_are_replaced_by_the_fetch_time_with_a_warning():
         "2 entries dated more than a day in the future; the fetch time is used instead",
         "1 entry dated before 1991; the fetch time is used instead",
     ]
+
+
+def test_a_naive_now_is_utc_and_an_aware_one_is_converted():
+    data = b'<rss version="2.0"><channel><item><guid>https://x.example/1</guid></item></channel></rss>'
+    assert parse_feed(data, now=datetime(2026, 10, 5, 12, 0)).papers[0].published == NOW
+    plus_two = timezone(timedelta(hours=2))
+    assert parse_feed(data, now=datetime(2026, 10, 5, 14, 0, tzinfo=plus_two)).papers[0].published == NOW
+    assert parse_feed(data, now=datetime(2026, 10, 5, 14, 0, tzinfo=plus_two)).papers[0].published.tzinfo == UTC
 
 
 def test_now_defaults_to_the_current_time():

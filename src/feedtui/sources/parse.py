@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 from xml.parsers.expat import ErrorString
 
-from feedtui.model import utcnow
+from feedtui.model import UTC, utcnow
 from feedtui.sources.base import FeedError, ParsedFeed
 from feedtui.sources.parse_api_fp import api_feed
 from feedtui.sources.parse_api_records import build_api_feed
@@ -36,10 +36,10 @@ def parse_feed(data: bytes, url: str = "", content_type: str = "", *, now: datet
 
     `url` is recorded as every paper's source and scopes the keys of entries
     whose guid is a bare token; `content_type` (the HTTP header) may name the
-    charset; `now` (default: the current time) dates entries that have no
-    plausible date of their own.
+    charset; `now` (default: the current time; naive means UTC) dates entries
+    that have no plausible date of their own.
     """
-    now = now or utcnow()
+    now = _aware(now)
     document = prepare(data, content_type)
     xml_error = ""
     if may_be_api_response(document):
@@ -58,7 +58,13 @@ def parse_feed_with_feedparser(
     data: bytes, url: str = "", content_type: str = "", *, now: datetime | None = None
 ) -> ParsedFeed:
     """`parse_feed` without the fast path: for tests that compare the two, and for benchmarks."""
-    return _parse_with_feedparser(prepare(data, content_type), url, now or utcnow(), "")
+    return _parse_with_feedparser(prepare(data, content_type), url, _aware(now), "")
+
+
+def _aware(now: datetime | None) -> datetime:
+    if now is None:
+        return utcnow()
+    return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
 
 
 def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_error: str) -> ParsedFeed:

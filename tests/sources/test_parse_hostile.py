@@ -310,13 +310,23 @@ def parse_or_feed_error(data: bytes, content_type: str = "") -> ParsedFeed | Non
     return feed
 
 
+PREFIXES = [
+    b"",
+    b"<rss version='2.0'><channel><item>",
+    b'<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>http://arxiv.org/api/x</id><entry>',
+    b"\xff\xfe<\x00",
+    b'<?xml version="1.0" encoding="bogus"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+]
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
+    st.sampled_from(PREFIXES),
     st.binary(max_size=2000),
     st.sampled_from(["", "text/xml", "application/xml; charset=utf-16", "text/html; charset=bogus"]),
 )
-def test_arbitrary_bytes_give_a_feed_or_a_feed_error(data: bytes, content_type: str):
-    parse_or_feed_error(data, content_type)
+def test_arbitrary_bytes_give_a_feed_or_a_feed_error(prefix: bytes, data: bytes, content_type: str):
+    parse_or_feed_error(prefix + data, content_type)
 
 
 @st.composite

@@ -23,6 +23,8 @@ from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser
 from feedtui.sources.parse_arxiv_atom import read_api_feed
 from feedtui.sources.parse_ids import web_key
 from feedtui.sources.parse_text import MAX_ABSTRACT, MAX_AUTHORS, MAX_TITLE
+from feedtui.text.latex import latex_to_unicode
+from feedtui.text.sanitize import clean_block, clean_line
 
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 UTC = timezone.utc
@@ -71,74 +73,110 @@ def at(*parts: int) -> datetime:
 # --- hostile text ------------------------------------------------------------------------
 
 
+def paper(**fields) -> Paper:
+    """An expected Paper from the hostile feed; display forms are the LaTeX rendering of title and abstract."""
+    expected = Paper(sources=(URL,), **fields)
+    expected.title_display = clean_line(latex_to_unicode(expected.title), html_allowed=False)
+    expected.abstract_display = clean_block(latex_to_unicode(expected.abstract), html_allowed=False)
+    return expected
+
+
+WHEN = at(2026, 10, 4, 10, 0)
+
+
 def test_hostile_rss_text_is_plain_visible_text():
     feed = parse_feed((FEEDS / "hostile_rss.xml").read_bytes(), URL, now=NOW)
     assert (feed.kind, feed.title, feed.warnings) == ("rss", "[reverse]Hostile[/reverse] feed", [])
-    when = at(2026, 10, 4, 10, 0)
-    got = [(p.id, p.title, p.abstract, p.authors, p.abs_url) for p in feed.papers]
-    assert got == [
-        (
-            web_key("hostile-1", URL),
+    assert feed.papers == [
+        paper(
+            id=web_key("hostile-1", URL),
+            version=1,
             # Markup stays text: the UI draws it as text, never as markup.
-            "[bold red]x[/] and [@click=app.quit]quit[/]",
+            title="[bold red]x[/] and [@click=app.quit]quit[/]",
             # ESC and BEL escaped as character references vanish; what is left is visible text.
-            "Clear: [2J done\n\nCopy: ]52;c;aGVsbG8=pasted",
-            (),
-            "",  # javascript: is no link
+            abstract="Clear: [2J done\n\nCopy: ]52;c;aGVsbG8=pasted",
+            published=WHEN,
+            updated=WHEN,
+            abs_url="",  # javascript: is no link
         ),
-        (
-            web_key("https://hostile.example/2", URL),
-            "Safetxt.exe and invisible",
-            "Right-to-left isolate and override.",
-            (Author("[link=file:///etc/passwd]click[/link]"),),
-            "https://hostile.example/2",
+        paper(
+            id=web_key("https://hostile.example/2", URL),
+            version=1,
+            title="Safetxt.exe and invisible",
+            abstract="Right-to-left isolate and override.",
+            published=WHEN,
+            updated=WHEN,
+            authors=(Author("[link=file:///etc/passwd]click[/link]"),),
+            abs_url="https://hostile.example/2",
         ),
-        (
-            web_key("https://hostile.example/3", URL),
-            "Z\u0301\u0301algo \u5206\u6563\u30b7\u30b9\u30c6\u30e0 \U0001f680 \U0001f469\U0001f52c",
-            "Wide: \uff21\uff22\uff23 and e\u0300\u0300nd.",
-            (),
-            "https://hostile.example/3",
+        paper(
+            id=web_key("https://hostile.example/3", URL),
+            version=1,
+            title="Z\u0301\u0301algo \u5206\u6563\u30b7\u30b9\u30c6\u30e0 \U0001f680 \U0001f469\U0001f52c",
+            abstract="Wide: \uff21\uff22\uff23 and e\u0300\u0300nd.",
+            published=WHEN,
+            updated=WHEN,
+            abs_url="https://hostile.example/3",
         ),
-        (
-            web_key("https://hostile.example/4", URL),
-            "]8;;https://evil.example/\\\\link]8;;\\\\ text",
+        paper(
+            id=web_key("https://hostile.example/4", URL),
+            version=1,
+            title="]8;;https://evil.example/\\\\link]8;;\\\\ text",
             # C1 code points are read as the windows-1252 characters they stand for.
-            "C1 controls as text: \u203a31m red \u2026 next.",
-            (),
-            "https://hostile.example/4",
+            abstract="C1 controls as text: \u203a31m red \u2026 next.",
+            published=WHEN,
+            updated=WHEN,
+            abs_url="https://hostile.example/4",
         ),
     ]
-    assert {p.published for p in feed.papers} == {when}
-    for paper in feed.papers:
-        assert_clean(paper)
+    for each in feed.papers:
+        assert_clean(each)
 
 
 def test_raw_control_characters_make_the_feed_malformed_but_readable():
     feed = parse_feed((FEEDS / "hostile_raw_controls.xml").read_bytes(), URL, now=NOW)
-    assert feed.kind == "rss"
+    assert (feed.kind, feed.title) == ("rss", "Raw controls")
     assert feed.warnings == [
         "the feed is not well-formed (XML error at line 7, column 20: not well-formed (invalid token)); "
         "read leniently, some entries may be incomplete"
     ]
-    [paper] = feed.papers
-    assert (paper.title, paper.abstract) == ("Clear screen done", "Bell backspace and clipboard.")
-    assert_clean(paper)
+    assert feed.papers == [
+        paper(
+            id=web_key("https://raw.example/1", URL),
+            version=1,
+            title="Clear screen done",
+            abstract="Bell backspace and clipboard.",
+            published=WHEN,
+            updated=WHEN,
+            abs_url="https://raw.example/1",
+        )
+    ]
+    assert_clean(feed.papers[0])
 
 
 def test_hostile_arxiv_api_entry():
     feed = parse_feed((FEEDS / "hostile_arxiv_api.xml").read_bytes(), URL, now=NOW)
-    assert feed.kind == "arxiv-api"
-    [paper] = feed.papers
-    assert paper.title == "[bold]Bold[/bold] evil claim [@click=app.quit]now[/]"
-    assert paper.abstract == (
-        "Zerowidth, e\u0301\u0301 flood, \u2013 a dash from windows-1252, "
-        "\u6df1\u5c64\u5b66\u7fd2 and \U0001f9ea; markup [red]stays[/red] text."
-    )
-    assert paper.authors == (Author("[@click=app.quit]Mallory[/]", ("Institute of Sdrawkcab Studies",)),)
-    assert paper.comment == "[link=https://evil.example]see here[/link]"
-    assert (paper.abs_url, paper.pdf_url) == ("http://arxiv.org/abs/2610.06666v1", "")
-    assert_clean(paper)
+    assert (feed.kind, feed.warnings) == ("arxiv-api", [])
+    assert feed.papers == [
+        paper(
+            id="2610.06666",
+            version=1,
+            title="[bold]Bold[/bold] evil claim [@click=app.quit]now[/]",
+            abstract=(
+                "Zerowidth, e\u0301\u0301 flood, \u2013 a dash from windows-1252, "
+                "\u6df1\u5c64\u5b66\u7fd2 and \U0001f9ea; markup [red]stays[/red] text."
+            ),
+            published=at(2026, 10, 4, 20, 0),
+            updated=at(2026, 10, 4, 20, 0),
+            authors=(Author("[@click=app.quit]Mallory[/]", ("Institute of Sdrawkcab Studies",)),),
+            primary_category="cs.CR",
+            categories=("cs.CR",),
+            comment="[link=https://evil.example]see here[/link]",
+            abs_url="http://arxiv.org/abs/2610.06666v1",
+            pdf_url="",  # a javascript: "PDF" link is no link
+        )
+    ]
+    assert_clean(feed.papers[0])
 
 
 # --- entities ------------------------------------------------------------------------------

@@ -6,6 +6,16 @@ paper from arXiv are one paper. Any other entry is `web:` + a hash of its guid
 (id), or of its link when it has no guid; an entry with neither is skipped
 with a warning (a title is no key: titles change and repeat).
 
+An arXiv paper found this way keeps the version its link names (else 1) and
+the entry's date; the arXiv API or category feed knows better, and a merge
+(`Paper.merged_with`) prefers their fields and earliest exact date.
+
+Fields: the title and summary (or, without a summary, the first content) as
+plain text, HTML removed where feedparser saw HTML; authors from author /
+dc:creator; categories from the tags, the first of them shown as the primary
+category unless the entry names an `arxiv:primary_category`; `abs_url` is the
+entry's link and `pdf_url` the first link or enclosure that is a PDF.
+
 Dates: the entry's published date, else its updated date. An entry without
 either is dated at the fetch time and marked as an estimate; implausible dates
 are handled by `parse_dates.DateChecker`.

@@ -6,9 +6,9 @@ paper from arXiv are one paper. Any other entry is `web:` + a hash of its guid
 (id), or of its link when it has no guid; an entry with neither is skipped
 with a warning (a title is no key: titles change and repeat).
 
-An arXiv paper found this way keeps the version its link names (else 1) and
-the entry's date; the arXiv API or category feed knows better, and a merge
-(`Paper.merged_with`) prefers their fields and earliest exact date.
+An arXiv paper found this way takes the version its link names (else 1) and
+the entry's own title, text and date — the post's, not the paper's; merging it
+with the record from arXiv (`Paper.merged_with`) keeps the earliest exact date.
 
 Fields: the title and summary (or, without a summary, the first content) as
 plain text, HTML removed where feedparser saw HTML; authors from author /

@@ -50,6 +50,12 @@ def test_fold_block_is_clean_block(text: str, html: bool):
     assert parse_text.fold_block(text, html=html) == expected
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(TEXT, HTML_BITS), st.integers(1, 80), st.booleans())
+def test_line_is_the_folded_line_cut_to_the_limit(text: str, limit: int, html: bool):
+    assert parse_text.line(text, limit, html=html) == parse_text.cut(parse_text.fold_line(text, html=html), limit)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -110,14 +110,25 @@ class _Lines:
     categories come back entry after entry."""
 
     def __init__(self) -> None:
-        self._cleaned: dict[tuple[str, int], str] = {}
+        self._names: dict[str, str] = {}
+        self._affiliations: dict[str, str] = {}
+        self._categories: dict[str, str] = {}
 
-    def __call__(self, raw: str, limit: int) -> str:
-        key = (raw, limit)
-        cleaned = self._cleaned.get(key)
-        if cleaned is None:
-            cleaned = self._cleaned[key] = text.line(raw, limit)
-        return cleaned
+    def name(self, raw: str) -> str:
+        return _remembered(self._names, raw, text.MAX_NAME)
+
+    def affiliation(self, raw: str) -> str:
+        return _remembered(self._affiliations, raw, text.MAX_AFFILIATION)
+
+    def category(self, raw: str) -> str:
+        return _remembered(self._categories, raw, text.MAX_CATEGORY)
+
+
+def _remembered(cleaned: dict[str, str], raw: str, limit: int) -> str:
+    value = cleaned.get(raw)
+    if value is None:
+        value = cleaned[raw] = text.line(raw, limit)
+    return value
 
 
 def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], lines: _Lines) -> Paper | None:
@@ -159,11 +170,15 @@ def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[Author, ...]:
     """Authors with a name, each with its affiliations (no repeats), the first MAX_AUTHORS."""
     authors: list[Author] = []
     for author in raw:
-        name = lines(author.name, text.MAX_NAME)
+        name = lines.name(author.name)
         if not name:
             continue
-        affiliations = dict.fromkeys(a for a in (lines(a, text.MAX_AFFILIATION) for a in author.affiliations) if a)
-        authors.append(Author(name, tuple(affiliations)[: text.MAX_AFFILIATIONS]))
+        affiliations: tuple[str, ...] = ()
+        if author.affiliations:
+            cleaned = dict.fromkeys(lines.affiliation(a) for a in author.affiliations)
+            cleaned.pop("", None)
+            affiliations = tuple(cleaned)[: text.MAX_AFFILIATIONS]
+        authors.append(Author(name, affiliations))
         if len(authors) == text.MAX_AUTHORS:
             break
     return tuple(authors)
@@ -171,9 +186,8 @@ def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[Author, ...]:
 
 def _categories(entry: ApiEntry, lines: _Lines) -> tuple[str, tuple[str, ...]]:
     """The primary category and all categories, primary first, in order, without repeats."""
-    terms = [lines(term, text.MAX_CATEGORY) for term in entry.categories]
-    primary = lines(entry.primary_category, text.MAX_CATEGORY)
-    ordered = dict.fromkeys(t for t in [primary, *terms] if t)
+    ordered = dict.fromkeys([lines.category(entry.primary_category), *map(lines.category, entry.categories)])
+    ordered.pop("", None)
     categories = tuple(ordered)[: text.MAX_CATEGORIES]
     return (categories[0] if categories else ""), categories
 

@@ -76,8 +76,10 @@ def _is_plain(text: str, html: bool) -> bool:
         return False
     if html and looks_like_html(text):
         return False
-    if text.isascii():
-        return True
+    return text.isascii() or _has_no_combining_run(text)
+
+
+def _has_no_combining_run(text: str) -> bool:
     marks = text.encode("utf-8", "surrogatepass").translate(_FROM_U0300, _CONTINUATION_BYTES)
     return b"XXX" not in marks
 
@@ -129,8 +131,24 @@ def cut(text: str, limit: int) -> str:
 
 def line(raw: str | None, limit: int, *, html: bool = False) -> str:
     """One line of plain text (titles, names, categories), at most `limit` characters."""
+    if not raw:
+        return ""
+    if not html and _is_clean_line(raw, limit):
+        return raw
     text = _bounded(raw, limit)
-    return cut(fold_line(text, html=html), limit) if text else ""
+    return cut(fold_line(text, html=html), limit)
+
+
+def _is_clean_line(text: str, limit: int) -> bool:
+    """Already what `line` would make of it (the common case for names and categories)."""
+    return (
+        len(text) <= limit
+        and text.isprintable()
+        and text[0] != " "
+        and text[-1] != " "
+        and "  " not in text
+        and (text.isascii() or _has_no_combining_run(text))
+    )
 
 
 def block(raw: str | None, limit: int, *, html: bool = False) -> str:

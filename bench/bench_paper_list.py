@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import platform
 import random
 import statistics
@@ -117,7 +118,7 @@ class BenchApp(App):
     def __init__(self, source: ListSource) -> None:
         super().__init__()
         self.source = source
-        self.frames: list[tuple[float, int]] = []  # (time, cursor) per frame
+        self.frames: list[tuple[float, float, int]] = []  # (wall, cpu, cursor) per frame
         self.first_list_frame: float | None = None
         self.frame_seen = asyncio.Event()
 
@@ -137,33 +138,40 @@ class BenchApp(App):
         paper_list = self.query_one(TimedPaperList)
         if self.first_list_frame is None and paper_list.lines_drawn:
             self.first_list_frame = now
-        self.frames.append((now, paper_list.cursor))
+        self.frames.append((now, time.thread_time(), paper_list.cursor))
         self.frame_seen.set()
 
 
-async def frame_with_cursor(app: BenchApp, cursor: int, after: float) -> float:
+async def frame_with_cursor(app: BenchApp, cursor: int, after: float) -> tuple[float, float]:
+    """Wall and CPU clock of the first frame after `after` showing `cursor`."""
     while True:
-        for moment, seen in reversed(app.frames):
+        found = None
+        for moment, cpu, seen in reversed(app.frames):
             if moment < after:
                 break
             if seen == cursor:
-                return moment
+                found = (moment, cpu)
+        if found is not None:
+            return found
         app.frame_seen.clear()
         await asyncio.wait_for(app.frame_seen.wait(), timeout=5)
 
 
-async def key_latencies(app: BenchApp, pilot, presses: int, interval: float) -> list[float]:
+async def key_latencies(app: BenchApp, pilot, presses: int, interval: float) -> tuple[list[float], list[float]]:
+    """Wall-clock latency of each press, and the CPU time the app's thread
+    spent in it (which a busy machine does not inflate much)."""
     paper_list = app.query_one(PaperList)
-    latencies = []
+    latencies, cpu_times = [], []
     for _ in range(presses):
         expected = min(paper_list.cursor + 1, paper_list.card_count - 1)
         if interval:
             await asyncio.sleep(interval)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         await pilot.press("j")
-        painted = await frame_with_cursor(app, expected, started)
+        painted, cpu_painted = await frame_with_cursor(app, expected, started)
         latencies.append(painted - started)
-    return latencies
+        cpu_times.append(cpu_painted - cpu_started)
+    return latencies, cpu_times
 
 
 def summary(values: list[float]) -> str:
@@ -185,7 +193,9 @@ async def main() -> None:
 
     rng = random.Random(args.seed)
     source = ListSource([invented_card(rng, number) for number in range(args.cards)])
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, textual {textual.__version__}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+          f"{platform.python_version()}, textual {textual.__version__}")
+    print(f"load average before the run: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     print(f"{args.cards:,} cards, terminal 120x40, {args.presses:,} presses of j per run")
 
     app = BenchApp(source)
@@ -197,12 +207,13 @@ async def main() -> None:
         paper_list = app.query_one(TimedPaperList)
         print(f"first frame: {(app.first_list_frame - started) * 1000:.1f} ms from app start, "
               f"{(app.first_list_frame - paper_list.mounted_at) * 1000:.1f} ms from the list's mount")
-        back_to_back = await key_latencies(app, pilot, args.presses, 0.0)
-        print(f"j -> repaint, back to back:      {summary(back_to_back)}")
-        paper_list.go_to(0)
-        await pilot.pause()
-        paced = await key_latencies(app, pilot, args.presses, 1 / args.repeat_rate)
-        print(f"j -> repaint, {args.repeat_rate:g} keys/s:        {summary(paced)}")
+        for label, interval in (("back to back", 0.0), (f"{args.repeat_rate:g} keys/s", 1 / args.repeat_rate)):
+            paper_list.go_to(0)
+            await pilot.pause()
+            wall, cpu = await key_latencies(app, pilot, args.presses, interval)
+            print(f"j -> repaint, {label:13} wall: {summary(wall)}")
+            print(f"j -> repaint, {label:13} CPU:  {summary(cpu)}")
+    print(f"load average after the run: {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

@@ -356,6 +356,32 @@ async def test_expand_shows_the_whole_abstract_and_pushes_the_next_card_down():
         assert row_of(paper_list, "Invented paper 1 ") == next_card_row
 
 
+async def test_an_expanded_card_is_measured_again_after_a_resize_and_a_new_source():
+    cards = [make_card(n) for n in range(3)]
+    app, running = run(cards, size=(100, 70))
+    async with running as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j", "e")
+        await pilot.pause()
+        wide_height = paper_list.virtual_size.height
+        await pilot.resize_terminal(60, 70)
+        await pilot.pause()
+        assert paper_list.virtual_size.height > wide_height, "narrower lines, more of them"
+        expanded_lines = paper_list.virtual_size.height - 2 * CARD_HEIGHT
+        assert row_of(paper_list, "Invented paper 2 ") == cursor_rows(paper_list)[0] + expanded_lines + 1
+        newcomer = make_card(99)
+        paper_list.set_source(ListSource([newcomer, *cards]), keep="2609.00001")
+        await pilot.pause()
+        assert paper_list.cursor == 2
+        assert paper_list.expanded == {"2609.00001"}
+        assert paper_list.virtual_size.height == expanded_lines + 3 * CARD_HEIGHT
+        paper_list.set_source(ListSource([newcomer]))
+        await pilot.pause()
+        assert paper_list.expanded == set()
+        assert paper_list.virtual_size.height == CARD_HEIGHT
+    assert ("highlighted", "2609.00099", 0) in app.events
+
+
 async def test_cjk_and_emoji_titles_keep_every_line_aligned():
     title = "異種計算のためのパイプライン並列推論に関する非常に長い研究論文の題名 🚀🚀 with Latin words too"
     app, running = run([make_card(0, title=title, authors="李雷, 韩梅梅, 山田太郎 +2"), make_card(1)], size=(60, 24))

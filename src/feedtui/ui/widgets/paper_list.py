@@ -740,9 +740,9 @@ class PaperList(ScrollView, can_focus=True):
         return layout
 
     def _strip(self, text: Text, width: int) -> Strip:
+        """One line, exactly `width` cells, on the list's own style."""
         base = self.card_styles.base
-        text.style = base + text.style if isinstance(text.style, Style) else base
-        segments = list(text.render(self.app.console))
+        segments = Segment.apply_style(text.render(self.app.console), style=base)
         return Strip(segments, text.cell_len).crop_extend(0, width, base).simplify()
 
     def _lay_out(self, card: CardData, width: int, *, expanded: bool) -> CardLayout:

@@ -21,29 +21,42 @@ Textual paints at most 60 frames a second (a frame waits for the next 1/60 s
 tick when the previous frame was less than a tick ago), so presses sent
 back to back include that wait. The figure is given back to back and with
 presses paced at a keyboard's auto-repeat rate (30 keys a second) — the
-latter is what holding `j` feels like.
+latter is what holding `j` feels like. For scale, the same presses are
+measured on a trivial Line-API widget that scrolls the same way but draws
+ready-made blank lines: Textual's own cost of a key and a full repaint.
+
+The rare long outliers (the max) are mostly full garbage collections of the
+heap (10,000 cards and their strings); `--gc-freeze` shows the effect of
+`gc.freeze()` once the data is loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import textual
 from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.geometry import Region, Size
 from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from feedtui.ui.cards import CardData, shorten_names  # noqa: E402
-from feedtui.ui.widgets.paper_list import PaperList  # noqa: E402
+from feedtui.ui.widgets.paper_list import CARD_HEIGHT, PaperList  # noqa: E402
 
 STYLES = Path(__file__).resolve().parents[1] / "styles" / "paper_list.tcss"
 
@@ -65,7 +78,10 @@ def invented_name(rng: random.Random) -> str:
 
 def invented_card(rng: random.Random, number: int) -> CardData:
     title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 18))).capitalize()
-    sentences = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "." for _ in range(rng.randint(3, 9))]
+    sentences = [
+        " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."
+        for _ in range(rng.randint(3, 9))
+    ]
     authors = [invented_name(rng) for _ in range(rng.randint(1, 12))]
     places = [f"University of {invented_name(rng).split()[0]}" for _ in range(rng.randint(0, 5))]
     return CardData(
@@ -107,26 +123,65 @@ class TimedPaperList(PaperList):
     def on_mount(self) -> None:
         self.mounted_at = time.perf_counter()
 
-    def render_line(self, y: int):
+    def render_line(self, y: int) -> Strip:
         self.lines_drawn += 1
         return super().render_line(y)
+
+
+class FloorList(ScrollView, can_focus=True):
+    """Textual's own cost, for comparison: a Line-API widget of the same size
+    whose `j` scrolls like the paper list's (a card of CARD_HEIGHT lines at a
+    time) but draws one ready-made strip for every line."""
+
+    BINDINGS = [Binding("j", "next", "Next")]
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+        self.cursor = 0
+        self.virtual_size = Size(0, count * CARD_HEIGHT)
+        self.lines_drawn = 0
+
+    def action_next(self) -> None:
+        self.cursor = min(self.cursor + 1, self.count - 1)
+        view = self.scrollable_content_region.height
+        bottom = (self.cursor + 1) * CARD_HEIGHT
+        if bottom > self.scroll_y + view:
+            self.scroll_to(y=bottom - view, animate=False, force=True)
+        self.refresh()
+
+    def go_to(self, index: int) -> None:
+        self.cursor = index
+        self.scroll_to(y=index * CARD_HEIGHT, animate=False, force=True)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self.blank = Strip.blank(self.scrollable_content_region.width, self.rich_style)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        self.lines_drawn += 1
+        return self.blank
 
 
 class BenchApp(App):
     CSS_PATH = STYLES
 
-    def __init__(self, source: ListSource) -> None:
+    def __init__(self, make_list: Callable[[], ScrollView]) -> None:
         super().__init__()
-        self.source = source
+        self.make_list = make_list
         self.frames: list[tuple[float, float, int]] = []  # (wall, cpu, cursor) per frame
         self.first_list_frame: float | None = None
         self.frame_seen = asyncio.Event()
 
+    @property
+    def the_list(self):
+        return self.query_one(ScrollView)
+
     def compose(self) -> ComposeResult:
-        yield TimedPaperList(self.source)
+        yield self.make_list()
 
     def on_mount(self) -> None:
-        self.query_one(PaperList).focus()
+        self.the_list.focus()
 
     def _display(self, screen: Screen, renderable) -> None:
         super()._display(screen, renderable)
@@ -135,11 +190,17 @@ class BenchApp(App):
         if hasattr(renderable, "render_segments"):
             renderable.render_segments(self.console)
         now = time.perf_counter()
-        paper_list = self.query_one(TimedPaperList)
-        if self.first_list_frame is None and paper_list.lines_drawn:
+        the_list = self.the_list
+        if self.first_list_frame is None and the_list.lines_drawn:
             self.first_list_frame = now
-        self.frames.append((now, time.thread_time(), paper_list.cursor))
+        self.frames.append((now, time.thread_time(), the_list.cursor))
         self.frame_seen.set()
+
+    async def first_frame(self) -> float:
+        while self.first_list_frame is None:
+            self.frame_seen.clear()
+            await asyncio.wait_for(self.frame_seen.wait(), timeout=10)
+        return self.first_list_frame
 
 
 async def frame_with_cursor(app: BenchApp, cursor: int, after: float) -> tuple[float, float]:
@@ -157,24 +218,33 @@ async def frame_with_cursor(app: BenchApp, cursor: int, after: float) -> tuple[f
         await asyncio.wait_for(app.frame_seen.wait(), timeout=5)
 
 
-async def key_latencies(app: BenchApp, pilot, presses: int, interval: float) -> tuple[list[float], list[float]]:
-    """Wall-clock latency of each press, and the CPU time the app's thread
-    spent in it (which a busy machine does not inflate much)."""
-    paper_list = app.query_one(PaperList)
-    latencies, cpu_times = [], []
+@dataclass
+class Press:
+    wall: float  # key sent -> frame handed to the driver
+    cpu: float  # CPU time of the app's thread in that interval
+    scrolled: bool  # the list scrolled, so all of it was repainted
+
+
+async def key_latencies(app: BenchApp, pilot, presses: int, interval: float) -> list[Press]:
+    the_list = app.the_list
+    the_list.go_to(0)
+    await pilot.pause()
+    results = []
     for _ in range(presses):
-        expected = min(paper_list.cursor + 1, paper_list.card_count - 1)
         if interval:
             await asyncio.sleep(interval)
+        expected = the_list.cursor + 1
+        scroll_before = the_list.scroll_y
         started, cpu_started = time.perf_counter(), time.thread_time()
         await pilot.press("j")
         painted, cpu_painted = await frame_with_cursor(app, expected, started)
-        latencies.append(painted - started)
-        cpu_times.append(cpu_painted - cpu_started)
-    return latencies, cpu_times
+        results.append(Press(painted - started, cpu_painted - cpu_started, the_list.scroll_y != scroll_before))
+    return results
 
 
 def summary(values: list[float]) -> str:
+    if not values:
+        return "(none)"
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return (
@@ -183,37 +253,58 @@ def summary(values: list[float]) -> str:
     )
 
 
+def report(label: str, presses: list[Press]) -> None:
+    scrolled = [press for press in presses if press.scrolled]
+    print(f"  {label}")
+    print(f"    wall                {summary([press.wall for press in presses])}")
+    print(f"    CPU                 {summary([press.cpu for press in presses])}")
+    print(f"    wall, scrolled only {summary([press.wall for press in scrolled])}")
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+async def measure(make_list: Callable[[], ScrollView], args: argparse.Namespace) -> None:
+    app = BenchApp(make_list)
+    started = time.perf_counter()
+    async with app.run_test(size=(120, 40)) as pilot:
+        first = await app.first_frame()
+        if isinstance(app.the_list, TimedPaperList):
+            print(f"  first frame: {(first - started) * 1000:.1f} ms from app start, "
+                  f"{(first - app.the_list.mounted_at) * 1000:.1f} ms from the list's mount")
+        report("j -> repaint, back to back", await key_latencies(app, pilot, args.presses, 0.0))
+        paced = f"j -> repaint, {args.repeat_rate:g} keys/s"
+        report(paced, await key_latencies(app, pilot, args.presses, 1 / args.repeat_rate))
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=10_000)
     parser.add_argument("--presses", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat-rate", type=float, default=30.0, help="keys per second for the paced run")
+    parser.add_argument("--no-floor", action="store_true", help="skip the trivial-widget comparison")
+    parser.add_argument(
+        "--gc-freeze", action="store_true", help="gc.freeze() once the cards are built, as an app could"
+    )
     args = parser.parse_args()
+    args.presses = min(args.presses, args.cards - 1)
 
     rng = random.Random(args.seed)
     source = ListSource([invented_card(rng, number) for number in range(args.cards)])
+    if args.gc_freeze:
+        gc.freeze()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-          f"{platform.python_version()}, textual {textual.__version__}")
-    print(f"load average before the run: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
-    print(f"{args.cards:,} cards, terminal 120x40, {args.presses:,} presses of j per run")
-
-    app = BenchApp(source)
-    started = time.perf_counter()
-    async with app.run_test(size=(120, 40)) as pilot:
-        while app.first_list_frame is None:
-            app.frame_seen.clear()
-            await asyncio.wait_for(app.frame_seen.wait(), timeout=10)
-        paper_list = app.query_one(TimedPaperList)
-        print(f"first frame: {(app.first_list_frame - started) * 1000:.1f} ms from app start, "
-              f"{(app.first_list_frame - paper_list.mounted_at) * 1000:.1f} ms from the list's mount")
-        for label, interval in (("back to back", 0.0), (f"{args.repeat_rate:g} keys/s", 1 / args.repeat_rate)):
-            paper_list.go_to(0)
-            await pilot.pause()
-            wall, cpu = await key_latencies(app, pilot, args.presses, interval)
-            print(f"j -> repaint, {label:13} wall: {summary(wall)}")
-            print(f"j -> repaint, {label:13} CPU:  {summary(cpu)}")
-    print(f"load average after the run: {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} cores")
+          f"{platform.python_version()}, textual {textual.__version__}; load average {load()}")
+    print(f"{args.cards:,} cards, terminal 120x40, {args.presses:,} presses of j per run"
+          f"{', gc.freeze() after building them' if args.gc_freeze else ''}")
+    print("PaperList:")
+    await measure(lambda: TimedPaperList(source), args)
+    if not args.no_floor:
+        print("Textual floor (a Line-API widget drawing blank lines, same scrolling):")
+        await measure(lambda: FloorList(args.cards), args)
+    print(f"load average after: {load()}")
 
 
 if __name__ == "__main__":

@@ -310,7 +310,8 @@ async def test_markup_in_untrusted_text_is_shown_literally_and_never_runs():
         await pilot.click(PaperList, offset=(column, row))
         await pilot.pause()
         assert app.is_running
-        assert all(not segment.style or not segment.style.meta for strip in paper_list.render_lines(Region(0, 0, 80, 30)) for segment in strip)
+        strips = paper_list.render_lines(Region(0, 0, 80, 30))
+        assert all(not segment.style.meta for strip in strips for segment in strip), "no @click or link meta"
     assert ("opened", "2609.00000", 1) in app.events
 
 
@@ -384,7 +385,8 @@ async def test_an_expanded_card_is_measured_again_after_a_resize_and_a_new_sourc
 
 async def test_cjk_and_emoji_titles_keep_every_line_aligned():
     title = "異種計算のためのパイプライン並列推論に関する非常に長い研究論文の題名 🚀🚀 with Latin words too"
-    app, running = run([make_card(0, title=title, authors="李雷, 韩梅梅, 山田太郎 +2"), make_card(1)], size=(60, 24))
+    cards = [make_card(0, title=title, authors="李雷, 韩梅梅, 山田太郎 +2"), make_card(1)]
+    app, running = run(cards, size=(60, 24))
     async with running:
         paper_list = app.query_one(PaperList)
         strips = paper_list.render_lines(Region(0, 0, *paper_list.size))

@@ -148,6 +148,27 @@ class CardHeights:
         return self._indices[k] + 1 + index, row
 
 
+# What `strip_controls` removes: C0/C1 controls (tab and newline are
+# whitespace here), DEL, bidi controls, zero-width and invisible characters.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+
+
+def one_line_safe(text: str) -> str:
+    """`text` on one line with no control characters.
+
+    Card data is cleaned when it is stored (`clean_line`/`clean_block`,
+    which also thin out floods of combining marks); this is the widget's own
+    guard against control characters, with a fast path for the clean text it
+    nearly always gets.
+    """
+    if _UNSAFE.search(text):
+        text = strip_controls(text)
+    return " ".join(text.split())
+
+
 def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words` at the start of a word.
 
@@ -171,25 +192,6 @@ def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
     last.truncate(width, overflow="ellipsis")
     kept[-1] = last
     return kept
-
-
-# What `strip_controls` removes: C0/C1 controls (tab and newline are
-# whitespace here), DEL, bidi controls, zero-width and invisible characters.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
-    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
-)
-
-
-def one_line_safe(text: str) -> str:
-    """`text` on one line with no control characters.
-
-    Card data is cleaned when it is stored; this is the widget's own guard,
-    with a fast path for the clean text it nearly always gets.
-    """
-    if _UNSAFE.search(text):
-        text = strip_controls(text)
-    return " ".join(text.split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 Nothing here mounts a widget per paper. `PaperList` is a `ScrollView` whose
 `render_line(y)` finds the card under line `y` by arithmetic (every card is
 `CARD_HEIGHT` lines tall, expanded cards are taller), lays that card out once
-per (index, width, data) and caches the strips, so a list of 10,000 cards
+per (width, card data) and caches the strips, so a list of 10,000 cards
 costs what the ~4 cards on screen cost.
 
 The widget does no I/O: the caller hands it a `CardSource` and listens for
@@ -338,7 +338,9 @@ class PaperList(ScrollView, can_focus=True):
         self._count = len(self._source)
         self._heights = CardHeights(CARD_HEIGHT)
         self._cards: LRUCache[int, CardData] = LRUCache(CARD_CACHE_SIZE)
-        self._layouts: LRUCache[tuple[int, int, CardData, bool], CardLayout] = LRUCache(LAYOUT_CACHE_SIZE)
+        # Keyed by what a layout depends on, not by position: cards keep
+        # their layouts when a refresh inserts papers above them.
+        self._layouts: LRUCache[tuple[int, CardData, bool], CardLayout] = LRUCache(LAYOUT_CACHE_SIZE)
         self._layout_width = 0
         self._paint_width = 0
         self._styles: CardStyles | None = None
@@ -373,7 +375,6 @@ class PaperList(ScrollView, can_focus=True):
         self._source = source
         self._count = len(source)
         self._cards.clear()
-        self._layouts.clear()
         self._remeasure_expanded(remap=True)
         new_index = source.index_of(keep) if keep is not None else None
         if new_index is None or not 0 <= new_index < self._count:
@@ -680,7 +681,7 @@ class PaperList(ScrollView, can_focus=True):
 
     def _has_layout(self, index: int, width: int) -> bool:
         card = self._card(index)
-        return (index, width, card, card.paper_id in self.expanded) in self._layouts
+        return (width, card, card.paper_id in self.expanded) in self._layouts
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._paint_width = self._view_width  # once per paint, not per line
@@ -734,10 +735,10 @@ class PaperList(ScrollView, can_focus=True):
 
     def _layout(self, index: int, width: int) -> CardLayout:
         card = self._card(index)
-        key = (index, width, card, card.paper_id in self.expanded)
+        key = (width, card, card.paper_id in self.expanded)
         layout = self._layouts.get(key)
         if layout is None:
-            layout = self._lay_out(card, width, expanded=key[3])
+            layout = self._lay_out(card, width, expanded=key[2])
             self._layouts.set(key, layout)
         return layout
 

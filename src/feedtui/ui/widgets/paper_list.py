@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 from rich.cells import cell_len
@@ -194,6 +194,19 @@ def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
     return kept
 
 
+@dataclass(slots=True)
+class _Paint:
+    """The state of one paint of the list, and the card its last line was in."""
+
+    width: int
+    top: int
+    end: int
+    cursor: int
+    blank: Strip
+    index: int = -1
+    strips: list[Strip] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class CardStyles:
     """Rich styles for the parts of a card, read from the component classes.
@@ -342,7 +355,7 @@ class PaperList(ScrollView, can_focus=True):
         # their layouts when a refresh inserts papers above them.
         self._layouts: LRUCache[tuple[int, CardData, bool], CardLayout] = LRUCache(LAYOUT_CACHE_SIZE)
         self._layout_width = 0
-        self._paint_width = 0
+        self._paint: _Paint | None = None
         self._styles: CardStyles | None = None
         self._warm_up_pending = False
         self._click_opened = False
@@ -684,22 +697,37 @@ class PaperList(ScrollView, can_focus=True):
         return (width, card, card.paper_id in self.expanded) in self._layouts
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._paint_width = self._view_width  # once per paint, not per line
-        return super().render_lines(crop)
+        # What every line of this paint needs, looked up once rather than per
+        # line (reactives and regions are slow to read in a tight loop).
+        self._paint = self._start_paint()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
+    def _start_paint(self) -> _Paint:
+        width = self._view_width
+        return _Paint(
+            width=width,
+            top=round(self.scroll_y),
+            end=self._heights.total(self._count),
+            cursor=self.cursor,
+            blank=Strip.blank(width, self.card_styles.base),
+        )
 
     def render_line(self, y: int) -> Strip:
-        width = self._paint_width
+        paint = self._paint or self._start_paint()
         if not self._count:
-            return self._empty_line(y, width)
-        line = round(self.scroll_y) + y
-        if line >= self._heights.total(self._count):
-            return Strip.blank(width, self.card_styles.base)
+            return self._empty_line(y, paint.width)
+        line = paint.top + y
+        if line >= paint.end:
+            return paint.blank
         index, row = self._heights.locate(line)
-        layout = self._layout(index, width)
-        strips = self._cursor_strips(layout) if index == self.cursor else layout.strips
-        if row >= len(strips):
-            return Strip.blank(width, self.card_styles.base)
-        return strips[row]
+        if index != paint.index:
+            layout = self._layout(index, paint.width)
+            paint.index = index
+            paint.strips = self._cursor_strips(layout) if index == paint.cursor else layout.strips
+        return paint.strips[row] if row < len(paint.strips) else paint.blank
 
     def _empty_line(self, y: int, width: int) -> Strip:
         styles = self.card_styles

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from feedtui.sources import parse_text
@@ -53,6 +53,8 @@ def test_fold_block_is_clean_block(text: str, html: bool):
 @settings(max_examples=500, deadline=None)
 @given(st.one_of(TEXT, HTML_BITS), st.integers(1, 80), st.booleans())
 def test_line_is_the_folded_line_cut_to_the_limit(text: str, limit: int, html: bool):
+    # Raw text over eight times the limit is cut before cleaning (see the next test); not here.
+    assume(len(text) <= 8 * limit)
     assert parse_text.line(text, limit, html=html) == parse_text.cut(parse_text.fold_line(text, html=html), limit)
 
 

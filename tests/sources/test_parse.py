@@ -394,6 +394,7 @@ def test_rss20_blog():
             updated=at(2026, 10, 2, 9, 0),
             authors=(Author("Jonas Feld"),),
             abs_url="https://arxiv.org/abs/2609.01234v2",
+            secondhand=True,
         ),
         paper(
             BLOG,
@@ -530,6 +531,7 @@ def test_atom10_with_xhtml_content():
             updated=at(2026, 10, 4, 7, 50),
             abs_url="https://arxiv.org/pdf/2608.11873v2",
             pdf_url="https://arxiv.org/pdf/2608.11873v2",
+            secondhand=True,
         ),
     ]
 

@@ -92,6 +92,7 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) 
         abstract_display=text.abstract_display(abstract),
         date_estimated=estimated,
         sources=sources,
+        secondhand=arxiv is not None,
     )
 
 

@@ -62,8 +62,18 @@ class Problems:
 
 
 class Engine:
-    def __init__(self, config: Config, data_dir: Path, *, demo: bool = False, background_writes: bool = True) -> None:
+    def __init__(
+        self,
+        config: Config,
+        data_dir: Path,
+        *,
+        demo: bool = False,
+        background_writes: bool = True,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.config = config
+        # "Now" for momentum, staleness and refresh windows; tests pin it.
+        self.clock = clock
         self.settings = config.settings
         self.data_dir = data_dir
         self.demo = demo
@@ -283,7 +293,7 @@ class Engine:
     # -- momentum --------------------------------------------------------------
 
     def momentum(self, name: str, as_of: datetime | None = None) -> Momentum:
-        as_of = as_of or utcnow()
+        as_of = as_of or self.clock()
         entry = self.topic(name)
         total, share_of = self._share_denominator(entry, as_of)
         return compute_momentum(
@@ -316,7 +326,7 @@ class Engine:
         """Fetch the named topics (default: the followed ones) and store what comes."""
         from feedtui.refresh import fetch_sources, plan_refresh
 
-        now = now or utcnow()
+        now = now or self.clock()
         report = RefreshReport(started=now)
         entries = [self.topic(n) for n in names] if names else self.followed()
         if self.demo:
@@ -438,12 +448,19 @@ class Engine:
             raise
 
 
-def open_engine(config: Config, data_dir: Path, *, demo: bool = False, background_writes: bool = True) -> Engine:
-    engine = Engine(config, data_dir, demo=demo, background_writes=background_writes)
+def open_engine(
+    config: Config,
+    data_dir: Path,
+    *,
+    demo: bool = False,
+    background_writes: bool = True,
+    clock: Callable[[], datetime] = utcnow,
+) -> Engine:
+    engine = Engine(config, data_dir, demo=demo, background_writes=background_writes, clock=clock)
     if demo:
         from feedtui.demo.seed import ensure_demo_seeded
 
-        ensure_demo_seeded(engine)
+        ensure_demo_seeded(engine, now=clock())
     return engine
 
 

@@ -6,7 +6,7 @@ Everything here is quick: it reads the in-memory library and state only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from feedtui.library import Library
@@ -50,6 +50,8 @@ class TopicCards:
         date_format: str,
         highlight: tuple[str, ...] = (),
         full_abstracts: dict[str, str] | None = None,
+        expanded: set[str] | None = None,
+        want_full: Callable[[str], None] | None = None,
     ) -> None:
         self.library = library
         self.positions = list(positions)
@@ -58,7 +60,11 @@ class TopicCards:
         self._starred = starred
         self._date_format = date_format
         self.highlight = highlight
+        # Cards the list shows expanded get their whole abstract; until it is
+        # loaded (from the paper's shard, off the UI thread) `want_full` is asked.
         self.full_abstracts = full_abstracts if full_abstracts is not None else {}
+        self.expanded = expanded if expanded is not None else set()
+        self._want_full = want_full
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -80,7 +86,11 @@ class TopicCards:
         library = self.library
         row = library.rows[position]
         paper_id = library.ids[position]
-        full = self.full_abstracts.get(paper_id)
+        full = None
+        if paper_id in self.expanded:
+            full = self.full_abstracts.get(paper_id)
+            if full is None and self._want_full is not None:
+                self._want_full(paper_id)
         return CardData(
             paper_id=paper_id,
             date=card_date(row[C_PUBLISHED], self._date_format),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -73,6 +74,7 @@ class MainScreen(Screen):
         self._weeks: dict[str, tuple[int, ...]] = {}
         self._search_cache: dict[str, SearchIndex] = {}
         self._full_abstracts: dict[str, str] = {}
+        self._loading_abstracts: set[str] = set()
         self._cards: TopicCards | None = None
         self.ready = False
 
@@ -102,6 +104,9 @@ class MainScreen(Screen):
     async def load(self) -> None:
         engine = self.engine
         await asyncio.to_thread(engine.load_library)
+        # Tens of thousands of card rows live as long as the app: keep the cyclic
+        # GC from walking them again and again (pauses of 100 ms+ otherwise).
+        gc.freeze()
         self.ready = True
         for message in engine.problems.messages:
             self.notify(message, severity="warning", timeout=12, markup=False)
@@ -118,8 +123,6 @@ class MainScreen(Screen):
     def _followed_stale(self) -> bool:
         from datetime import datetime, timedelta
 
-        from feedtui.model import utcnow
-
         last = self.engine.state.pref("last_refresh")
         if not self.engine.followed() or self.engine.demo:
             return False
@@ -129,7 +132,7 @@ class MainScreen(Screen):
             when = datetime.fromisoformat(last)
         except ValueError:
             return True
-        age = utcnow() - when
+        age = self.engine.clock() - when
         return age < timedelta(0) or age > timedelta(hours=self.engine.settings.refresh_age_hours)
 
     # -- the sidebar -----------------------------------------------------------
@@ -241,9 +244,9 @@ class MainScreen(Screen):
         total = len(positions)
         if self.unread_only:
             positions = [i for i in positions if not library.is_read(i)]
-        highlight: tuple[str, ...] = ()
         if self.ask_question:
-            return self._show_answer(name, keep=keep)
+            self.ask(self.ask_question, keep=keep)
+            return
         self._cards = TopicCards(
             library,
             positions,
@@ -251,8 +254,9 @@ class MainScreen(Screen):
             read=engine.state.read_view(),
             starred=engine.state.starred_view(),
             date_format=engine.settings.date_format,
-            highlight=highlight,
             full_abstracts=self._full_abstracts,
+            expanded=self.query_one(PaperList).expanded,
+            want_full=self.load_full_abstract,
         )
         title = Text()
         title.append("Latest papers ", style="bold")
@@ -277,9 +281,6 @@ class MainScreen(Screen):
             return "No papers yet — press r to fetch this topic"
         return "No papers yet — press f to follow this topic and fetch it"
 
-    def _show_answer(self, name: str, *, keep: str | None) -> None:
-        self.ask(self.ask_question, keep=keep)
-
     def show_status(self, note: str = "") -> None:
         self.query_one(StatusLine).show(
             last_refresh=self._last_refresh(), offline=self.offline, note=note, papers=len(self.engine.library)
@@ -297,6 +298,23 @@ class MainScreen(Screen):
         return last
 
     # -- paper list events ---------------------------------------------------------
+
+    def load_full_abstract(self, paper_id: str) -> None:
+        if paper_id not in self._loading_abstracts:
+            self._loading_abstracts.add(paper_id)
+            self._fetch_abstract(paper_id)
+
+    @work(group="abstracts")
+    async def _fetch_abstract(self, paper_id: str) -> None:
+        paper = await asyncio.to_thread(self.engine.paper, paper_id)
+        self._loading_abstracts.discard(paper_id)
+        if paper is None:
+            return
+        self._full_abstracts[paper_id] = paper.abstract_display or paper.abstract
+        if self._cards is not None:
+            index = self._cards.index_of(paper_id)
+            if index is not None:
+                self.query_one(PaperList).invalidate([index])
 
     @on(PaperList.Opened)
     def on_paper_opened(self, event: PaperList.Opened) -> None:
@@ -503,6 +521,8 @@ class MainScreen(Screen):
             date_format=self.engine.settings.date_format,
             highlight=highlight_words(question),
             full_abstracts=self._full_abstracts,
+            expanded=self.query_one(PaperList).expanded,
+            want_full=self.load_full_abstract,
         )
         title = Text()
         title.append("Ask: ", style="bold")

@@ -1,0 +1,314 @@
+"""The reader driven by keys, checked by what is on screen and in the database."""
+
+from __future__ import annotations
+
+import json
+
+from textual.geometry import Region
+
+from feedtui.store.lock import DataDirLock
+from feedtui.store.state import StateStore
+from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.screens.detail import DetailScreen
+from feedtui.ui.screens.main import MainScreen
+from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.topic_header import TopicHeader
+from feedtui.ui.widgets.topic_list import TopicList
+
+SIZE = (120, 40)
+
+
+def lines_of(widget) -> list[str]:
+    region = Region(0, 0, widget.size.width, widget.size.height)
+    return [strip.text for strip in widget.render_lines(region)]
+
+
+def sidebar_row(app, name: str) -> str:
+    topic_list = app.screen.query_one(TopicList)
+    return topic_list.get_option(name).prompt.plain
+
+
+async def ready(pilot) -> MainScreen:
+    main = pilot.app.main_screen
+    for _ in range(100):
+        await pilot.pause(0.02)
+        if main.ready and main.current:
+            break
+    await pilot.pause()
+    return main
+
+
+async def show(pilot, name: str) -> MainScreen:
+    main = pilot.app.main_screen
+    main.go_to_topic(name)
+    await pilot.pause()
+    return main
+
+
+async def test_starts_on_the_first_followed_topic_with_cards(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Widgets"
+        assert "Widgets" in main.query_one(TopicHeader).text
+        assert "Following" in main.query_one(TopicHeader).text
+        text = "\n".join(lines_of(main.query_one(PaperList)))
+        assert "Widget sorting at scale" in text
+        assert "Nov 25, 2026 · cs.DC" in text
+        assert sidebar_row(app, "Widgets").startswith("★ Widgets")
+        assert sidebar_row(app, "Widgets").rstrip().endswith("4")
+
+
+async def test_f_follows_persists_at_once_and_reorders_the_sidebar(make_engine, tmp_path):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await show(pilot, "Gadgets")
+        await ready(pilot)
+        main = await show(pilot, "Gadgets")
+        topic_list = main.query_one(TopicList)
+        ids = [o.id for o in topic_list.options]
+        assert ids.index("Gadgets") > ids.index("::topics")
+        await pilot.press("f")
+        await pilot.pause()
+        ids = [o.id for o in topic_list.options]
+        assert ids.index("Gadgets") < ids.index("::topics")
+        assert "Following" in main.query_one(TopicHeader).text
+        assert engine.state.wait_durable(timeout=1.0)
+        # Another process sees it.
+        other = StateStore(tmp_path / "data" / "state.json", DataDirLock(tmp_path / "data"), background=False)
+        assert other.is_following("Gadgets")
+        await pilot.press("f")
+        await pilot.pause()
+        assert not engine.state.is_following("Gadgets")
+
+
+async def test_m_dims_the_card_and_every_count_drops(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j")  # "Gadgets and widgets together": in both topics
+        card = paper_list.cursor_card
+        assert card.paper_id == "2611.00002" and not card.read
+        widgets_before = engine.library.unread_count("Widgets")
+        gadgets_before = engine.library.unread_count("Gadgets")
+        await pilot.press("m")
+        await pilot.pause()
+        assert paper_list.cursor_card.read
+        assert engine.library.unread_count("Widgets") == widgets_before - 1
+        assert engine.library.unread_count("Gadgets") == gadgets_before - 1
+        assert sidebar_row(app, "Gadgets").rstrip().endswith(str(gadgets_before - 1))
+        assert sidebar_row(app, "Widgets").rstrip().endswith(str(widgets_before - 1))
+        title_y = paper_list.card_region(1).y - int(paper_list.scroll_y) + 1
+        style = paper_list.get_style_at(6, title_y)
+        assert style.dim or (style.color and style.color.triplet and sum(style.color.triplet) < 600)
+        await pilot.press("m")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == widgets_before
+
+
+async def test_n_goes_to_the_next_unread_across_topics(make_engine):
+    engine = make_engine(read=("2611.00001", "2611.00002", "2611.00004", "2610.00005"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert engine.library.unread_count("Widgets") == 0
+        main.query_one(PaperList).focus()
+        await pilot.press("n")
+        await pilot.pause()
+        assert main.current == "Gadgets"
+        assert main.query_one(PaperList).cursor_card.paper_id == "2611.00003"
+
+
+async def test_mark_all_read_then_undo(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("M")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == 0
+        assert engine.library.unread_count("Gadgets") == 1  # only 2611.00003 left
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == 4
+        assert engine.library.unread_count("Gadgets") == 2
+        assert not any(engine.state.is_read(pid) for pid in ("2611.00001", "2611.00002"))
+
+
+async def test_ask_ranks_and_highlights(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"gadget")
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in str(main.query_one("#list-title").render()):
+                break
+        title = str(main.query_one("#list-title").render())
+        assert "Ask: gadget — 1 paper" in title
+        paper_list = main.query_one(PaperList)
+        assert paper_list.cursor_card.paper_id == "2611.00002"
+        assert paper_list.cursor_card.highlight == ("gadget",)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert paper_list.card_count == 4
+        assert "Latest papers" in str(main.query_one("#list-title").render())
+
+
+async def test_t_jumps_to_the_papers_other_topic(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("j", "t")
+        await pilot.pause()
+        assert main.current == "Gadgets"
+
+
+async def test_enter_opens_the_detail_and_marks_read(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
+                break
+        assert isinstance(app.screen, DetailScreen)
+        body = str(app.screen.query_one("#detail-body").render())
+        assert "Widget sorting at scale" in body
+        assert "Ada Quill — Institute of Nowhere" in body
+        assert "https://arxiv.org/abs/2611.00001v1" in body
+        assert engine.state.is_read("2611.00001")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is main
+
+
+async def test_open_and_copy_use_only_http_links(make_engine, monkeypatch):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    opened: list[str] = []
+    monkeypatch.setattr("feedtui.ui.services.subprocess.Popen", lambda argv, **kw: opened.append(argv[-1]))
+    app.browser.command = "recorder"
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await pilot.pause()
+        assert opened == ["https://arxiv.org/abs/2611.00001v1"]
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.copier.copied == ["https://arxiv.org/abs/2611.00001v1"]
+        await pilot.press("b")
+        await pilot.pause()
+        assert app.copier.copied[-1].startswith("@misc{quill2026widget,")
+        main.open_link("javascript:alert(1)")
+        await pilot.pause()
+        assert opened == ["https://arxiv.org/abs/2611.00001v1"]
+        assert any("refused" in n.message for n in app._notifications)
+
+
+async def test_markup_in_a_title_is_shown_literally(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j", "j")
+        await pilot.pause()
+        text = "\n".join(lines_of(paper_list))
+        assert "[bold red]x[/] and [@click=app.quit]" in text
+        assert app.is_running
+
+
+async def test_unread_only_hides_read_papers(make_engine):
+    engine = make_engine(read=("2611.00001",))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.query_one(PaperList).card_count == 4
+        await pilot.press("u")
+        await pilot.pause()
+        assert main.query_one(PaperList).card_count == 3
+        assert "showing 3 unread" in str(main.query_one("#list-title").render())
+
+
+async def test_star_shows_in_the_reading_list(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("s")
+        await pilot.pause()
+        assert engine.state.is_starred("2611.00001")
+        assert main.query_one(PaperList).cursor_card.starred
+        main.go_to_topic("★ Starred")
+        main.show_topic("★ Starred")
+        await pilot.pause()
+        assert main.query_one(PaperList).card_count == 1
+
+
+async def test_ten_thousand_cards_scroll_to_the_end(make_engine):
+    from tests.factories import make_paper
+
+    papers = [
+        make_paper(f"2611.{n:05d}", title=f"Widget study {n}", abstract="A widget.", published=f"2026-11-{1 + n % 26:02d}T{n % 24:02d}:00:00")
+        for n in range(10_000)
+    ]
+    engine = make_engine(papers=papers)
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        assert paper_list.card_count == 10_000
+        paper_list.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert paper_list.cursor == 9_999
+        last = paper_list.cursor_card.title
+        assert last in "\n".join(lines_of(paper_list))
+        assert "Latest papers (10,000)" in str(main.query_one("#list-title").render())
+
+
+async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(make_engine, httpserver):
+    from feedtui.model import TopicDefinition
+
+    from tests.atom import Entry, api_feed
+
+    feed = api_feed([Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")])
+    httpserver.expect_request("/good.xml").respond_with_data(feed, content_type="application/atom+xml")
+    topics = {
+        "Widgets": TopicDefinition(query="abs:widget"),
+        "Good feed": TopicDefinition(feeds=(httpserver.url_for("/good.xml"),)),
+        "Dead feed": TopicDefinition(feeds=("http://127.0.0.1:9/dead.xml",)),
+    }
+    engine = make_engine(topics=topics, follows=("Good feed", "Dead feed"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("R")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if not main.refreshing and engine.library.row_of("2611.09999") is not None:
+                break
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert any("127.0.0.1:9" in m for m in errors), errors
+        assert engine.library.row_of("2611.09999") is not None
+        assert "Good feed" in engine.library.tags[engine.library.pos["2611.09999"]]
+        assert "Widgets" in engine.library.tags[engine.library.pos["2611.09999"]]
+        # Still usable: keys move and mark.
+        main.go_to_topic("Good feed")
+        await pilot.pause()
+        assert main.query_one(PaperList).cursor_card.paper_id == "2611.09999"
+        await pilot.press("m")
+        assert engine.state.is_read("2611.09999")

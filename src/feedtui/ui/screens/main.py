@@ -38,7 +38,7 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f", "follow", "Follow", id="topic.follow"),
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
-        Binding("M", "mark_all_read", "All read", id="topic.mark_all_read"),
+        Binding("M", "mark_all_read", "Mark all read", show=False, id="topic.mark_all_read"),
         Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
         Binding("n", "next_unread", "Next unread", id="paper.next_unread"),
         Binding("u", "unread_only", "Unread only", id="topic.unread_only"),

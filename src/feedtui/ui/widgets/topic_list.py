@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from feedtui.ui.presenter import TopicRow
 from feedtui.ui.widgets.sparkline import sparkline
 
-SPARK_MIN_WIDTH = 34
+SPARK_MIN_WIDTH = 38
 SPARK_WEEKS = 12
 
 

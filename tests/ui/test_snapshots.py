@@ -1,0 +1,33 @@
+"""SVG snapshots of the main screen on the demo data, in a dark and a light theme."""
+
+from __future__ import annotations
+
+import pytest
+
+from feedtui.config import Config
+from feedtui.demo import demo_epoch
+from feedtui.engine import open_engine
+from feedtui.ui.app import FeedtuiApp
+
+
+def demo_app(tmp_path, theme: str) -> FeedtuiApp:
+    config = Config()
+    config.settings.auto_refresh = False
+    config.settings.theme = theme
+    epoch = demo_epoch()
+    engine = open_engine(config, tmp_path / "demo", demo=True, clock=lambda: epoch)
+    return FeedtuiApp(engine)
+
+
+async def wait_ready(pilot) -> None:
+    main = pilot.app.main_screen
+    for _ in range(200):
+        await pilot.pause(0.02)
+        if main.ready and main.current:
+            break
+    await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+def test_main_screen(snap_compare, tmp_path, theme):
+    assert snap_compare(demo_app(tmp_path, theme), terminal_size=(120, 40), run_before=wait_ready)

@@ -41,6 +41,13 @@ PAPERS = [
         published="2026-09-10T10:00:00",
         categories=("q-bio.PE",),
     ),
+    make_paper(
+        "2609.07777",
+        title="Department seminar series",
+        abstract="Notes from the seminar.",
+        published="2026-09-12T10:00:00",
+        sources=("https://news.example.edu/department/feed",),
+    ),
 ]
 
 
@@ -173,7 +180,7 @@ def test_export_opml_without_feed_topics_says_so(env, capsys):
 
 
 def test_import_newsboat_opml_then_again(tmp_path, capsys):
-    env = make_env(tmp_path, "fresh")
+    env = make_env(tmp_path, "fresh", papers=PAPERS)
     source = OPML / "newsboat.opml"
     assert env.run("import", "opml", str(source), "--follow") == 0
     err = capsys.readouterr().err
@@ -184,6 +191,8 @@ def test_import_newsboat_opml_then_again(tmp_path, capsys):
         "feeds": ["https://lab.example.org/robotics/atom.xml", "https://blog.example.net/feeds/manipulation.rss"]
     }
     assert topics["Perception"]["following"] and topics["Department News"]["following"]
+    # Tagged over the cache at once: the paper that came from the department's feed is in.
+    assert topics["Department News"]["papers"] == 1
     assert topics["Systems & Compilers"]["origin"] == "user"
 
     assert env.run("import", "opml", str(source)) == 0
@@ -290,6 +299,14 @@ def test_json_export_then_import_into_an_empty_data_dir_reproduces_everything(en
     topics = topics_json(new, capsys)
     assert topics["Widgets"]["following"] and topics["Lab blog"]["definition"] == {"feeds": ["https://lab.example.org/atom.xml"]}
     assert "LLM Inference" not in topics
+
+
+def test_json_import_tags_the_imported_topics_over_the_cache(env, tmp_path, capsys):
+    exported = tmp_path / "state.json"
+    assert env.run("export", "json", "-o", str(exported)) == 0
+    refreshed = make_env(tmp_path, "refreshed", papers=PAPERS)
+    assert refreshed.run("import", "json", str(exported)) == 0
+    assert topics_json(refreshed, capsys)["Widgets"]["papers"] == 2
 
 
 def test_json_import_updates_unread_counts_and_keeps_what_is_here(env, tmp_path, capsys):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -248,6 +249,14 @@ def test_import_opml_invalid_or_missing_file_exits_1_naming_it(tmp_path, capsys)
     assert f"feedtui: {missing}: no such file" in capsys.readouterr().err
 
 
+def test_import_opml_from_stdin(tmp_path, capsys, monkeypatch):
+    env = make_env(tmp_path, "fresh")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((OPML / "nom.opml").read_bytes())))
+    assert env.run("import", "opml", "-") == 0
+    assert "imported <stdin>: 4 topic(s) added" in capsys.readouterr().err
+    assert "Weekly Digest (2)" in topics_json(env, capsys)
+
+
 def test_opml_round_trip_between_two_data_dirs(env, capsys):
     assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml", "--query", 'abs:"robot arm"') == 0
     assert env.run("topic", "add", "Two blogs", "--feed", "https://a.example.org/rss", "--feed", "https://b.example.org/rss", "--description", "both") == 0
@@ -338,3 +347,8 @@ def test_json_import_refuses_newer_formats_and_non_json(env, tmp_path, capsys):
     assert env.run("import", "json", str(broken)) == 1
     err = capsys.readouterr().err
     assert f"feedtui: {broken}: not JSON (" in err and "line 2, column" in err
+
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n")
+    assert env.run("import", "json", str(empty)) == 1
+    assert f"feedtui: {empty}: the file is empty (expected JSON from `feedtui export json`)" in capsys.readouterr().err

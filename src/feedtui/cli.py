@@ -616,6 +616,9 @@ def _import_json(engine, args) -> int:
     data, source = _read_input(args.file)
     if data is None:
         return EXIT_FAILED
+    if not data.strip():
+        print(f"feedtui: {source}: the file is empty (expected JSON from `feedtui export json`)", file=sys.stderr)
+        return EXIT_FAILED
     try:
         document = json.loads(data)
     except UnicodeDecodeError:

@@ -271,27 +271,26 @@ class _Collector:
             return 0
         key = _url_key(url)
         if folder is not None:
-            return self._add(folder, key, url)
+            self._add(folder, key, url)
+            return 1
         tags = _category_tags(_attribute(element, "category"))
         if tags:
             for tag in tags:
                 self._add(self._folder(tag, None), key, url)
-            return 1
-        if key in self.standalone_keys:
+        elif key in self.standalone_keys:
             self.duplicates += 1
-            return 1
-        self.standalone_keys.add(key)
-        draft = _Draft(label or _name_from_url(url), standalone=True, feeds={key: url})
-        draft.take_extras(element)
-        self.drafts.append(draft)
+        else:
+            self.standalone_keys.add(key)
+            draft = _Draft(label or _name_from_url(url), standalone=True, feeds={key: url})
+            draft.take_extras(element)
+            self.drafts.append(draft)
         return 1
 
-    def _add(self, draft: _Draft, key: str, url: str) -> int:
+    def _add(self, draft: _Draft, key: str, url: str) -> None:
         if key in draft.feeds:
             self.duplicates += 1
         else:
             draft.feeds[key] = url
-        return 1
 
     def result(self) -> OpmlImport:
         in_folders = {key for draft in self.folders.values() for key in draft.feeds}

@@ -188,7 +188,8 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
     state_in = action(
         sources, "json", "merge a state exported with `feedtui export json` into this one",
         "example:\n  feedtui import json feedtui-state.json\n"
-        "What is already here is kept (differences are reported); everything new is added.",
+        "What is already here is kept (differences are reported); everything new is added.\n"
+        "Exits 1 if the file is not a feedtui export, or some entries were invalid (they are named).",
     )
     state_in.add_argument("file", metavar="FILE", help="the JSON file (- for stdin)")
 
@@ -491,7 +492,7 @@ def _export_bibtex(engine, args) -> int:
     if not papers and not missing:
         print("feedtui: no papers to export", file=sys.stderr)
     status = _write_output(bibtex_entries(papers), args.output, f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
-    return status if status != EXIT_OK or not missing else EXIT_FAILED
+    return EXIT_FAILED if status != EXIT_OK or missing else EXIT_OK
 
 
 def _export_opml(engine, args) -> int:

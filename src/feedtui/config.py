@@ -120,13 +120,15 @@ def config_path(explicit: str | os.PathLike | None = None) -> Path:
 
 
 def data_dir(explicit: str | os.PathLike | None = None, *, demo: bool = False) -> Path:
-    if demo:
-        return Path(platformdirs.user_data_dir(APP_NAME)) / "demo"
+    """--data-dir, else $FEEDTUI_DATA_DIR, else the platform's data directory.
+    The demo lives in a `demo` folder inside it, apart from the user's own state."""
     if explicit:
-        return Path(explicit).expanduser()
-    if os.environ.get(ENV_DATA_DIR):
-        return Path(os.environ[ENV_DATA_DIR]).expanduser()
-    return Path(platformdirs.user_data_dir(APP_NAME))
+        base = Path(explicit).expanduser()
+    elif os.environ.get(ENV_DATA_DIR):
+        base = Path(os.environ[ENV_DATA_DIR]).expanduser()
+    else:
+        base = Path(platformdirs.user_data_dir(APP_NAME))
+    return base / "demo" if demo else base
 
 
 def load_config(path: Path | None = None) -> Config:

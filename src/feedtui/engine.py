@@ -355,18 +355,27 @@ class Engine:
             if on_progress:
                 on_progress(RefreshProgress(done, len(plans), outcome.report.label, outcome.report.ok, outcome.report.error))
 
-        async def periodic_commits(task: asyncio.Future) -> None:
-            while not task.done():
-                await asyncio.sleep(0.5)
-                if pending and time.monotonic() - last_commit > 3.0:
+        fetched = asyncio.Event()
+
+        async def periodic_commits() -> None:
+            """Long refreshes (arXiv paced at one request per 3 s) land in steps.
+            Never cancelled mid-commit: it stops when told the fetching is over."""
+            while not fetched.is_set():
+                try:
+                    await asyncio.wait_for(fetched.wait(), 0.5)
+                except asyncio.TimeoutError:
+                    pass
+                if not fetched.is_set() and pending and time.monotonic() - last_commit > 3.0:
                     await commit()
 
-        fetching = asyncio.ensure_future(
-            fetch_sources(plans, settings=self.settings, fetch_state=self.fetch_state, now=now, on_source=on_source)
-        )
-        committer = asyncio.ensure_future(periodic_commits(fetching))
-        outcomes = await fetching
-        await committer
+        committer = asyncio.ensure_future(periodic_commits())
+        try:
+            outcomes = await fetch_sources(
+                plans, settings=self.settings, fetch_state=self.fetch_state, now=now, on_source=on_source
+            )
+        finally:
+            fetched.set()
+            await committer
         await commit()
         for outcome in outcomes:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
@@ -382,16 +391,16 @@ class Engine:
         papers = [p for o in outcomes for p in o.papers]
         library = self.library
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
-        matchers = build_matchers(self.registry)
+        matchers = build_matchers(self.registry) if papers else []
 
         def write():
             stored = self.cache.store(papers, known, now)
-            found = tag_papers(stored.papers.values(), matchers)
             universe = set(stored.papers)
-            updates = [
-                TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers
-            ]
-            self.tags.update(updates)
+            found = tag_papers(stored.papers.values(), matchers) if universe else {}
+            if universe:
+                self.tags.update(
+                    TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers
+                )
             validators = {}
             answered = {}
             totals = {}
@@ -416,8 +425,7 @@ class Engine:
                     outcome.report.error = f"fetched, but could not be saved: {error}"
             return None
         library.upsert_rows(stored.rows)
-        for name, ids in found.items():
-            library.update_members(name, universe, ids)
+        library.update_tags(universe, found)
         return stored
 
     # -- lifecycle ---------------------------------------------------------------

@@ -90,27 +90,46 @@ class Library:
         self._sort(topic)
         self._count(topic)
 
-    def update_members(self, topic: str, examined: Iterable[str], matches: set[str]) -> None:
-        """Topic membership for some papers: each examined paper is in or out."""
-        changed = False
-        members = set(self.members.get(topic, ()))
+    def update_tags(self, examined: Iterable[str], found: Mapping[str, set[str]]) -> set[str]:
+        """New verdicts for some papers: each examined paper belongs to exactly the
+        topics whose set in `found` holds it (topics absent from `found` are not
+        touched). Returns the topics whose membership changed."""
+        judged = set(found)
+        verdicts: dict[int, set[str]] = {}
         for pid in examined:
             position = self.pos.get(pid)
-            if position is None:
+            if position is not None:
+                verdicts[position] = set()
+        for topic, ids in found.items():
+            for pid in ids:
+                position = self.pos.get(pid)
+                if position is not None and position in verdicts:
+                    verdicts[position].add(topic)
+        added: dict[str, set[int]] = {}
+        removed: dict[str, set[int]] = {}
+        for position, topics in verdicts.items():
+            old = set(self.tags[position])
+            kept = old - judged
+            new = kept | topics
+            if new == old:
                 continue
-            inside = pid in matches
-            if inside and position not in members:
-                members.add(position)
-                self.tags[position] = self.tags[position] + (topic,)
-                changed = True
-            elif not inside and position in members:
-                members.discard(position)
-                self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
-                changed = True
-        if changed or topic not in self.members:
-            self.members[topic] = list(members)
+            for topic in topics - old:
+                added.setdefault(topic, set()).add(position)
+            for topic in (old & judged) - topics:
+                removed.setdefault(topic, set()).add(position)
+            self.tags[position] = tuple(sorted(new))
+        changed = set(added) | set(removed)
+        for topic in changed:
+            gone = removed.get(topic, set())
+            current = [p for p in self.members.get(topic, ()) if p not in gone]
+            current.extend(added.get(topic, ()))
+            self.members[topic] = current
             self._sort(topic)
             self._count(topic)
+        for topic in judged - set(self.members):
+            self.members[topic] = []
+            self.unread[topic] = 0
+        return changed
 
     def drop_topic(self, topic: str) -> None:
         for position in self.members.pop(topic, ()):

@@ -79,6 +79,9 @@ class Paper:
     # Topics whose arXiv API query returned this paper: it belongs to them even
     # where local evaluation of the query disagrees.
     fetched_for: tuple[str, ...] = ()
+    # A third party's mention of an arXiv paper (a blog post linking to it): its
+    # title, dates and authors are the post's, so arXiv's own record wins.
+    secondhand: bool = False
 
     @property
     def is_arxiv(self) -> bool:
@@ -103,14 +106,19 @@ class Paper:
         earliest known exact one."""
         if other.id != self.id:
             raise ValueError(f"cannot merge {self.id} with {other.id}")
-        newer, older = (other, self) if _is_newer(other, self) else (self, other)
-        published = _earliest_published(self, other)
+        if self.secondhand != other.secondhand:
+            newer, older = (other, self) if self.secondhand else (self, other)
+            published = (newer.published, newer.date_estimated)
+        else:
+            newer, older = (other, self) if _is_newer(other, self) else (self, other)
+            published = _earliest_published(self, other)
         merged = replace(
             newer,
             published=published[0],
             date_estimated=published[1],
             sources=_union(older.sources, newer.sources),
             fetched_for=_union(older.fetched_for, newer.fetched_for),
+            secondhand=self.secondhand and other.secondhand,
         )
         # A category feed knows less than the API: keep what the older record had.
         for name in ("comment", "journal_ref", "doi", "pdf_url", "abs_url", "primary_category"):

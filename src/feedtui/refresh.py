@@ -212,17 +212,22 @@ async def _fetch_one(
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
     if plan.kind == "api":
+        first_page = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
         result = await fetch_query(
             fetcher,
             settings.arxiv,
             plan.query,
             since=plan.since or now - timedelta(weeks=settings.window_weeks),
-            parse=_parse_in_thread,
+            parse=parse_feed,
+            validators=fetch_state.validators(first_page),
         )
-        report.url = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+        report.url = first_page
         report.requests = result.requests
+        report.not_modified = result.not_modified
         if result.error:
             report.ok, report.error = False, result.error
+        else:
+            outcome.validators[first_page] = result.validators
         papers = result.papers
         if len(plan.topics) == 1:
             for paper in papers:

@@ -1,28 +1,535 @@
-"""One polite HTTP client for every source (implementation pending)."""
+"""One polite HTTP client for every source.
+
+A few things are done here by hand rather than left to httpx, each for a reason:
+
+- Redirects are followed one hop at a time, so every hop goes through the lane
+  of its own host (a feed redirecting to arXiv is paced like arXiv) and a loop
+  gets a clear message.
+- Bodies are decompressed here with a bounded zlib output, so a gzip bomb is
+  cut off at the size cap instead of a whole network chunk being inflated
+  (up to ~1000×) in memory first.
+- The whole-request deadline: httpx only times single operations, so a server
+  dripping one byte a second would otherwise never time out.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
+import re
+import socket
+import ssl
+import zlib
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from http import HTTPStatus
+
+import httpx
+
+from feedtui import __version__
 from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import FetchResult, Validators
+from feedtui.text.sanitize import clean_line
+
+USER_AGENT = f"feedtui/{__version__} (+https://github.com/feedtui/feedtui)"
+ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
+ACCEPT_ENCODING = "gzip, deflate"
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Worth asking again: rate limiting and gateways that are busy or restarting.
+# Other errors (400, 404, 410, 500 …) would answer the same way next time.
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+
+_MB = 1024 * 1024
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+
+
+@dataclass(slots=True)
+class FetchStats:
+    """What a Fetcher has done so far (for progress lines and benchmarks)."""
+
+    # HTTP requests sent: every retry and every redirect hop counts.
+    requests: int = 0
+    retries: int = 0
+    # get() calls that ended in an error.
+    failures: int = 0
+    # Decoded body bytes received.
+    bytes_received: int = 0
+    # The final status of each successful get() (200, 304 …).
+    statuses: Counter[int] = field(default_factory=Counter)
+
+
+class _Failure(Exception):
+    """One attempt or one get() failed; `message` is for the user."""
+
+    def __init__(self, message: str, *, retryable: bool = False, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        # The HTTP status of the answer that failed, when there was one.
+        self.status = status
+
+
+@dataclass(slots=True)
+class _Answer:
+    url: httpx.URL
+    status: int
+    headers: httpx.Headers
+    body: bytes = b""
 
 
 class Fetcher:
     """Fetches URLs concurrently with per-host caps; every arXiv host shares one paced lane.
 
-    Use as `async with Fetcher(fetch_settings, arxiv_settings) as fetcher:`.
+    Use as `async with Fetcher(fetch_settings, arxiv_settings) as fetcher:` and
+    `await fetcher.get(url, validators)`. Different hosts are fetched at the
+    same time (at most `fetch.concurrency` requests overall and `fetch.per_host`
+    to one host). Every request to an arXiv host (any `*.arxiv.org`, plus the
+    hosts of the configured API and RSS URLs) goes through one lane: one request
+    at a time, each starting at least `arxiv.min_interval` seconds after the
+    previous one's answer began to arrive. Counting from the answer rather than
+    from the previous start makes the gap hold on the server's clock too,
+    whatever the latency. Retries and redirect hops go through the lane like any
+    other request, and a Retry-After from an arXiv host holds the whole lane.
     """
 
     def __init__(self, fetch: FetchSettings, arxiv: ArxivSettings, *, user_agent: str | None = None) -> None:
         self.fetch_settings = fetch
         self.arxiv_settings = arxiv
+        self.user_agent = user_agent or USER_AGENT
+        self.stats = FetchStats()
+        self._client: httpx.AsyncClient | None = None
+        self._all_hosts = asyncio.Semaphore(fetch.concurrency)
+        self._per_host: dict[str, asyncio.Semaphore] = {}
+        self._arxiv_lane = PacedLane(arxiv.min_interval)
+        self._arxiv_hosts = frozenset(
+            _host_key(url) for url in map(_parse_or_none, (arxiv.api_url, arxiv.rss_url)) if url is not None
+        )
 
-    async def __aenter__(self) -> "Fetcher":
+    async def __aenter__(self) -> Fetcher:
+        settings = self.fetch_settings
+        self._client = httpx.AsyncClient(
+            headers={"User-Agent": self.user_agent, "Accept": ACCEPT, "Accept-Encoding": ACCEPT_ENCODING},
+            timeout=httpx.Timeout(
+                connect=settings.connect_timeout,
+                read=settings.read_timeout,
+                write=settings.read_timeout,
+                pool=settings.timeout,
+            ),
+            # httpx caps a pool at 100 connections (20 kept alive) by default;
+            # our own semaphores do the limiting, the pool must not undercut them.
+            limits=httpx.Limits(
+                max_connections=settings.concurrency,
+                max_keepalive_connections=settings.concurrency,
+            ),
+            follow_redirects=False,
+        )
         return self
 
-    async def __aexit__(self, *exc) -> None:
-        return None
+    async def __aexit__(self, *exc: object) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def is_arxiv_host(self, url: str) -> bool:
+        """True when requests to `url` go through the paced arXiv lane."""
+        parsed = _parse_or_none(url)
+        return parsed is not None and self._in_arxiv_lane(parsed)
 
     async def get(self, url: str, validators: Validators | None = None) -> FetchResult:
         """GET `url`; with validators, a conditional GET. Never raises for network
-        or HTTP failures: they come back as `FetchResult.error` in plain words."""
-        raise NotImplementedError
+        or HTTP failures: they come back as `FetchResult.error` in plain words.
+
+        `FetchResult.attempts` counts the HTTP requests sent for this URL
+        (retries and redirect hops included). On 304 the body is empty and the
+        old validators are kept unless the server sent new ones.
+        """
+        if self._client is None:
+            raise RuntimeError("Fetcher.get() called outside `async with Fetcher(...)`")
+        result = FetchResult(url=url)
+        try:
+            answer = await self._follow(url, validators, result)
+        except _Failure as failure:
+            result.error = failure.message
+            result.status = failure.status
+            self.stats.failures += 1
+            return result
+        result.status = answer.status
+        result.final_url = str(answer.url)
+        result.body = answer.body
+        result.content_type = answer.headers.get("content-type", "")
+        result.validators = _validators_from(answer, validators)
+        self.stats.statuses[answer.status] += 1
+        self.stats.bytes_received += len(answer.body)
+        return result
+
+    async def _follow(self, url: str, validators: Validators | None, result: FetchResult) -> _Answer:
+        """Send the request, following redirects and retrying, until a final answer."""
+        settings = self.fetch_settings
+        current = _checked_url(url)
+        visited = {str(current)}
+        headers = _conditional_headers(validators)
+        retries = 0
+        while True:
+            result.attempts += 1
+            try:
+                answer = await self._attempt(current, headers)
+            except _Failure as failure:
+                if not failure.retryable or retries >= settings.retries:
+                    raise _Failure(_after_attempts(failure.message, retries + 1), status=failure.status) from None
+                wait = settings.backoff * 2**retries
+            else:
+                if answer.status in REDIRECT_STATUSES:
+                    current = _redirect_target(answer, visited, len(visited) - 1, settings.max_redirects)
+                    visited.add(str(current))
+                    continue
+                if answer.status not in RETRY_STATUSES:
+                    _raise_for_status(answer)
+                    return answer
+                if retries >= settings.retries:
+                    raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
+                wait = _retry_wait(answer, settings.backoff * 2**retries, settings.max_retry_after)
+            retries += 1
+            self.stats.retries += 1
+            if self._in_arxiv_lane(current):
+                self._arxiv_lane.hold_off(wait)
+            await asyncio.sleep(wait)
+
+    async def _attempt(self, url: httpx.URL, headers: dict[str, str]) -> _Answer:
+        """One HTTP request within its host's limits and the whole-request deadline."""
+        settings = self.fetch_settings
+        host = _host_label(url)
+        async with self._slot(url) as answered:
+            self.stats.requests += 1
+            try:
+                async with asyncio.timeout(settings.timeout):
+                    return await self._exchange(url, headers, answered)
+            except TimeoutError:
+                raise _Failure(f"timed out: {host} did not deliver the response within {settings.timeout:g} s") from None
+            except httpx.TimeoutException as exc:
+                raise _Failure(_timeout_message(exc, host, settings)) from None
+            except httpx.TransportError as exc:
+                raise _transport_failure(exc, url) from None
+            except zlib.error:
+                raise _Failure(f"{host} sent a corrupt compressed response") from None
+
+    async def _exchange(self, url: httpx.URL, headers: dict[str, str], answered: Callable[[], None]) -> _Answer:
+        assert self._client is not None
+        request = self._client.build_request("GET", url, headers=headers)
+        response = await self._client.send(request, stream=True)
+        answered()
+        try:
+            answer = _Answer(url=url, status=response.status_code, headers=response.headers)
+            if 200 <= answer.status < 300:
+                answer.body = await self._read_body(response, url)
+            return answer
+        finally:
+            await response.aclose()
+
+    async def _read_body(self, response: httpx.Response, url: httpx.URL) -> bytes:
+        cap = self.fetch_settings.max_bytes
+        too_large = f"response from {_host_label(url)} larger than {_size_text(cap)} cap"
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            raise _Failure(f"{too_large} (it announced {_size_text(int(declared))})")
+        decoder = BoundedDecoder.for_encoding(response.headers.get("content-encoding", ""))
+        if decoder is None:
+            encoding = _shown(response.headers.get("content-encoding", ""), 40)
+            raise _Failure(f"{_host_label(url)} sent the response in an unsupported encoding ({encoding})")
+        chunks: list[bytes] = []
+        size = 0
+        async for raw in response.aiter_raw():
+            piece = decoder.decode(raw, cap - size)
+            size += len(piece)
+            if size > cap:
+                raise _Failure(too_large)
+            chunks.append(piece)
+        tail = decoder.flush()
+        if size + len(tail) > cap:
+            raise _Failure(too_large)
+        chunks.append(tail)
+        return b"".join(chunks)
+
+    @asynccontextmanager
+    async def _slot(self, url: httpx.URL) -> AsyncIterator[Callable[[], None]]:
+        """Wait for a turn to send a request to `url`'s host.
+
+        Yields a callable to call when the answer begins to arrive (the arXiv
+        lane counts its interval from there)."""
+        if self._in_arxiv_lane(url):
+            async with self._arxiv_lane.turn() as answered, self._all_hosts:
+                yield answered
+            return
+        key = _host_key(url)
+        host_slots = self._per_host.get(key)
+        if host_slots is None:
+            host_slots = self._per_host[key] = asyncio.Semaphore(self.fetch_settings.per_host)
+        async with host_slots, self._all_hosts:
+            yield _nothing
+
+    def _in_arxiv_lane(self, url: httpx.URL) -> bool:
+        host = url.host.lower().rstrip(".")
+        return host == "arxiv.org" or host.endswith(".arxiv.org") or _host_key(url) in self._arxiv_hosts
+
+
+class PacedLane:
+    """One request at a time, each starting at least `interval` seconds after
+    the previous one was answered (or failed)."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = asyncio.Lock()
+        self._not_before = 0.0
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[Callable[[], None]]:
+        loop = asyncio.get_running_loop()
+        async with self._lock:
+            delay = self._not_before - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            answered_at: list[float] = []
+            try:
+                yield lambda: answered_at.append(loop.time())
+            finally:
+                mark = answered_at[0] if answered_at else loop.time()
+                self._not_before = max(self._not_before, mark + self.interval)
+
+    def hold_off(self, seconds: float) -> None:
+        """No request in this lane starts within the next `seconds` (a Retry-After)."""
+        now = asyncio.get_running_loop().time()
+        self._not_before = max(self._not_before, now + seconds)
+
+
+class BoundedDecoder:
+    """Decodes a Content-Encoding without ever producing much more than asked for."""
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self._inflater = _new_inflater(encoding)
+        self._started = False
+
+    @classmethod
+    def for_encoding(cls, header: str) -> BoundedDecoder | None:
+        """A decoder for a Content-Encoding header value; None when unsupported."""
+        encoding = header.strip().lower()
+        if encoding in ("", "identity"):
+            return cls("identity")
+        if encoding in ("gzip", "x-gzip", "deflate"):
+            return cls(encoding)
+        return None
+
+    def decode(self, data: bytes, room: int) -> bytes:
+        """The decoded bytes of `data`, at most `room + 1` of them when compressed:
+        getting `room + 1` back means the body is over the cap."""
+        if self._inflater is None:
+            return data
+        try:
+            out = self._inflater.decompress(data, max(room, 0) + 1)
+        except zlib.error:
+            # "deflate" is meant to be zlib-wrapped, but some servers send it raw.
+            if self.encoding != "deflate" or self._started:
+                raise
+            self._inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+            out = self._inflater.decompress(data, max(room, 0) + 1)
+        self._started = True
+        return out
+
+    def flush(self) -> bytes:
+        return self._inflater.flush() if self._inflater is not None else b""
+
+
+def _new_inflater(encoding: str) -> zlib._Decompress | None:
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if encoding == "deflate":
+        return zlib.decompressobj(zlib.MAX_WBITS)
+    return None
+
+
+def retry_after_seconds(value: str, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delay-seconds or an HTTP-date.
+
+    None when the value is neither; a date in the past means 0."""
+    value = value.strip()
+    if _NUMBER.match(value):
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    now = now or datetime.now(timezone.utc)
+    return max(0.0, (when - now).total_seconds())
+
+
+def _retry_wait(answer: _Answer, backoff: float, max_retry_after: float) -> float:
+    asked = retry_after_seconds(answer.headers.get("retry-after", ""))
+    if asked is None:
+        return backoff
+    if asked > max_retry_after:
+        host = _host_label(answer.url)
+        lead = f"rate-limited by {host}" if answer.status == 429 else _status_message(answer)
+        raise _Failure(f"{lead}: the server asked to wait {asked:.0f} s; try again later", status=answer.status)
+    return asked
+
+
+def _checked_url(url: str) -> httpx.URL:
+    shown = _shown(url)
+    try:
+        parsed = httpx.URL(url.strip())
+    except httpx.InvalidURL as exc:
+        raise _Failure(f"invalid URL {shown!r}: {exc}") from None
+    if not parsed.scheme:
+        raise _Failure(f"invalid URL {shown!r}: it should start with http:// or https://")
+    if parsed.scheme not in ("http", "https"):
+        raise _Failure(f'unsupported URL scheme "{parsed.scheme}:" in {shown!r} (feedtui fetches only http and https)')
+    if not parsed.host:
+        raise _Failure(f"invalid URL {shown!r}: it names no host")
+    return parsed
+
+
+def _parse_or_none(url: str) -> httpx.URL | None:
+    try:
+        return _checked_url(url)
+    except _Failure:
+        return None
+
+
+def _redirect_target(answer: _Answer, visited: set[str], hops: int, max_redirects: int) -> httpx.URL:
+    host = _host_label(answer.url)
+    location = answer.headers.get("location", "")
+    if not location:
+        raise _Failure(f"{host} answered HTTP {answer.status} (a redirect) without saying where to")
+    try:
+        target = answer.url.join(location.strip())
+    except httpx.InvalidURL:
+        raise _Failure(f"{host} redirected to an invalid URL {_shown(location)!r}") from None
+    if target.scheme not in ("http", "https"):
+        raise _Failure(f'{host} redirected to an unsupported URL scheme "{target.scheme}:" (only http and https)')
+    if str(target) in visited:
+        raise _Failure(f"redirect loop: {_shown(str(answer.url))} redirects back to {_shown(str(target))}")
+    if hops >= max_redirects:
+        raise _Failure(f"too many redirects from {host} (more than {max_redirects})")
+    return target
+
+
+def _raise_for_status(answer: _Answer) -> None:
+    if 200 <= answer.status < 300 or answer.status == 304:
+        return
+    raise _Failure(_status_message(answer), status=answer.status)
+
+
+def _status_message(answer: _Answer) -> str:
+    try:
+        phrase = HTTPStatus(answer.status).phrase
+    except ValueError:
+        phrase = ""
+    label = f"HTTP {answer.status} {phrase}".rstrip()
+    return f"{label} from {_host_label(answer.url)}"
+
+
+def _after_attempts(message: str, attempts: int) -> str:
+    return f"{message} (gave up after {attempts} attempts)" if attempts > 1 else message
+
+
+def _timeout_message(exc: httpx.TimeoutException, host: str, settings: FetchSettings) -> str:
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"timed out connecting to {host} (after {settings.connect_timeout:g} s)"
+    if isinstance(exc, httpx.ReadTimeout):
+        return f"timed out waiting for {host}: no data for {settings.read_timeout:g} s"
+    if isinstance(exc, httpx.WriteTimeout):
+        return f"timed out sending the request to {host}"
+    return f"timed out waiting for a free connection to {host}"
+
+
+def _transport_failure(exc: httpx.TransportError, url: httpx.URL) -> _Failure:
+    """Translate what went wrong on the wire into words, and whether to try again."""
+    host = _host_label(url)
+    causes = _causes(exc)
+    if any(isinstance(c, socket.gaierror) for c in causes):
+        return _Failure(f"could not resolve host {url.host}")
+    if any(isinstance(c, ConnectionRefusedError) for c in causes):
+        return _Failure(f"could not connect to {host}: connection refused")
+    ssl_errors = [c for c in causes if isinstance(c, ssl.SSLError)]
+    if ssl_errors:
+        reason = getattr(ssl_errors[-1], "reason", None) or ssl_errors[-1].__class__.__name__
+        return _Failure(f"TLS handshake with {host} failed ({str(reason).replace('_', ' ').lower()})")
+    if any(isinstance(c, ConnectionResetError) for c in causes):
+        return _Failure(f"the connection to {host} was reset", retryable=True)
+    if isinstance(exc, httpx.RemoteProtocolError):
+        text = str(exc).lower()
+        if "without sending a response" in text:
+            return _Failure(f"{host} closed the connection without answering", retryable=True)
+        if "incomplete" in text or "without sending complete" in text:
+            return _Failure(f"{host} closed the connection before the response was complete", retryable=True)
+        return _Failure(f"{host} sent an invalid HTTP response ({_shown(str(exc))})")
+    if isinstance(exc, httpx.ConnectError):
+        return _Failure(f"could not connect to {host}: {_shown(str(exc))}")
+    return _Failure(f"network error talking to {host}: {_shown(str(exc))}", retryable=True)
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _conditional_headers(validators: Validators | None) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    if validators is None:
+        return headers
+    if etag := _safe_header_value(validators.etag):
+        headers["If-None-Match"] = etag
+    if last_modified := _safe_header_value(validators.last_modified):
+        headers["If-Modified-Since"] = last_modified
+    return headers
+
+
+def _validators_from(answer: _Answer, sent: Validators | None) -> Validators:
+    etag = _safe_header_value(answer.headers.get("etag", ""))
+    last_modified = _safe_header_value(answer.headers.get("last-modified", ""))
+    if answer.status == 304 and sent is not None:
+        return Validators(etag=etag or sent.etag, last_modified=last_modified or sent.last_modified)
+    return Validators(etag=etag, last_modified=last_modified)
+
+
+def _safe_header_value(value: str) -> str:
+    """A validator fit to send back: printable ASCII of sensible length, else nothing."""
+    value = value.strip()
+    if not value or len(value) > 1024 or not value.isascii() or not value.isprintable():
+        return ""
+    return value
+
+
+def _host_key(url: httpx.URL) -> str:
+    port = url.port or (443 if url.scheme == "https" else 80)
+    return f"{url.host.lower().rstrip('.')}:{port}"
+
+
+def _host_label(url: httpx.URL) -> str:
+    return f"{url.host}:{url.port}" if url.port else url.host
+
+
+def _size_text(size: int) -> str:
+    if size >= _MB:
+        return f"{round(size / _MB, 1):g} MB"
+    if size >= 1024:
+        return f"{round(size / 1024, 1):g} KB"
+    return f"{size} bytes"
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    """Text from a URL or a server, fit for a one-line message."""
+    return clean_line(text, html_allowed=False)[:limit]
+
+
+def _nothing() -> None:
+    return None

@@ -40,6 +40,7 @@ def paper_to_doc(paper: Paper, first_seen: str) -> dict:
         "date_estimated": paper.date_estimated,
         "sources": list(paper.sources),
         "fetched_for": list(paper.fetched_for),
+        "secondhand": paper.secondhand,
         "first_seen": first_seen,
     }
 
@@ -66,6 +67,7 @@ def paper_from_doc(paper_id: str, doc: dict) -> Paper:
         date_estimated=bool(doc.get("date_estimated", False)),
         sources=tuple(doc.get("sources", ())),
         fetched_for=tuple(doc.get("fetched_for", ())),
+        secondhand=bool(doc.get("secondhand", False)),
     )
 
 

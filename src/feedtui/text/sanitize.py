@@ -15,60 +15,119 @@ import re
 import unicodedata
 from html.parser import HTMLParser
 
+MAX_COMBINING = 2
+
 # Whole escape sequences first (so `ESC [ 2 J` disappears instead of leaving
 # `[2J` behind): CSI, OSC (ended by BEL or ST), and the other ESC forms.
+# String sequences (OSC, DCS, ...) are removed with their payload only when
+# they are terminated on the same line; otherwise just the introducer goes,
+# so an unterminated `ESC ]` cannot swallow the rest of an abstract. Once
+# ESC and the C1 controls are gone, what remains is inert text.
 _ESCAPE_SEQUENCE = re.compile(
     r"""
     \x1b\[[0-?]*[ -/]*[@-~]?            # CSI ... final byte
   | \x9b[0-?]*[ -/]*[@-~]?              # 8-bit CSI
-  | \x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC ... BEL/ST
-  | \x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?     # 8-bit OSC
-  | \x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?        # DCS, SOS, PM, APC ... ST
-  | [\x90\x98\x9e\x9f][^\x1b\x9c]*(?:\x1b\\|\x9c)?
-  | \x1b[ -/]*[0-~]?                    # two-character escapes
+  | \x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)   # OSC ... BEL/ST
+  | \x9d[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)     # 8-bit OSC
+  | \x1b[PX^_][^\x1b\x9c\n]*(?:\x1b\\|\x9c)        # DCS, SOS, PM, APC ... ST
+  | [\x90\x98\x9e\x9f][^\x1b\x9c\n]*(?:\x1b\\|\x9c)
+  | \x1b[ -/]*[0-~]?                    # two-character escapes, bare introducers
     """,
     re.VERBOSE,
 )
+_C1_CONTROL = re.compile("[\x80-\x9f]")
 
-# C0 controls except tab and newline, DEL, C1 controls; bidi embeddings,
-# overrides and isolates; zero-width and invisible formatting characters.
+# C0 controls except tab and newline, DEL, C1 controls; every format
+# character (Unicode category Cf: bidi embeddings, overrides and isolates,
+# zero-width characters, soft hyphens, invisible operators, tags); and lone
+# surrogates, which cannot even be encoded for the terminal.
 _INVISIBLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f"
-    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u061c\ufeff\ufff9-\ufffb"
-    "\U000e0000-\U000e007f]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad"
+    "\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\ud800-\udfff"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f]"
 )
 _LINE_BREAKS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
-_SPACES = re.compile(r"[^\S\n]+")
-_TAG_OR_ENTITY = re.compile(r"<[A-Za-z!/?]|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+# Only these count as markup: abstracts are full of `$k<n$` and `a<b`, which
+# an HTML parser would otherwise take for the start of a tag and swallow.
+_HTML_TAG_NAMES = (
+    "a|abbr|acronym|address|article|aside|b|bdi|bdo|big|blockquote|body|br|"
+    "caption|center|cite|code|col|colgroup|dd|del|details|dfn|div|dl|dt|em|"
+    "figcaption|figure|font|footer|h[1-6]|head|header|hr|html|i|img|ins|kbd|"
+    "label|li|link|main|mark|meta|nav|ol|p|pre|q|s|samp|script|section|small|"
+    "span|strike|strong|style|sub|summary|sup|table|tbody|td|tfoot|th|thead|"
+    "title|tr|tt|u|ul|var|wbr"
+)
+_HTML_TAG = rf"</?(?:{_HTML_TAG_NAMES})(?=[\s/>])"
+_TAG_OR_ENTITY = re.compile(
+    rf"{_HTML_TAG}|<!--|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);", re.IGNORECASE
+)
+# A `<` that does not open a known tag, a comment or a declaration.
+_STRAY_LESS_THAN = re.compile(rf"<(?!{_HTML_TAG[1:]}|!)", re.IGNORECASE)
+# Written with a single class first so that the regex engine can skip ASCII
+# quickly (`[^...]{3,}` alone is several times slower to scan).
+_NON_ASCII_RUN = re.compile(rf"[^\x00-\x7f][^\x00-\x7f]{{{MAX_COMBINING},}}")
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
-MAX_COMBINING = 2
 
 
 def strip_controls(text: str) -> str:
-    """Remove terminal escape sequences and invisible or control characters."""
+    """Remove terminal escape sequences and invisible or control characters.
+
+    Tabs become spaces; other line breaks (CR, FF, U+2028, ...) become `\n`.
+    """
     if not text:
         return ""
-    text = _LINE_BREAKS.sub("\n", text.replace("\r\n", "\n"))
-    if "\x1b" in text or any("\x80" <= ch <= "\x9f" for ch in text):
-        text = _ESCAPE_SEQUENCE.sub("", text)
-    text = text.replace("\t", " ")
-    text = _INVISIBLE.sub("", text)
+    if _may_hold_controls(text):
+        text = _LINE_BREAKS.sub("\n", text.replace("\r\n", "\n"))
+        if "\x1b" in text or (not text.isascii() and _C1_CONTROL.search(text)):
+            text = _ESCAPE_SEQUENCE.sub("", text)
+        text = _INVISIBLE.sub("", text)
+    if "\t" in text:
+        text = text.replace("\t", " ")
     return _limit_combining(text)
 
 
+def _may_hold_controls(text: str) -> bool:
+    """False when `text` certainly has nothing for strip_controls to remove.
+
+    A quick test that lets the common, clean case skip the regex passes,
+    which cost far more per character (this runs on every abstract).
+    """
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _PLAIN_ASCII))
+    if "\n" in text or "\t" in text:
+        text = text.replace("\n", "").replace("\t", "")
+    # Not printable: categories C*, Z* other than the space; all we remove is in there.
+    return not text.isprintable()
+
+
 def _limit_combining(text: str) -> str:
-    """Keep at most MAX_COMBINING combining marks on any one character."""
+    """Keep at most MAX_COMBINING non-spacing marks on any one character.
+
+    Marks are non-ASCII, so a flood can only sit in a run of several
+    non-ASCII characters; only such runs are examined character by character.
+    """
     if text.isascii():
         return text
+    return _NON_ASCII_RUN.sub(_limit_marks_in_run, text)
+
+
+def _limit_marks_in_run(match: re.Match[str]) -> str:
     out: list[str] = []
-    run = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            run += 1
-            if run > MAX_COMBINING:
+    marks = 0
+    for ch in match.group():
+        # Non-spacing and enclosing marks stack; combining() alone misses
+        # the enclosing ones (U+20DD has combining class 0).
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_COMBINING:
                 continue
         else:
-            run = 0
+            marks = 0
         out.append(ch)
     return "".join(out)
 
@@ -100,7 +159,8 @@ class _TextExtractor(HTMLParser):
 
 
 def looks_like_html(text: str) -> bool:
-    return bool(_TAG_OR_ENTITY.search(text))
+    """Whether `text` has a known HTML tag, a comment or a character reference."""
+    return ("<" in text or "&" in text) and _TAG_OR_ENTITY.search(text) is not None
 
 
 def html_to_text(text: str) -> str:
@@ -109,7 +169,7 @@ def html_to_text(text: str) -> str:
         return text
     parser = _TextExtractor()
     try:
-        parser.feed(text)
+        parser.feed(_STRAY_LESS_THAN.sub("&lt;", text))
         parser.close()
     except Exception:  # HTMLParser is lenient; this is belt and braces.
         return html.unescape(re.sub(r"<[^>]*>", " ", text))
@@ -137,8 +197,9 @@ def clean_block(text: str | None, *, html_allowed: bool = True) -> str:
     if html_allowed:
         text = html_to_text(text)
     text = strip_controls(text)
-    paragraphs = re.split(r"\n\s*\n", text)
-    cleaned = (" ".join(_SPACES.sub(" ", p).split()) for p in paragraphs)
+    if "\n" not in text:
+        return " ".join(text.split())
+    cleaned = (" ".join(p.split()) for p in _PARAGRAPH_BREAK.split(text))
     return "\n\n".join(p for p in cleaned if p)
 
 

@@ -33,6 +33,7 @@ class TopicMatcher:
     exact_categories: frozenset[str]
     category_prefixes: tuple[str, ...]
     feeds: frozenset[str]
+    has_scope: bool = False
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:
@@ -57,11 +58,8 @@ class TopicMatcher:
             exact_categories=frozenset(exact),
             category_prefixes=tuple(prefixes),
             feeds=frozenset(normalise_feed_url(f) for f in definition.feeds),
+            has_scope=bool(exact or prefixes or definition.feeds),
         )
-
-    @property
-    def has_scope(self) -> bool:
-        return bool(self.exact_categories or self.category_prefixes or self.feeds)
 
     def matches(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> bool:
         if self.has_scope and not self._in_scope(categories, sources):

@@ -7,7 +7,7 @@ from textual.binding import Binding
 
 from feedtui.engine import Engine
 from feedtui.ui.screens.main import MainScreen
-from feedtui.ui.services import Browser, Clipboard
+from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
 
 
@@ -23,7 +23,7 @@ class FeedtuiApp(App):
         super().__init__()
         self.engine = engine
         self.browser = Browser(engine.settings.browser)
-        self.clipboard = Clipboard(self.copy_to_clipboard)
+        self.copier = Copier(self.copy_to_clipboard)
         if engine.settings.keymap:
             self.set_keymap(engine.settings.keymap)
         self.main_screen = MainScreen(engine)

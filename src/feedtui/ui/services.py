@@ -49,10 +49,12 @@ class Browser:
 
 
 @dataclass
-class Clipboard:
-    """Copies through the terminal (OSC 52) via the app's copy_to_clipboard."""
+class Copier:
+    """Copies to the clipboard through the terminal (OSC 52) via the app's copy_to_clipboard."""
 
     copy: Callable[[str], None]
+    copied: list[str] = field(default_factory=list)
 
     def put(self, text: str) -> None:
         self.copy(text)
+        self.copied.append(text)

@@ -122,14 +122,14 @@ class DetailScreen(Screen):
     def action_copy_link(self) -> None:
         link = safe_link(self.paper.abs_url) if self.paper else None
         if link:
-            self.app.clipboard.put(link)
+            self.app.copier.put(link)
             self.notify(f"Copied link: {link}", markup=False)
 
     def action_copy_bibtex(self) -> None:
         from feedtui.export.bibtex import bibtex_entry
 
         if self.paper:
-            self.app.clipboard.put(bibtex_entry(self.paper))
+            self.app.copier.put(bibtex_entry(self.paper))
             self.notify(f"Copied BibTeX for {self.paper.versioned_id}", markup=False)
 
     def action_star(self) -> None:

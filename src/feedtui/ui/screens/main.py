@@ -573,7 +573,7 @@ class MainScreen(Screen):
         if link is None:
             self.notify("This paper has no http(s) link to copy", severity="warning", markup=False)
             return
-        self.app.clipboard.put(link)
+        self.app.copier.put(link)
         self.notify(f"Copied link: {link}", markup=False)
 
     def action_copy_bibtex(self) -> None:
@@ -583,7 +583,7 @@ class MainScreen(Screen):
         paper = self.engine.paper(paper_id) if paper_id else None
         if paper is None:
             return
-        self.app.clipboard.put(bibtex_entry(paper))
+        self.app.copier.put(bibtex_entry(paper))
         self.notify(f"Copied BibTeX for {paper.versioned_id}", markup=False)
 
     # -- focus -------------------------------------------------------------------------

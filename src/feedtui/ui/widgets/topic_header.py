@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.widgets import Static
 
 
@@ -20,34 +22,51 @@ class HeaderData:
     virtual: bool = False
 
 
-class TopicHeader(Static):
-    """Untrusted text (user topic names and queries) is drawn as Text, never markup."""
+class TopicHeader(Vertical):
+    """One line each: title and state, description, definition, momentum sentence.
+
+    Untrusted text (user topic names and queries) is drawn as Text, never markup.
+    """
 
     DEFAULT_CSS = """
     TopicHeader { height: auto; }
+    TopicHeader > Static { height: auto; }
+    TopicHeader > #header-definition { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
+    def compose(self) -> ComposeResult:
+        yield Static(id="header-title")
+        yield Static(id="header-description")
+        yield Static(id="header-definition")
+        yield Static(id="header-error")
+        yield Static(id="header-sentence")
+
     def show_header(self, data: HeaderData) -> None:
-        text = Text()
-        text.append(data.name, style="bold")
+        title = Text()
+        title.append(data.name, style="bold")
         if not data.virtual:
-            text.append("   ")
+            title.append("   ")
             if data.following:
-                text.append(" ★ Following ", style="reverse bold")
-                text.append("  f to unfollow", style="dim")
+                title.append(" ★ Following ", style="reverse bold")
+                title.append("  f unfollows", style="dim")
             else:
-                text.append(" ☆ Not following ", style="bold")
-                text.append("  f to follow", style="dim")
-        if data.description:
-            text.append("\n")
-            text.append(data.description, style="italic")
-        if data.definition:
-            text.append("\n")
-            text.append(data.definition, style="dim")
-        if data.error:
-            text.append("\n")
-            text.append(data.error, style="bold red")
-        if data.sentence:
-            text.append("\n")
-            text.append(data.sentence)
-        self.update(text)
+                title.append(" ☆ Not following ", style="bold")
+                title.append("  f follows", style="dim")
+        self._set("#header-title", title)
+        self._set("#header-description", Text(data.description, style="italic") if data.description else None)
+        self._set("#header-definition", Text(data.definition, style="dim") if data.definition else None)
+        self._set("#header-error", Text(data.error, style="bold") if data.error else None)
+        self._set("#header-sentence", Text(data.sentence) if data.sentence else None)
+
+    def _set(self, selector: str, text: Text | None) -> None:
+        widget = self.query_one(selector, Static)
+        widget.display = text is not None
+        if text is not None:
+            widget.update(text)
+
+    @property
+    def text(self) -> str:
+        """What the header says, line by line (for tests and the screen reader)."""
+        return "\n".join(
+            str(w.render()) for w in self.query(Static) if w.display
+        )

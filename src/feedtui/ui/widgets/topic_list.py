@@ -71,8 +71,16 @@ class TopicList(OptionList):
         self.highlighted = index
         return True
 
+    def _row_width(self) -> int:
+        """Cells available to a row's text: the content width less gutter, option
+        padding and a vertical scrollbar (always reserved: it comes and goes as the
+        filter changes, without a resize event)."""
+        padding = self.get_component_styles("option-list--option").padding.width
+        scrollbar = self.styles.scrollbar_size_vertical
+        return self.content_region.width - scrollbar - self._get_left_gutter_width() - padding
+
     def on_resize(self) -> None:
-        width = self.scrollable_content_region.width
+        width = self._row_width()
         if width != self._width:
             self._width = width
             self._rebuild(self.current)
@@ -91,13 +99,14 @@ class TopicList(OptionList):
             self.set_options(options)
             if keep and self.select_topic(keep):
                 return
-            for index, option in enumerate(self.options):
-                if not option.disabled:
-                    self.highlighted = index
-                    break
+            choices = [i for i, o in enumerate(self.options) if not o.disabled]
+            virtual = {r.name for r in self._rows if r.virtual}
+            real = [i for i in choices if self.options[i].id not in virtual]
+            if real or choices:
+                self.highlighted = (real or choices)[0]
 
     def _prompt(self, row: TopicRow) -> Text:
-        width = max(self._width or self.scrollable_content_region.width, 12)
+        width = max(self._width or self._row_width(), 12)
         marker = "★ " if row.following else ("  " if not row.virtual else "")
         right = Text()
         if width >= SPARK_MIN_WIDTH and row.weeks:

@@ -1,0 +1,165 @@
+"""Querying the arXiv API page by page, and the URLs of arXiv's feeds.
+
+Results are asked for newest first (`sortBy=submittedDate`,
+`sortOrder=descending`), so paging can stop as soon as a page reaches papers
+older than the window. Every request goes through the `Fetcher`, whose arXiv
+lane keeps pages at least `min_interval` seconds apart on one connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from urllib.parse import quote, urlencode
+
+from feedtui.model import Paper
+from feedtui.settings import ArxivSettings
+from feedtui.sources.base import FeedError, ParsedFeed, Validators
+from feedtui.sources.http import Fetcher
+
+# The parser reports an arXiv API error entry (an entry whose id starts with
+# http://arxiv.org/api/errors, served with HTTP 200) as a ParsedFeed warning
+# that starts with this.
+API_ERROR_PREFIX = "arXiv API error:"
+
+Parse = Callable[[bytes, str], ParsedFeed]
+
+
+@dataclass(slots=True)
+class ApiQueryResult:
+    """What one paged arXiv API query brought back.
+
+    Papers fetched before an error are kept: a query that fails on its third
+    page still delivers its first two.
+    """
+
+    papers: list[Paper] = field(default_factory=list)
+    # opensearch:totalResults of the last page read.
+    total_results: int | None = None
+    # Pages asked for (an empty page asked for again counts each time), and the
+    # HTTP requests that took (retries and redirect hops included).
+    pages: int = 0
+    requests: int = 0
+    # The first page answered 304: nothing new since the validators were saved.
+    not_modified: bool = False
+    error: str = ""
+    # The first page's validators, to keep for the next conditional GET.
+    validators: Validators = field(default_factory=Validators)
+    # Parser warnings that did not stop the query (entries skipped, …).
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+def build_query_url(api_url: str, search_query: str, start: int, max_results: int) -> str:
+    """The API URL for one page of `search_query`, newest submissions first.
+
+    `search_query` is sent exactly as given (spaces encoded as `+`, which the
+    API reads back as spaces)."""
+    params = urlencode(
+        {
+            "search_query": search_query,
+            "start": start,
+            "max_results": max_results,
+            "sortBy": "submittedDate",
+            "sortOrder": "descending",
+        },
+        safe=":",
+    )
+    separator = "&" if "?" in api_url else "?"
+    return f"{api_url}{separator}{params}"
+
+
+def category_feed_url(rss_url: str, categories: Sequence[str]) -> str:
+    """One arXiv RSS URL for several categories: `<rss_url>cs.DC+cs.AR`."""
+    if not categories:
+        raise ValueError("category_feed_url needs at least one category")
+    base = rss_url if rss_url.endswith("/") else rss_url + "/"
+    return base + "+".join(quote(category.strip(), safe=".-") for category in categories)
+
+
+async def fetch_query(
+    fetcher: Fetcher,
+    arxiv: ArxivSettings,
+    search_query: str,
+    *,
+    since: datetime,
+    parse: Parse,
+    validators: Validators | None = None,
+) -> ApiQueryResult:
+    """Page through `search_query` until papers fall before `since` (timezone-aware),
+    `arxiv.max_results` results have been read, or the API has no more.
+
+    Only the first page is a conditional GET (with `validators`); a 304 there
+    means nothing is new and paging stops. `parse(body, url)` turns a page into
+    a ParsedFeed and runs in a worker thread; it reports an API error entry as a
+    warning starting with `API_ERROR_PREFIX` ("arXiv API error:"), which ends
+    the query with that warning as its error. A page that comes back empty while
+    `opensearch:totalResults` says there is more is asked for again up to
+    `arxiv.empty_page_retries` times, then reported.
+    """
+    result = ApiQueryResult()
+    found: dict[str, Paper] = {}
+    start = 0
+    empty_answers = 0
+    while start < arxiv.max_results:
+        page_size = min(arxiv.page_size, arxiv.max_results - start)
+        url = build_query_url(arxiv.api_url, search_query, start, page_size)
+        first_page = result.pages == 0
+        fetched = await fetcher.get(url, validators if first_page else None)
+        result.pages += 1
+        result.requests += fetched.attempts
+        if first_page:
+            result.validators = fetched.validators
+        if not fetched.ok:
+            result.error = _on_page(fetched.error, start)
+            break
+        if fetched.not_modified:
+            result.not_modified = first_page
+            if not first_page:
+                result.error = _on_page("the arXiv API answered 304 to a request that was not conditional", start)
+            break
+        try:
+            page = await asyncio.to_thread(parse, fetched.body, fetched.final_url or url)
+        except FeedError as exc:
+            result.error = _on_page(str(exc), start)
+            break
+        api_errors = [w for w in page.warnings if w.startswith(API_ERROR_PREFIX)]
+        if api_errors:
+            result.error = api_errors[0]
+            break
+        result.warnings.extend(page.warnings)
+        if page.total_results is not None:
+            result.total_results = page.total_results
+        if not page.papers:
+            if result.total_results is None or start >= result.total_results:
+                break
+            if empty_answers >= arxiv.empty_page_retries:
+                result.error = (
+                    f"the arXiv API returned an empty page at result {start} although it reports "
+                    f"{result.total_results} results (asked {empty_answers + 1} times); try again later"
+                )
+                break
+            empty_answers += 1
+            continue
+        empty_answers = 0
+        in_window = [paper for paper in page.papers if paper.published >= since]
+        for paper in in_window:
+            # Papers submitted while we page push older ones down a place, so
+            # the next page can repeat the last one: one record per paper.
+            known = found.get(paper.id)
+            found[paper.id] = paper if known is None else known.merged_with(paper)
+        start += len(page.papers)
+        reached_window_end = len(in_window) < len(page.papers)
+        if reached_window_end or (result.total_results is not None and start >= result.total_results):
+            break
+    result.papers = list(found.values())
+    return result
+
+
+def _on_page(error: str, start: int) -> str:
+    return error if start == 0 else f"{error} (while reading results from {start} on)"

@@ -1,0 +1,159 @@
+"""Any RSS 0.9x / 1.0 / 2.0 or Atom feed, as feedparser read it → Papers.
+
+Keys: an entry whose link or id is an arXiv abs/pdf URL (or an `arXiv:` /
+`oai:arXiv.org:` id) is that arXiv paper, so a blog post about a paper and the
+paper from arXiv are one paper. Any other entry is `web:` + a hash of its guid
+(id), or of its link when it has no guid; an entry with neither is skipped
+with a warning (a title is no key: titles change and repeat).
+
+An arXiv paper found this way takes the version its link names (else 1) and
+the entry's own title, text and date — the post's, not the paper's; merging it
+with the record from arXiv (`Paper.merged_with`) keeps the earliest exact date.
+
+Fields: the title and summary (or, without a summary, the first content) as
+plain text, HTML removed where feedparser saw HTML; authors from author /
+dc:creator; categories from the tags, the first of them shown as the primary
+category unless the entry names an `arxiv:primary_category`; `abs_url` is the
+entry's link and `pdf_url` the first link or enclosure that is a PDF.
+
+Dates: the entry's published date, else its updated date. An entry without
+either is dated at the fetch time and marked as an estimate; implausible dates
+are handled by `parse_dates.DateChecker`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from feedtui.model import Author, Paper
+from feedtui.sources import parse_text as text
+from feedtui.sources.base import ParsedFeed
+from feedtui.sources.parse_dates import DateChecker, from_struct_time, parse_datetime
+from feedtui.sources.parse_feedparser import MARKUP_TYPES, FeedparserResult, is_markup, string
+from feedtui.sources.parse_ids import arxiv_id_from_reference, web_key
+from feedtui.sources.parse_links import http_url
+
+
+def generic_feed(parsed: FeedparserResult, url: str, now: datetime) -> ParsedFeed:
+    dates = DateChecker(now)
+    sources = (url,) if url else ()
+    feed = parsed.feed
+    result = ParsedFeed(
+        kind=parsed.kind,
+        title=text.line(string(feed, "title"), text.MAX_TITLE, html=is_markup(feed, "title_detail")),
+    )
+    skipped = 0
+    for entry in parsed.entries:
+        paper = _paper(entry, url, dates, sources)
+        if paper is None:
+            skipped += 1
+        else:
+            result.papers.append(paper)
+    if skipped:
+        result.warnings.append(f"{text.entries(skipped)} without a guid or link skipped")
+    result.warnings.extend(dates.warnings())
+    return result
+
+
+def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) -> Paper | None:
+    link = string(entry, "link").strip()
+    guid = string(entry, "id").strip()
+    arxiv = arxiv_id_from_reference(link) or arxiv_id_from_reference(guid)
+    if arxiv is not None:
+        key, version = arxiv[0], arxiv[1] or 1
+    elif guid or link:
+        key, version = web_key(guid or link, url), 1
+    else:
+        return None
+    title = text.line(string(entry, "title"), text.MAX_TITLE, html=is_markup(entry, "title_detail"))
+    abstract = _abstract(entry)
+    first = _date(entry, "published")
+    latest = _date(entry, "updated")
+    published, estimated = dates.check(first or latest)
+    updated = latest if dates.plausible(latest) and latest >= published else published
+    categories = _categories(entry)
+    return Paper(
+        id=key,
+        version=version,
+        title=title,
+        abstract=abstract,
+        published=published,
+        updated=updated,
+        authors=_authors(entry),
+        primary_category=text.line(_primary_category(entry), text.MAX_CATEGORY)
+        or (categories[0] if categories else ""),
+        categories=categories,
+        comment=text.block(string(entry, "arxiv_comment"), text.MAX_COMMENT),
+        journal_ref=text.line(string(entry, "arxiv_journal_ref"), text.MAX_JOURNAL_REF),
+        doi=text.line(string(entry, "arxiv_doi"), text.MAX_DOI),
+        abs_url=http_url(link),
+        pdf_url=_pdf_url(entry),
+        title_display=text.title_display(title),
+        abstract_display=text.abstract_display(abstract),
+        date_estimated=estimated,
+        sources=sources,
+        secondhand=arxiv is not None,
+    )
+
+
+def _abstract(entry: dict) -> str:
+    """The summary, else the first content. (feedparser copies a content into
+    `summary` when there is no summary, but not its type: that is on the content.)"""
+    contents = [c for c in dict.get(entry, "content") or () if isinstance(c.get("value"), str)]
+    summary = string(entry, "summary")
+    if summary and dict.get(entry, "summary_detail") is not None:
+        return text.block(summary, text.MAX_ABSTRACT, html=is_markup(entry, "summary_detail"))
+    for content in contents:
+        if content["value"].strip():
+            return text.block(content["value"], text.MAX_ABSTRACT, html=content.get("type") in MARKUP_TYPES)
+    return text.block(summary, text.MAX_ABSTRACT, html=True)
+
+
+def _authors(entry: dict) -> tuple[Author, ...]:
+    authors: list[Author] = []
+    details = dict.get(entry, "authors") or ()
+    if not details and string(entry, "author"):
+        details = ({"name": string(entry, "author")},)
+    for detail in details:
+        name = text.line(str(detail.get("name") or ""), text.MAX_NAME, html=True)
+        if not name:
+            continue
+        affiliations = dict.fromkeys(
+            a for a in (text.line(str(a), text.MAX_AFFILIATION) for a in detail.get("arxiv_affiliations", ())) if a
+        )
+        authors.append(Author(name, tuple(affiliations)[: text.MAX_AFFILIATIONS]))
+        if len(authors) == text.MAX_AUTHORS:
+            break
+    return tuple(authors)
+
+
+def _categories(entry: dict) -> tuple[str, ...]:
+    terms = (
+        text.line(str(tag.get("term") or tag.get("label") or ""), text.MAX_CATEGORY)
+        for tag in dict.get(entry, "tags") or ()
+    )
+    return tuple(dict.fromkeys(t for t in terms if t))[: text.MAX_CATEGORIES]
+
+
+def _primary_category(entry: dict) -> str:
+    value = dict.get(entry, "arxiv_primary_category")
+    return str(value.get("term") or "") if isinstance(value, dict) else ""
+
+
+def _pdf_url(entry: dict) -> str:
+    """The first link or enclosure that is a PDF: by its type, a path ending in .pdf, or arXiv's /pdf/ pages."""
+    for link in dict.get(entry, "links") or ():
+        href = str(link.get("href") or "")
+        path = href.lower().split("?")[0]
+        is_pdf = (
+            str(link.get("type") or "").lower() == "application/pdf"
+            or path.endswith(".pdf")
+            or "arxiv.org/pdf/" in path
+        )
+        if is_pdf and (url := http_url(href)):
+            return url
+    return ""
+
+
+def _date(entry: dict, key: str) -> datetime | None:
+    return parse_datetime(string(entry, key)) or from_struct_time(dict.get(entry, key + "_parsed"))

@@ -1,0 +1,238 @@
+"""A paper as topic queries see it, prepared so every query tests it quickly.
+
+Each text field starts as its normalised text (`" w1 w2 "`, cheap to make)
+and answers word questions by substring search. Searching costs more per
+question than a set lookup but saves building the set, so a field builds its
+word set only once it has been asked enough to pay for it: tagging a paper
+with one new topic stays cheap, tagging it with fifty topics uses the set.
+Both ways give the same answers (a folded query word searches for every form
+that folds to it). Everything is computed on first use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from feedtui.model import Paper, split_arxiv_id
+from feedtui.topics._text import FOLDS, PART_BREAK, joined_parts, normalised_text, tokens
+
+# How many substring searches a field answers before it builds its word set.
+# Building the set of a 1,200-character abstract costs about as much as 40
+# searches of it.
+SEARCH_BUDGET = 32
+# What one phrase search (a regular expression) counts against that budget.
+_PHRASE_SEARCHES = 3
+
+
+class TextField:
+    """The words of one field of one paper.
+
+    `text` is the normalised text, space-padded; `has`, `has_any` and
+    `has_all` answer whether folded query words occur as whole words, given
+    also the plural forms to search for while the field has no word set, and
+    `phrase` whether words occur in order.
+    """
+
+    __slots__ = ("_budget", "fold", "text", "words")
+
+    def __init__(self, text: str, *, fold: bool) -> None:
+        self.text = text
+        self.fold = fold
+        self.words: set[str] | None = None
+        self._budget = SEARCH_BUDGET
+
+    def has(self, word: str, forms: tuple[str, ...]) -> bool:
+        """`word` (folded) is a word of the field; `forms` are its padded forms."""
+        words = self.words
+        if words is None:
+            budget = self._budget - len(forms)
+            if budget >= 0:
+                self._budget = budget
+                return any(map(self.text.__contains__, forms))
+            words = self.index()
+        return word in words
+
+    def has_any(self, words: frozenset[str], forms: tuple[str, ...]) -> bool:
+        """Any of `words`; `forms` are all their padded forms together."""
+        own = self.words
+        if own is None:
+            budget = self._budget - len(forms)
+            if budget >= 0:
+                self._budget = budget
+                return any(map(self.text.__contains__, forms))
+            own = self.index()
+        return not own.isdisjoint(words)
+
+    def has_all(self, words: frozenset[str], forms: tuple[tuple[str, ...], ...]) -> bool:
+        """All of `words`; `forms` holds the padded forms of each word."""
+        own = self.words
+        if own is None:
+            budget = self._budget - sum(map(len, forms))
+            if budget >= 0:
+                self._budget = budget
+                contains = self.text.__contains__
+                return all(any(map(contains, word_forms)) for word_forms in forms)
+            own = self.index()
+        return words <= own
+
+    def phrase(self, words: frozenset[str], pattern: re.Pattern[str]) -> bool:
+        """The words in order (`pattern` searches the text); with a word set,
+        the words' presence is checked first, which usually settles it."""
+        own = self.words
+        if own is None:
+            budget = self._budget - _PHRASE_SEARCHES
+            if budget >= 0:
+                self._budget = budget
+                return pattern.search(self.text) is not None
+            own = self.index()
+        return words <= own and pattern.search(self.text) is not None
+
+    def index(self) -> set[str]:
+        """Build the word set: every word as written and, if folded, its singular."""
+        words = set(self.text.split())
+        words.discard(PART_BREAK)
+        if self.fold:
+            folds = FOLDS.folds(words)
+            if folds:
+                words.update(folds.values())
+        self.words = words
+        return words
+
+
+_EMPTY_FOLDED = TextField("  ", fold=True)
+_EMPTY_PLAIN = TextField("  ", fold=False)
+_PLAIN_ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
+
+
+def _base_id(text: str) -> str:
+    """The lower-cased id without its version; ids not from arXiv as given."""
+    plain = _PLAIN_ARXIV_ID.fullmatch(text)
+    if plain:
+        return plain.group(1).casefold()
+    split = split_arxiv_id(text)
+    return (split[0] if split else text.strip()).casefold()
+
+
+class MatchDoc:
+    """One paper as the query matcher sees it. Build it with `MatchDoc.build`.
+
+    Attributes: `ti`, `abs`, `co`, `jr` (`TextField`s matched with plural
+    folding), `au` (author names, not folded, a break between two authors),
+    `all` (all of those plus categories and id, folded, a break between
+    fields), `cats` (lower-cased category ids), `cats_text` (the same
+    space-joined, for prefixes) and `id` (the lower-cased arXiv id without its
+    version).
+
+    `build` only keeps the texts; each attribute is computed the first time a
+    query reads it (`__getattr__` runs only while its slot is still empty, so
+    later reads are plain slot reads). A topic filtered by category never
+    looks at the abstracts of papers outside its categories.
+    """
+
+    __slots__ = (
+        "_abstract",
+        "_authors",
+        "_categories",
+        "_comment",
+        "_id",
+        "_journal_ref",
+        "_title",
+        "abs",
+        "all",
+        "au",
+        "cats",
+        "cats_text",
+        "co",
+        "id",
+        "jr",
+        "ti",
+    )
+
+    ti: TextField
+    abs: TextField
+    co: TextField
+    jr: TextField
+    au: TextField
+    all: TextField
+    cats: frozenset[str]
+    cats_text: str
+    id: str
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        id: str,
+        title: str,
+        abstract: str,
+        authors: Sequence[str],
+        categories: Sequence[str],
+        comment: str = "",
+        journal_ref: str = "",
+    ) -> MatchDoc:
+        """The match view of one paper. `title` and `abstract` are the display
+        forms (LaTeX already rendered); matching uses exactly the text given."""
+        doc = cls.__new__(cls)
+        doc._id = id
+        doc._title = title
+        doc._abstract = abstract
+        doc._authors = authors
+        doc._categories = categories
+        doc._comment = comment
+        doc._journal_ref = journal_ref
+        return doc
+
+    @classmethod
+    def from_paper(cls, paper: Paper) -> MatchDoc:
+        """The match view of a cached paper, on its display (LaTeX-rendered) text."""
+        return cls.build(
+            id=paper.id,
+            title=paper.title_display or paper.title,
+            abstract=paper.abstract_display or paper.abstract,
+            authors=[author.name for author in paper.authors],
+            categories=paper.categories or ((paper.primary_category,) if paper.primary_category else ()),
+            comment=paper.comment,
+            journal_ref=paper.journal_ref,
+        )
+
+    def __getattr__(self, name: str) -> object:
+        compute = _COMPUTED.get(name)
+        if compute is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = compute(self)
+        object.__setattr__(self, name, value)
+        return value
+
+    def _all_field(self) -> TextField:
+        texts = [field.text for field in (self.ti, self.abs, self.au, self.co, self.jr)]
+        texts.append(normalised_text(joined_parts(sorted(self.cats))))
+        texts.append(" ".join(tokens(self.id)))
+        return TextField(" " + f" {PART_BREAK} ".join(texts) + " ", fold=True)
+
+
+def _folded_field(text: str) -> TextField:
+    return TextField(normalised_text(text), fold=True) if text else _EMPTY_FOLDED
+
+
+def _authors_field(doc: MatchDoc) -> TextField:
+    if not doc._authors:
+        return _EMPTY_PLAIN
+    return TextField(normalised_text(joined_parts(doc._authors)), fold=False)
+
+
+def _categories(doc: MatchDoc) -> frozenset[str]:
+    return frozenset(c.strip().casefold() for c in doc._categories if c.strip())
+
+
+_COMPUTED: dict[str, Callable[[MatchDoc], object]] = {
+    "ti": lambda doc: _folded_field(doc._title),
+    "abs": lambda doc: _folded_field(doc._abstract),
+    "co": lambda doc: _folded_field(doc._comment),
+    "jr": lambda doc: _folded_field(doc._journal_ref),
+    "au": _authors_field,
+    "all": MatchDoc._all_field,
+    "cats": _categories,
+    "cats_text": lambda doc: " " + " ".join(sorted(doc.cats)) + " ",
+    "id": lambda doc: _base_id(doc._id),
+}

@@ -1,0 +1,870 @@
+"""The scrollable list of paper cards: a virtual Line-API widget.
+
+Nothing here mounts a widget per paper. `PaperList` is a `ScrollView` whose
+`render_line(y)` finds the card under line `y` by arithmetic (every card is
+`CARD_HEIGHT` lines tall, expanded cards are taller), lays that card out once
+per (width, card data) and caches the strips, so a list of 10,000 cards
+costs what the ~4 cards on screen cost.
+
+The widget does no I/O: the caller hands it a `CardSource` and listens for
+its messages. All text is untrusted, so every line is built from
+`rich.text.Text` pieces (never markup) after control characters are removed.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from feedtui.text.sanitize import clean_block, strip_controls
+from feedtui.ui.cards import CardData
+
+TITLE_LINES = 2
+ABSTRACT_LINES = 3
+# header, title, abstract, authors, affiliations, tags, blank separator
+CARD_HEIGHT = 1 + TITLE_LINES + ABSTRACT_LINES + 1 + 1 + 1 + 1
+
+# Columns left of the text: the cursor bar, the unread marker, a space.
+BAR_WIDTH = 1
+INDENT = 2
+RIGHT_MARGIN = 1
+CURSOR_BAR = "▌"
+UNREAD_MARKER = "●"
+STAR = "★"
+ELLIPSIS = "…"
+TAG_GAP = "  "
+
+CARD_CACHE_SIZE = 512
+LAYOUT_CACHE_SIZE = 512
+# Cards laid out ahead per idle moment (each takes a millisecond or two).
+WARM_UP_BATCH = 2
+
+
+class CardSource(Protocol):
+    """What the list shows. `card` is called only for cards being drawn."""
+
+    def __len__(self) -> int: ...
+
+    def card(self, index: int) -> CardData: ...
+
+    def index_of(self, paper_id: str) -> int | None:
+        """Where a paper is in this source, or None (used to keep the cursor)."""
+        ...
+
+
+class EmptySource:
+    """The source a new list starts with."""
+
+    def __len__(self) -> int:
+        return 0
+
+    def card(self, index: int) -> CardData:
+        raise IndexError(index)
+
+    def index_of(self, paper_id: str) -> int | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TagSpan:
+    """Where a tag was drawn on its card's tags row (widget columns, end exclusive)."""
+
+    start: int
+    end: int
+    topic: str
+
+
+@dataclass(slots=True)
+class CardLayout:
+    """A card laid out at one width: one strip per line, without the cursor bar."""
+
+    strips: list[Strip]
+    tag_row: int
+    tags: tuple[TagSpan, ...]
+    cursor_strips: list[Strip] | None = None
+    cursor_style: CardStyles | None = None  # the styles cursor_strips were made with
+
+
+class CardHeights:
+    """Line offsets of cards: all `base` lines tall except a few taller ones.
+
+    Expanded cards are kept as sorted indices with their extra lines and the
+    running total of extras before each, so `top` and `locate` are binary
+    searches over the (few) expanded cards, never a walk over all cards.
+    """
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self._indices: list[int] = []
+        self._extras: list[int] = []
+        self._extras_before: list[int] = [0]
+        self._starts: list[int] = []
+        self._extra_of: dict[int, int] = {}
+
+    def set_extras(self, extras: dict[int, int]) -> None:
+        self._extra_of = {index: extra for index, extra in extras.items() if extra > 0}
+        self._indices = sorted(self._extra_of)
+        self._extras = [self._extra_of[index] for index in self._indices]
+        self._extras_before = [0]
+        for extra in self._extras:
+            self._extras_before.append(self._extras_before[-1] + extra)
+        self._starts = [index * self.base + before for index, before in zip(self._indices, self._extras_before)]
+
+    def top(self, index: int) -> int:
+        return index * self.base + self._extras_before[bisect_left(self._indices, index)]
+
+    def height(self, index: int) -> int:
+        return self.base + self._extra_of.get(index, 0)
+
+    def total(self, count: int) -> int:
+        return self.top(count)
+
+    def locate(self, y: int) -> tuple[int, int]:
+        """The card holding line `y`, and the line within that card."""
+        k = bisect_right(self._starts, y) - 1
+        if k < 0:
+            return divmod(y, self.base)
+        start = self._starts[k]
+        end = start + self.base + self._extras[k]
+        if y < end:
+            return self._indices[k], y - start
+        index, row = divmod(y - end, self.base)
+        return self._indices[k] + 1 + index, row
+
+
+# What `strip_controls` removes: C0/C1 controls (tab and newline are
+# whitespace here), DEL, bidi controls, zero-width and invisible characters.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+
+
+def one_line_safe(text: str) -> str:
+    """`text` on one line with no control characters.
+
+    Card data is cleaned when it is stored (`clean_line`/`clean_block`,
+    which also thin out floods of combining marks); this is the widget's own
+    guard against control characters, with a fast path for the clean text it
+    nearly always gets.
+    """
+    if _UNSAFE.search(text):
+        text = strip_controls(text)
+    return " ".join(text.split())
+
+
+def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
+    """Case-insensitive matches of `words` at the start of a word.
+
+    A match runs on to the end of the word it starts, so `graph` highlights
+    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`.
+    """
+    cleaned = sorted({one_line_safe(word) for word in words} - {""}, key=len, reverse=True)
+    if not cleaned:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(word) for word in cleaned) + r")\w*", re.IGNORECASE)
+
+
+def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
+    """At most `limit` lines; the last one ends in `…` when text was cut."""
+    if len(lines) <= limit:
+        return lines
+    kept = lines[:limit]
+    last = kept[-1].copy()
+    last.rstrip()
+    last.append(ELLIPSIS)
+    last.truncate(width, overflow="ellipsis")
+    kept[-1] = last
+    return kept
+
+
+@dataclass(slots=True)
+class _Paint:
+    """The state of one paint of the list, and the card its last line was in."""
+
+    width: int
+    top: int
+    end: int
+    cursor: int
+    blank: Strip
+    index: int = -1
+    strips: list[Strip] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class CardStyles:
+    """Rich styles for the parts of a card, read from the component classes.
+
+    Each part style carries only what its CSS rule sets (so a read card's
+    colour can lie over a bold title), with colours blended the way Textual
+    blends them for the widget's background.
+    """
+
+    base: Style
+    date: Style
+    title: Style
+    abstract: Style
+    authors: Style
+    affiliations: Style
+    tag: Style
+    tag_current: Style
+    unread_marker: Style
+    star: Style
+    highlight: Style
+    read: Style
+    cursor: Style
+    empty: Style
+
+    @classmethod
+    def from_widget(cls, widget: PaperList) -> CardStyles:
+        def part(name: str) -> Style:
+            full = widget.get_component_rich_style(f"paper-list--{name}")
+            declared = widget.get_component_rich_style(f"paper-list--{name}", partial=True)
+            return declared.without_color + Style(
+                color=full.color if declared.color is not None else None,
+                bgcolor=full.bgcolor if declared.bgcolor is not None else None,
+            )
+
+        names = [field for field in cls.__dataclass_fields__ if field != "base"]
+        return cls(base=widget.rich_style, **{name: part(name.replace("_", "-")) for name in names})
+
+
+class PaperList(ScrollView, can_focus=True):
+    """Paper cards, newest first, with a cursor; smooth at tens of thousands."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "next", "Next", id="paper_list.next", key_display="j"),
+        Binding("k,up", "previous", "Previous", id="paper_list.previous", key_display="k"),
+        Binding("enter", "open", "Open", id="paper_list.open"),
+        Binding("e", "toggle_expand", "Expand", id="paper_list.expand"),
+        Binding("space,pagedown", "page_down", "Page down", id="paper_list.page_down", show=False),
+        Binding("pageup", "page_up", "Page up", id="paper_list.page_up", show=False),
+        Binding("ctrl+d", "half_page_down", "Half page down", id="paper_list.half_page_down", show=False),
+        Binding("ctrl+u", "half_page_up", "Half page up", id="paper_list.half_page_up", show=False),
+        Binding("g,home", "first", "First card", id="paper_list.first", show=False),
+        Binding("G,end", "last", "Last card", id="paper_list.last", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "paper-list--date",
+        "paper-list--title",
+        "paper-list--abstract",
+        "paper-list--authors",
+        "paper-list--affiliations",
+        "paper-list--tag",
+        "paper-list--tag-current",
+        "paper-list--unread-marker",
+        "paper-list--cursor",
+        "paper-list--read",
+        "paper-list--star",
+        "paper-list--highlight",
+        "paper-list--empty",
+    }
+
+    DEFAULT_CSS = """
+    PaperList {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-gutter: stable;
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, init=False)
+    """Index of the selected card."""
+
+    empty_message: reactive[str] = reactive("No papers")
+    """The line shown, centred, when the source is empty."""
+
+    @dataclass
+    class Highlighted(Message):
+        """The cursor moved to another paper."""
+
+        paper_list: PaperList
+        paper_id: str
+        index: int
+
+        @property
+        def control(self) -> PaperList:
+            return self.paper_list
+
+    @dataclass
+    class Opened(Message):
+        """Enter, a double click, or a click on the selected card."""
+
+        paper_list: PaperList
+        paper_id: str
+        index: int
+
+        @property
+        def control(self) -> PaperList:
+            return self.paper_list
+
+    @dataclass
+    class TagSelected(Message):
+        """A topic tag was clicked or chosen with `select_tag`."""
+
+        paper_list: PaperList
+        paper_id: str
+        index: int
+        topic: str
+
+        @property
+        def control(self) -> PaperList:
+            return self.paper_list
+
+    def __init__(
+        self,
+        source: CardSource | None = None,
+        *,
+        empty_message: str = "No papers",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.set_reactive(PaperList.empty_message, empty_message)
+        # Paper ids whose card shows the whole abstract (the widget decides;
+        # `CardData.expanded` is ignored). The source should return the full
+        # abstract for these ids. Change it with `toggle_expand`, or mutate it
+        # and call `invalidate()`.
+        self.expanded: set[str] = set()
+        self._expanded_at: dict[int, str] = {}  # index in the source -> paper id
+        self._source: CardSource = source if source is not None else EmptySource()
+        self._count = len(self._source)
+        self._heights = CardHeights(CARD_HEIGHT)
+        self._cards: LRUCache[int, CardData] = LRUCache(CARD_CACHE_SIZE)
+        # Keyed by what a layout depends on, not by position: cards keep
+        # their layouts when a refresh inserts papers above them.
+        self._layouts: LRUCache[tuple[int, CardData, bool], CardLayout] = LRUCache(LAYOUT_CACHE_SIZE)
+        self._layout_width = 0
+        self._paint: _Paint | None = None
+        self._styles: CardStyles | None = None
+        self._warm_up_pending = False
+        self._click_opened = False
+        self._update_virtual_size()
+
+    # ----------------------------------------------------------------- data
+
+    @property
+    def source(self) -> CardSource:
+        return self._source
+
+    @property
+    def card_count(self) -> int:
+        return self._count
+
+    @property
+    def cursor_card(self) -> CardData | None:
+        return self._card(self.cursor) if self._count else None
+
+    def set_source(self, source: CardSource, *, keep: str | None = None) -> None:
+        """Show `source`. With `keep`, that paper stays under the cursor at the
+        same screen row when it is in the new source; otherwise the cursor
+        goes to the first card at the top."""
+        before = self.cursor_card.paper_id if self._count else None
+        row: int | None = None
+        if keep is not None:
+            old_index = self._source.index_of(keep)
+            if old_index is not None and old_index < self._count:
+                row = self._heights.top(old_index) - round(self.scroll_y)
+        self._source = source
+        self._count = len(source)
+        self._cards.clear()
+        self._remeasure_expanded(remap=True)
+        new_index = source.index_of(keep) if keep is not None else None
+        if new_index is None or not 0 <= new_index < self._count:
+            self.set_reactive(PaperList.cursor, 0)
+            self.scroll_to(y=0, animate=False, force=True)
+        else:
+            self.set_reactive(PaperList.cursor, new_index)
+            if row is None:
+                self._scroll_to_card(new_index)
+            else:
+                self._scroll_keeping_row(new_index, row)
+        self.refresh()
+        after = self.cursor_card
+        if after is not None and after.paper_id != before:
+            self.post_message(self.Highlighted(self, after.paper_id, self.cursor))
+
+    def invalidate(self, indices: Iterable[int] | None = None) -> None:
+        """The data of these cards changed (read, starred, tags...): redraw
+        them. With None, everything changed, including `expanded`."""
+        if indices is None:
+            self._cards.clear()
+            self._remeasure_expanded(remap=True)
+            self.refresh()
+            return
+        changed = {index for index in indices if 0 <= index < self._count}
+        for index in changed:
+            self._cards.discard(index)
+        if changed & self._expanded_at.keys():
+            self._remeasure_expanded(remap=False)
+            self.refresh()
+            return
+        for index in changed:
+            self._refresh_card(index)
+
+    def _card(self, index: int) -> CardData:
+        card = self._cards.get(index)
+        if card is None:
+            card = self._source.card(index)
+            self._cards.set(index, card)
+        return card
+
+    # ------------------------------------------------------------ geometry
+
+    @property
+    def _view_width(self) -> int:
+        return self.scrollable_content_region.width
+
+    @property
+    def _view_height(self) -> int:
+        return self.scrollable_content_region.height
+
+    def _remeasure_expanded(self, *, remap: bool) -> None:
+        """Measure the expanded cards again (after a new source, a width
+        change or new data) and update the virtual size. `remap` looks the
+        expanded paper ids up in the source; ids not in it are forgotten."""
+        if remap:
+            found = {paper_id: self._source.index_of(paper_id) for paper_id in self.expanded}
+            self._expanded_at = {
+                index: paper_id for paper_id, index in found.items() if index is not None and 0 <= index < self._count
+            }
+            self.expanded.intersection_update(self._expanded_at.values())
+        width = self._view_width
+        extras: dict[int, int] = {}
+        if width > 0:
+            for index in self._expanded_at:
+                extras[index] = len(self._layout(index, width).strips) - CARD_HEIGHT
+        self._heights.set_extras(extras)
+        self._update_virtual_size()
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self._view_width if self.is_mounted else 0, self._heights.total(self._count))
+
+    def card_region(self, index: int) -> Region:
+        """Lines of card `index` relative to the top of the visible area."""
+        top = self._heights.top(index) - round(self.scroll_y)
+        return Region(0, top, self._view_width, self._heights.height(index))
+
+    def _refresh_card(self, index: int) -> None:
+        region = self.card_region(index)
+        if region.bottom > 0 and region.y < self._view_height:
+            self.refresh(region)
+
+    def _scroll_to_card(self, index: int) -> None:
+        top = self._heights.top(index)
+        height = self._heights.height(index)
+        view = self._view_height
+        scroll_y = round(self.scroll_y)
+        if top < scroll_y or height >= view:
+            self.scroll_to(y=top, animate=False, force=True)
+        elif top + height > scroll_y + view:
+            self.scroll_to(y=top + height - view, animate=False, force=True)
+
+    def _scroll_keeping_row(self, index: int, row: int) -> None:
+        """Scroll so card `index` starts `row` lines below the top, if possible."""
+        row = max(0, min(row, self._view_height - self._heights.height(index)))
+        self.scroll_to(y=max(0, self._heights.top(index) - row), animate=False, force=True)
+
+    def _cards_per_page(self) -> int:
+        return max(1, self._view_height // CARD_HEIGHT)
+
+    # -------------------------------------------------------------- cursor
+
+    def validate_cursor(self, cursor: int) -> int:
+        return max(0, min(cursor, self._count - 1))
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        if old < self._count:
+            self._refresh_card(old)
+        self._refresh_card(new)
+        self._scroll_to_card(new)
+        self._schedule_warm_up()
+        card = self.cursor_card
+        if card is not None:
+            self.post_message(self.Highlighted(self, card.paper_id, new))
+
+    def move_cursor(self, delta: int) -> None:
+        self.cursor = self.cursor + delta
+
+    def go_to(self, index: int) -> None:
+        self.cursor = index
+
+    def home(self) -> None:
+        self.go_to(0)
+
+    def end(self) -> None:
+        self.go_to(self._count - 1)
+
+    def page_down(self) -> None:
+        self._move_keeping_row(self._cards_per_page())
+
+    def page_up(self) -> None:
+        self._move_keeping_row(-self._cards_per_page())
+
+    def _move_keeping_row(self, delta: int) -> None:
+        """Move by `delta` cards and scroll by as much, like a pager."""
+        if not self._count:
+            return
+        target = self.validate_cursor(self.cursor + delta)
+        row = self._heights.top(self.cursor) - round(self.scroll_y)
+        self._scroll_keeping_row(target, row)
+        self.cursor = target
+
+    def toggle_expand(self) -> None:
+        """Show the whole abstract of the cursor card, or clamp it again."""
+        card = self.cursor_card
+        if card is None:
+            return
+        if card.paper_id in self.expanded:
+            self.expanded.discard(card.paper_id)
+            self._expanded_at.pop(self.cursor, None)
+        else:
+            self.expanded.add(card.paper_id)
+            self._expanded_at[self.cursor] = card.paper_id
+        self._cards.discard(self.cursor)
+        self._remeasure_expanded(remap=False)
+        self.refresh()
+        self._scroll_to_card(self.cursor)
+
+    def select_tag(self, n: int) -> str | None:
+        """Choose tag `n` (0-based) of the cursor card; returns its topic."""
+        card = self.cursor_card
+        if card is None or not 0 <= n < len(card.tags):
+            return None
+        topic = card.tags[n]
+        self.post_message(self.TagSelected(self, card.paper_id, self.cursor, topic))
+        return topic
+
+    def action_next(self) -> None:
+        self.move_cursor(1)
+
+    def action_previous(self) -> None:
+        self.move_cursor(-1)
+
+    def action_open(self) -> None:
+        card = self.cursor_card
+        if card is not None:
+            self.post_message(self.Opened(self, card.paper_id, self.cursor))
+
+    def action_toggle_expand(self) -> None:
+        self.toggle_expand()
+
+    def action_page_down(self) -> None:
+        self.page_down()
+
+    def action_page_up(self) -> None:
+        self.page_up()
+
+    def action_half_page_down(self) -> None:
+        self._move_keeping_row(max(1, self._cards_per_page() // 2))
+
+    def action_half_page_up(self) -> None:
+        self._move_keeping_row(-max(1, self._cards_per_page() // 2))
+
+    def action_first(self) -> None:
+        self.home()
+
+    def action_last(self) -> None:
+        self.end()
+
+    # --------------------------------------------------------------- mouse
+
+    def on_click(self, event: events.Click) -> None:
+        """A click selects a card; a click on the selected card, or a double
+        click, opens it; a click on a tag selects that tag's topic."""
+        hit = self._hit(event)
+        if hit is None:
+            return
+        event.stop()
+        index, topic = hit
+        if topic is not None:
+            if event.chain == 1:
+                self.cursor = index
+                self.post_message(self.TagSelected(self, self._card(index).paper_id, index, topic))
+        elif event.chain == 1:
+            # Remember whether this click opened the card, so the second click
+            # of a double click on the selected card does not open it twice.
+            self._click_opened = index == self.cursor
+            if self._click_opened:
+                self.action_open()
+            else:
+                self.cursor = index
+        elif event.chain == 2 and index == self.cursor and not self._click_opened:
+            self.action_open()
+
+    def _hit(self, event: events.MouseEvent) -> tuple[int, str | None] | None:
+        """The card under the pointer, and the tag under it if any."""
+        offset = event.get_content_offset(self)
+        if offset is None or not self._count:
+            return None
+        y = round(self.scroll_y) + offset.y
+        if y >= self._heights.total(self._count):
+            return None
+        index, row = self._heights.locate(y)
+        layout = self._layout(index, self._view_width)
+        if row == layout.tag_row:
+            for span in layout.tags:
+                if span.start <= offset.x < span.end:
+                    return index, span.topic
+        return index, None
+
+    # ------------------------------------------------------------ rendering
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._view_width != self._layout_width:
+            self._layout_width = self._view_width
+            self._remeasure_expanded(remap=False)
+        else:
+            self._update_virtual_size()
+        if self._count:
+            self._scroll_to_card(self.cursor)
+        self._schedule_warm_up()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._layouts.clear()
+
+    @property
+    def card_styles(self) -> CardStyles:
+        """The card parts' styles from the component classes (cached until
+        the CSS or the pseudo-classes change)."""
+        if self._styles is None:
+            self._styles = CardStyles.from_widget(self)
+        return self._styles
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._schedule_warm_up()
+
+    def _schedule_warm_up(self) -> None:
+        if not self._warm_up_pending and self.is_mounted:
+            self._warm_up_pending = True
+            self.call_after_refresh(self._warm_up)
+
+    def _warm_up(self) -> None:
+        """Lay out the cards a page above and below the view, and the cursor
+        look of the cursor's neighbours, after the frame is painted: the next
+        key or scroll then finds them ready instead of wrapping text while a
+        frame waits."""
+        self._warm_up_pending = False
+        width = self._view_width
+        total = self._heights.total(self._count)
+        if not total or width <= 0:
+            return
+        top = round(self.scroll_y)
+        first, _ = self._heights.locate(min(top, total - 1))
+        last, _ = self._heights.locate(min(top + self._view_height, total) - 1)
+        reach = self._cards_per_page() + 1
+        wanted = [
+            *range(last + 1, min(self._count, last + 1 + reach)),
+            *range(first - 1, max(-1, first - 1 - reach), -1),
+        ]
+        laid_out = 0
+        for index in wanted:
+            if not self._has_layout(index, width):
+                self._layout(index, width)
+                laid_out += 1
+                if laid_out == WARM_UP_BATCH:
+                    self._schedule_warm_up()
+                    return
+        for index in (self.cursor + 1, self.cursor - 1):
+            if 0 <= index < self._count:
+                self._cursor_strips(self._layout(index, width))
+
+    def _has_layout(self, index: int, width: int) -> bool:
+        card = self._card(index)
+        return (width, card, card.paper_id in self.expanded) in self._layouts
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of this paint needs, looked up once rather than per
+        # line (reactives and regions are slow to read in a tight loop).
+        self._paint = self._start_paint()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
+    def _start_paint(self) -> _Paint:
+        width = self._view_width
+        return _Paint(
+            width=width,
+            top=round(self.scroll_y),
+            end=self._heights.total(self._count),
+            cursor=self.cursor,
+            blank=Strip.blank(width, self.card_styles.base),
+        )
+
+    def render_line(self, y: int) -> Strip:
+        paint = self._paint or self._start_paint()
+        if not self._count:
+            return self._empty_line(y, paint.width)
+        line = paint.top + y
+        if line >= paint.end:
+            return paint.blank
+        index, row = self._heights.locate(line)
+        if index != paint.index:
+            layout = self._layout(index, paint.width)
+            paint.index = index
+            paint.strips = self._cursor_strips(layout) if index == paint.cursor else layout.strips
+        return paint.strips[row] if row < len(paint.strips) else paint.blank
+
+    def _empty_line(self, y: int, width: int) -> Strip:
+        styles = self.card_styles
+        if y != self._view_height // 2:
+            return Strip.blank(width, styles.base)
+        message = Text(one_line_safe(self.empty_message), style=styles.empty)
+        message.truncate(width, overflow="ellipsis")
+        pad = max(0, (width - message.cell_len) // 2)
+        return self._strip(Text(" " * pad) + message, width)
+
+    def _cursor_strips(self, layout: CardLayout) -> list[Strip]:
+        """The card's lines with the cursor bar, and the cursor's background
+        behind everything that has the list's own background."""
+        styles = self.card_styles
+        if layout.cursor_strips is None or layout.cursor_style is not styles:
+            plain_background = styles.base.bgcolor
+            tint = Style(bgcolor=styles.cursor.bgcolor)
+            bar = Segment(CURSOR_BAR, styles.base + Style(color=styles.cursor.color, bgcolor=styles.cursor.bgcolor))
+
+            def tinted(segment: Segment) -> Segment:
+                segment_style = segment.style or Style()
+                if segment_style.bgcolor not in (None, plain_background):
+                    return segment
+                return Segment(segment.text, segment_style + tint, segment.control)
+
+            *card_strips, separator = layout.strips
+            layout.cursor_strips = [
+                Strip([bar, *map(tinted, strip.crop(BAR_WIDTH))], strip.cell_length) for strip in card_strips
+            ]
+            layout.cursor_strips.append(separator)
+            layout.cursor_style = styles
+        return layout.cursor_strips
+
+    def _layout(self, index: int, width: int) -> CardLayout:
+        card = self._card(index)
+        key = (width, card, card.paper_id in self.expanded)
+        layout = self._layouts.get(key)
+        if layout is None:
+            layout = self._lay_out(card, width, expanded=key[2])
+            self._layouts.set(key, layout)
+        return layout
+
+    def _strip(self, text: Text, width: int) -> Strip:
+        """One line, exactly `width` cells, on the list's own style."""
+        base = self.card_styles.base
+        segments = Segment.apply_style(text.render(self.app.console), style=base)
+        return Strip(segments, text.cell_len).crop_extend(0, width, base).simplify()
+
+    def _lay_out(self, card: CardData, width: int, *, expanded: bool) -> CardLayout:
+        """Lay out one card at `width` columns (the bar column included)."""
+        console = self.app.console
+        styles = self.card_styles
+        text_width = max(1, width - BAR_WIDTH - INDENT - RIGHT_MARGIN)
+        pattern = highlight_pattern(card.highlight) if card.highlight else None
+
+        def marked(plain: str, style: Style) -> Text:
+            text = Text(plain, style=style)
+            if pattern is not None:
+                text.highlight_regex(pattern, style=styles.highlight)
+            return text
+
+        def single(plain: str, style: Style) -> Text:
+            text = Text(one_line_safe(plain), style=style)
+            text.truncate(text_width, overflow="ellipsis")
+            return text
+
+        header = Text(" " if card.read else UNREAD_MARKER, style=styles.unread_marker)
+        header.append(" ")
+        heading = single(card.header, styles.date)
+        if card.starred:
+            heading.truncate(max(0, text_width - 2), overflow="ellipsis")
+            heading.append(" ")
+            heading.append(STAR, style=styles.star)
+        header.append(heading)
+
+        title = marked(one_line_safe(card.title), styles.title)
+        title_lines = clamp_lines(list(title.wrap(console, text_width)), TITLE_LINES, text_width)
+
+        if expanded:
+            abstract_plain = clean_block(card.abstract, html_allowed=False)
+        else:
+            abstract_plain = one_line_safe(card.abstract)
+        abstract = marked(abstract_plain, styles.abstract)
+        abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
+        if not expanded:
+            abstract_lines = clamp_lines(abstract_lines, ABSTRACT_LINES, text_width)
+
+        tags_line, tag_spans = self._tags_line(card, text_width)
+
+        rows: list[Text] = [header]
+        rows += _padded(title_lines, TITLE_LINES)
+        rows += _padded(abstract_lines, ABSTRACT_LINES)
+        rows.append(single(card.authors, styles.authors))
+        rows.append(single(card.affiliations, styles.affiliations))
+        rows.append(tags_line)
+        rows.append(Text())
+
+        strips: list[Strip] = []
+        for number, row in enumerate(rows):
+            line = Text(" " * (BAR_WIDTH if number == 0 else BAR_WIDTH + INDENT))
+            line.append(row)
+            if card.read:
+                line.stylize(styles.read, BAR_WIDTH)
+            strips.append(self._strip(line, width))
+        return CardLayout(strips=strips, tag_row=len(rows) - 2, tags=tag_spans)
+
+    def _tags_line(self, card: CardData, text_width: int) -> tuple[Text, tuple[TagSpan, ...]]:
+        """The tags row and where each tag landed, for clicks.
+
+        Tags that do not fit are counted in a final `+N`; a first tag too
+        long for the row is cut with `…`.
+        """
+        styles = self.card_styles
+        line = Text()
+        spans: list[TagSpan] = []
+        left = BAR_WIDTH + INDENT
+        for position, topic in enumerate(card.tags):
+            piece = Text(one_line_safe(topic), style=styles.tag)
+            remaining = len(card.tags) - position - 1
+            more = cell_len(f"{TAG_GAP}+{remaining}") if remaining else 0
+            gap = len(TAG_GAP) if spans else 0
+            room = text_width - line.cell_len - gap
+            if piece.cell_len + more > room:
+                if spans:
+                    line.append(f"{TAG_GAP}+{remaining + 1}", style=styles.tag)
+                    break
+                piece.truncate(max(1, room - more), overflow="ellipsis")
+            if gap:
+                line.append(TAG_GAP)
+            if topic == card.current_topic:
+                piece.stylize(styles.tag_current)
+            start = line.cell_len
+            line.append(piece)
+            spans.append(TagSpan(left + start, left + line.cell_len, topic))
+        return line, tuple(spans)
+
+
+def _padded(lines: list[Text], count: int) -> list[Text]:
+    """`lines`, with blank lines added to reach at least `count`."""
+    return lines + [Text() for _ in range(count - len(lines))]

@@ -1,0 +1,192 @@
+"""The small pieces of the parser: ids and keys, links, dates, authors lists, document sniffing."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from feedtui.sources.base import FeedError
+from feedtui.sources.parse_arxiv_rss import split_creators
+from feedtui.sources.parse_dates import DateChecker, parse_datetime
+from feedtui.sources.parse_document import prepare
+from feedtui.sources.parse_ids import arxiv_id_from_reference, first_version_month, web_key
+from feedtui.sources.parse_links import http_url
+
+UTC = timezone.utc
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("http://arxiv.org/abs/2609.01234v2", ("2609.01234", 2)),
+        ("https://arxiv.org/abs/2609.01234", ("2609.01234", None)),
+        ("https://www.arxiv.org/pdf/2609.01234v3.pdf", ("2609.01234", 3)),
+        ("https://export.arxiv.org/abs/hep-th/9901001v1", ("hep-th/9901001", 1)),
+        ("https://arxiv.org/abs/math.GT/0309136", ("math.GT/0309136", None)),
+        ("https://arxiv.org/abs/2609.01234v2?context=cs#top", ("2609.01234", 2)),
+        ("https://arxiv.org/abs/2609.01234/", ("2609.01234", None)),
+        ("oai:arXiv.org:2609.01234v1", ("2609.01234", 1)),
+        ("arXiv:0704.0001", ("0704.0001", None)),
+        (" http://arxiv.org/abs/2611.00862v1 ", ("2611.00862", 1)),
+        ("2609.01234", None),  # a bare number could be anything
+        ("https://arxiv.org/list/cs.DC/recent", None),
+        ("https://example.org/abs/2609.01234", None),
+        ("https://arxiv.org.evil.example/abs/2609.01234", None),
+        ("http://arxiv.org/api/errors#incorrect_id_format_for_x", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_arxiv_id_from_reference(text, expected):
+    assert arxiv_id_from_reference(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("arxiv_id", "expected"),
+    [
+        ("2609.01234", datetime(2026, 9, 1, tzinfo=UTC)),
+        ("0704.0001", datetime(2007, 4, 1, tzinfo=UTC)),
+        ("hep-th/9901001", datetime(1999, 1, 1, tzinfo=UTC)),
+        ("cs/0601045", datetime(2006, 1, 1, tzinfo=UTC)),
+        ("math.GT/0309136", datetime(2003, 9, 1, tzinfo=UTC)),
+        ("2613.00001", None),
+        ("web:abc", None),
+    ],
+)
+def test_first_version_month(arxiv_id, expected):
+    assert first_version_month(arxiv_id) == expected
+
+
+def test_web_keys():
+    key = web_key("https://blog.example.org/post/1", "https://blog.example.org/feed")
+    assert re.fullmatch(r"web:[0-9a-f]{16}", key)
+    assert key == web_key(" https://blog.example.org/post/1 ", "https://elsewhere.example/feed")
+    assert key != web_key("https://blog.example.org/post/2", "https://blog.example.org/feed")
+    assert web_key("tag:x.example,2026:1", "a") == web_key("tag:x.example,2026:1", "b")
+    assert web_key("post-1", "https://a.example/feed") != web_key("post-1", "https://b.example/feed")
+    assert web_key("post-1", "https://a.example/feed") == web_key("post-1", "https://a.example/feed")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("https://arxiv.org/abs/2609.01234v2", "https://arxiv.org/abs/2609.01234v2"),
+        ("  http://example.org/a?b=c#d  ", "http://example.org/a?b=c#d"),
+        ("HTTPS://EXAMPLE.ORG/", "HTTPS://EXAMPLE.ORG/"),
+        ("http:///example.org/x", "http://example.org/x"),
+        ("http://[2001:db8::1]/x", "http://[2001:db8::1]/x"),
+        ("javascript:alert(1)", ""),
+        ("JavaScript:alert(1)", ""),
+        ("file:///etc/passwd", ""),
+        ("data:text/html,<script>x</script>", ""),
+        ("ftp://example.org/x", ""),
+        ("/relative/path", ""),
+        ("//example.org/x", ""),
+        ("http://", ""),
+        ("http://:80/", ""),
+        ("https://arxiv.org@evil.example/", ""),
+        ("https://exa mple.org/", ""),
+        ("https://example.org/\x1b[2J", ""),
+        ("https://example.org/\u202egnp.exe", ""),
+        ("https://example.org/" + "a" * 3000, ""),
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_http_url(raw, expected):
+    assert http_url(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Ada Lovelace, Alan Turing and Grace Hopper", ["Ada Lovelace", "Alan Turing", "Grace Hopper"]),
+        ("Ada Lovelace, Alan Turing, and Grace Hopper", ["Ada Lovelace", "Alan Turing", "Grace Hopper"]),
+        ("Ada Lovelace, Alan Turing, Grace Hopper", ["Ada Lovelace", "Alan Turing", "Grace Hopper"]),
+        ("Ada Lovelace and Alan Turing", ["Ada Lovelace", "Alan Turing"]),
+        ("Alexandra Anderson, Sandra Andersen", ["Alexandra Anderson", "Sandra Andersen"]),
+        ("Carlos Méndez, Jr., Amara Osei", ["Carlos Méndez Jr.", "Amara Osei"]),
+        ("A. Author (Lab, City), B. Author", ["A. Author (Lab, City)", "B. Author"]),
+        ("The ATLAS Collaboration", ["The ATLAS Collaboration"]),
+        (
+            '<a href="http://arxiv.org/find/cs/1/au:+Doe_J/0/1/0/all/0/1">Jane Doe</a>, '
+            '<a href="http://arxiv.org/find/cs/1/au:+Roe_R/0/1/0/all/0/1">Rick Roe</a>',
+            ["Jane Doe", "Rick Roe"],
+        ),
+        (" ,, and , ", []),
+        ("", []),
+    ],
+)
+def test_split_creators(raw, expected):
+    assert split_creators(raw) == expected
+
+
+def test_split_creators_keeps_two_hundred():
+    names = split_creators(", ".join(f"Author {i}" for i in range(500)))
+    assert len(names) == 200
+    assert names[-1] == "Author 199"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2026-10-01T12:30:00Z", datetime(2026, 10, 1, 12, 30, tzinfo=UTC)),
+        ("2026-10-01T12:30:00-04:00", datetime(2026, 10, 1, 16, 30, tzinfo=UTC)),
+        ("2026-10-01T12:30:00.123456+00:00", datetime(2026, 10, 1, 12, 30, 0, 123456, tzinfo=UTC)),
+        ("2026-10-01", datetime(2026, 10, 1, tzinfo=UTC)),
+        ("2026-10-01T12:30:00", datetime(2026, 10, 1, 12, 30, tzinfo=UTC)),
+        ("Mon, 05 Oct 2026 00:00:00 -0400", datetime(2026, 10, 5, 4, 0, tzinfo=UTC)),
+        ("Mon, 05 Oct 2026 00:00:00 GMT", datetime(2026, 10, 5, tzinfo=UTC)),
+        ("yesterday", None),
+        ("2026-13-45T99:00:00Z", None),
+        ("0001-01-01T00:00:00+01:00", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_parse_datetime(text, expected):
+    assert parse_datetime(text) == expected
+
+
+def test_date_checker():
+    now = datetime(2026, 10, 5, 12, tzinfo=UTC)
+    checker = DateChecker(now)
+    fine = datetime(2026, 10, 1, tzinfo=UTC)
+    assert checker.check(fine) == (fine, False)
+    assert checker.check(now + timedelta(hours=23)) == (now + timedelta(hours=23), False)
+    assert checker.check(now + timedelta(hours=25)) == (now, True)
+    assert checker.check(datetime(1990, 12, 31, tzinfo=UTC)) == (now, True)
+    assert checker.check(datetime(1991, 1, 1, tzinfo=UTC)) == (datetime(1991, 1, 1, tzinfo=UTC), False)
+    assert checker.check(None) == (now, True)
+    assert (checker.future, checker.ancient, checker.missing) == (1, 1, 1)
+    assert checker.plausible(fine) and not checker.plausible(None) and not checker.plausible(now + timedelta(days=2))
+
+
+@pytest.mark.parametrize(
+    ("data", "root", "has_doctype"),
+    [
+        (b'<?xml version="1.0"?><rss version="2.0"/>', "rss", False),
+        (b"\xef\xbb\xbf  \n<feed xmlns='http://www.w3.org/2005/Atom'/>", "feed", False),
+        (b"<!-- a comment --><?pi x?><!DOCTYPE rss SYSTEM 'x.dtd'><rss/>", "rss", True),
+        (b'<!DOCTYPE rdf:RDF [<!ENTITY x "<y>">]><rdf:RDF/>', "rdf:RDF", True),
+        ('<?xml version="1.0" encoding="utf-16"?><feed/>'.encode("utf-16"), "feed", False),
+    ],
+)
+def test_prepare_finds_the_root(data: bytes, root: str, has_doctype: bool):
+    document = prepare(data)
+    assert (document.root, document.has_doctype) == (root, has_doctype)
+    assert document.data.startswith(b"<")
+
+
+def test_prepared_documents_are_utf8_with_a_matching_declaration():
+    document = prepare('<?xml version="1.0" encoding="ISO-8859-1"?><rss><title>\u00e9</title></rss>'.encode("latin-1"))
+    assert document.data == '<?xml version="1.0" encoding="utf-8"?><rss><title>\u00e9</title></rss>'.encode()
+    utf8 = b'<?xml version="1.0" encoding="UTF-8"?><rss><title>\xc3\xa9</title></rss>'
+    assert prepare(utf8).data is utf8  # nothing to do: no copy
+
+
+def test_prepare_rejects_a_document_without_a_root():
+    with pytest.raises(FeedError, match="^not a feed: the XML document has no root element$"):
+        prepare(b'<?xml version="1.0"?>\n<!-- nothing -->\n')

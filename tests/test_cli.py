@@ -1,0 +1,141 @@
+"""The CLI end to end against a real arXiv-shaped server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+
+import pytest
+from werkzeug.wrappers import Response
+
+from feedtui.cli import main
+
+from tests.atom import Entry, api_feed
+
+WIDGETS = [
+    Entry(
+        "2611.00001",
+        title="Quantum widgets for $O(n^2)$ sorting",
+        summary="We build quantum widgets that sort in $O(n^2)$ steps, a $5.2\\times$ speed-up.",
+        published="2026-11-20T10:00:00Z",
+        authors=[("Ada Quill", ["Institute of Nowhere"]), ("Bo Marsh", ["Lake Erenwick Labs", "Institute of Nowhere"])],
+        categories=["quant-ph", "cs.DS"],
+        comment="9 pages",
+    ),
+    Entry(
+        "2611.00002",
+        title="More quantum widgets",
+        summary="Quantum widgets again, with \\emph{fewer} qubits.",
+        published="2026-11-18T10:00:00Z",
+        version=2,
+        updated="2026-11-25T10:00:00Z",
+        categories=["quant-ph"],
+        doi="10.99999/invented.1",
+    ),
+]
+
+
+@pytest.fixture
+def arxiv(httpserver):
+    seen: list[dict] = []
+
+    def handler(request):
+        query = parse_qs(request.query_string.decode())
+        seen.append(query)
+        start = int(query.get("start", ["0"])[0])
+        size = int(query.get("max_results", ["10"])[0])
+        page = WIDGETS[start : start + size]
+        return Response(api_feed(page, total=len(WIDGETS), start=start), content_type="application/atom+xml")
+
+    httpserver.expect_request("/api/query").respond_with_handler(handler)
+    return seen
+
+
+@pytest.fixture
+def cli(tmp_path, httpserver, monkeypatch, arxiv):
+    config = tmp_path / "config.toml"
+    config.write_text("[arxiv]\nmin_interval = 0.05\n")
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
+    monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
+    data = tmp_path / "data"
+
+    def run(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    return run
+
+
+def test_round_trip(cli, capsys, arxiv):
+    assert cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"') == 0
+    assert cli("follow", "Quantum Widgets") == 0
+    capsys.readouterr()
+    assert cli("refresh") == 0
+    err = capsys.readouterr().err
+    assert "2 new" in err
+    assert any("quantum widgets" in q["search_query"][0] for q in arxiv)
+
+    assert cli("papers", "Quantum Widgets", "--json") == 0
+    papers = json.loads(capsys.readouterr().out)
+    assert [p["id"] for p in papers] == ["2611.00001", "2611.00002"]
+    first = papers[0]
+    assert first["title"] == "Quantum widgets for O(n²) sorting"
+    assert "5.2×" in first["abstract"]
+    assert first["authors"] == ["Ada Quill", "Bo Marsh"]
+    assert first["affiliations"] == ["Institute of Nowhere", "Lake Erenwick Labs"]
+    assert first["published"] == "2026-11-20T10:00:00Z"
+    assert first["primary_category"] == "quant-ph" and first["categories"] == ["quant-ph", "cs.DS"]
+    assert "Quantum Widgets" in first["tags"]
+    assert first["read"] is False and first["starred"] is False
+    assert first["url"] == "http://arxiv.org/abs/2611.00001v1"
+    assert first["pdf_url"] == "http://arxiv.org/pdf/2611.00001v1"
+    assert first["comment"] == "9 pages"
+    assert papers[1]["version"] == 2 and papers[1]["doi"] == "10.99999/invented.1"
+    assert papers[1]["updated"] == "2026-11-25T10:00:00Z"
+
+    assert cli("read", "2611.00001v1") == 0
+    assert cli("star", "2611.00002") == 0
+    capsys.readouterr()
+    assert cli("papers", "Quantum Widgets", "--unread", "--json") == 0
+    unread = json.loads(capsys.readouterr().out)
+    assert [p["id"] for p in unread] == ["2611.00002"]
+    assert unread[0]["starred"] is True
+
+    assert cli("topics", "--json") == 0
+    topics = {t["name"]: t for t in json.loads(capsys.readouterr().out)}
+    mine = topics["Quantum Widgets"]
+    assert mine["following"] is True and mine["papers"] == 2 and mine["unread"] == 1
+    assert mine["definition"] == {"query": 'abs:"quantum widgets"'}
+    assert len(mine["momentum"]["weeks"]) == 12
+
+
+def test_second_refresh_the_same_day_is_not_sent(cli, capsys, arxiv):
+    cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
+    cli("follow", "Quantum Widgets")
+    assert cli("refresh") == 0
+    sent = len(arxiv)
+    assert cli("refresh") == 0
+    assert len(arxiv) == sent
+    assert "already fetched today" in capsys.readouterr().err
+    assert cli("refresh", "--force") == 0
+    assert len(arxiv) > sent
+
+
+def test_usage_errors_exit_2(cli, capsys):
+    assert cli("papers", "No Such Topic") == 2
+    assert "no topic called" in capsys.readouterr().err
+    assert cli("topic", "add", "Bad", "--query", "ti:(unbalanced") == 2
+    err = capsys.readouterr().err
+    assert "bad query" in err and "^" in err
+    with pytest.raises(SystemExit) as exit_info:
+        cli("papers")
+    assert exit_info.value.code == 2
+
+
+def test_failed_source_exits_1_and_is_named(cli, capsys, tmp_path):
+    cli("topic", "add", "Broken Feed", "--feed", "http://127.0.0.1:9/feed.xml")
+    cli("follow", "Broken Feed")
+    capsys.readouterr()
+    assert cli("refresh") == 1
+    err = capsys.readouterr().err
+    assert "Broken Feed" in err or "127.0.0.1:9" in err
+    assert "failed" in err

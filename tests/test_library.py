@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from feedtui.library import Library
+from feedtui.store.codec import card_row
+
+from tests.factories import make_paper
+
+
+def rows(*specs):
+    out = {}
+    for pid, published in specs:
+        out[pid] = card_row(make_paper(pid, published=published), "2026-11-01T00:00:00+00:00", "w")
+    return out
+
+
+def test_members_are_newest_first_and_unread_counts_follow_marks():
+    read: dict = {}
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), ("c", "2026-08-01T00:00:00")), read)
+    library.set_members("T", ["a", "b", "c", "unknown"])
+    assert [library.ids[i] for i in library.topic_positions("T")] == ["b", "a", "c"]
+    assert library.unread_count("T") == 3
+    read["b"] = {}
+    library.read_changed(["b"], True)
+    assert library.unread_count("T") == 2
+    library.recount()
+    assert library.unread_count("T") == 2
+
+
+def test_update_tags_moves_papers_between_topics_and_keeps_other_topics():
+    read: dict = {}
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), read)
+    library.set_members("T", ["a"])
+    library.set_members("Other", ["a"])
+    library.upsert_rows(rows(("c", "2026-11-01T00:00:00")))
+    changed = library.update_tags(["a", "c"], {"T": {"c"}, "U": {"a", "c"}})
+    assert changed == {"T", "U"}
+    assert [library.ids[i] for i in library.topic_positions("T")] == ["c"]
+    assert [library.ids[i] for i in library.topic_positions("U")] == ["c", "a"]
+    # "Other" was not judged: a keeps it.
+    assert library.tags[library.pos["a"]] == ("Other", "U")
+    assert library.unread_count("U") == 2 and library.unread_count("T") == 1
+
+
+def test_a_changed_date_resorts_the_topics_of_that_paper():
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), {})
+    library.set_members("T", ["a", "b"])
+    library.upsert_rows(rows(("a", "2026-11-01T00:00:00")))
+    assert [library.ids[i] for i in library.topic_positions("T")] == ["a", "b"]

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from tests.factories import make_paper
+
+
+def test_newer_version_wins_and_sources_merge():
+    v1 = make_paper("2609.00001", version=1, title="Old", sources=("http://a",), published="2026-09-01T00:00:00")
+    v2 = make_paper(
+        "2609.00001", version=2, title="New", sources=("http://b",), published="2026-09-20T00:00:00",
+        updated="2026-09-20T00:00:00",
+    )
+    merged = v2.merged_with(v1)
+    assert merged.title == "New" and merged.version == 2
+    assert merged.sources == ("http://a", "http://b")
+    # The first-version date is the earliest exact one.
+    assert merged.published.isoformat().startswith("2026-09-01")
+
+
+def test_arxivs_own_record_beats_a_blog_post_about_it():
+    arxiv = make_paper("2609.00001", version=1, title="Real Title", published="2026-09-01T00:00:00")
+    blog = make_paper(
+        "2609.00001", version=1, title="Our new paper!", published="2026-09-05T00:00:00",
+        updated="2026-09-05T00:00:00", secondhand=True, sources=("http://blog",),
+    )
+    for merged in (arxiv.merged_with(blog), blog.merged_with(arxiv)):
+        assert merged.title == "Real Title"
+        assert merged.published.isoformat().startswith("2026-09-01")
+        assert not merged.secondhand
+        assert "http://blog" in merged.sources

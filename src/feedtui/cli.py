@@ -116,11 +116,82 @@ def build_parser() -> argparse.ArgumentParser:
     edit.add_argument("--query", metavar="Q")
     edit.add_argument("--description", metavar="TEXT")
 
+    _add_export_commands(command, common)
+
     p = command("config", "where the config file is, or a commented default one")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--path", action="store_true", help="print the config file's path")
     group.add_argument("--default", action="store_true", help="print a commented default config")
     return parser
+
+
+EXPORT_EPILOG = """\
+examples:
+  feedtui export bibtex --starred -o reading-list.bib
+  feedtui export bibtex --topic 'Edge Inference'
+  feedtui export bibtex 2609.01234 2609.01240v2
+  feedtui export opml -o feedtui-feeds.opml
+  feedtui export json -o feedtui-state.json     everything you set, to move machines
+"""
+
+IMPORT_EPILOG = """\
+examples:
+  newsboat -e > feeds.opml && feedtui import opml feeds.opml --follow
+  feedtui import json feedtui-state.json        on the new machine
+Importing adds and merges; it never removes or overwrites what is already here.
+"""
+
+
+def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
+    def action(parent, name: str, help_text: str, epilog: str) -> argparse.ArgumentParser:
+        return parent.add_parser(
+            name, help=help_text, description=help_text, parents=[common], epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    export = command("export", "write BibTeX, OPML or your whole state (JSON), to stdout or a file", EXPORT_EPILOG)
+    formats = export.add_subparsers(dest="export_format", metavar="FORMAT", parser_class=_Parser, required=True)
+    bib = action(
+        formats, "bibtex", "BibTeX @misc entries for starred papers, a topic's papers or the papers named",
+        "examples:\n  feedtui export bibtex --starred -o reading-list.bib\n"
+        "  feedtui export bibtex --topic 'Edge Inference' > edge.bib\n"
+        "  feedtui export bibtex 2609.01234 arXiv:2609.01240v2\n"
+        "Exits 1 when a paper is not in the cache (the others are still written).",
+    )
+    which = bib.add_mutually_exclusive_group()
+    which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
+    which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first")
+    bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version")
+    opml = action(
+        formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",
+        "example:\n  feedtui export opml -o feedtui-feeds.opml\n"
+        "A topic with several feeds is a folder; its query is kept in a feedtui:query attribute.",
+    )
+    state = action(
+        formats, "json", "your whole state: follows, read marks, stars, your topics, hidden topics, preferences",
+        "example:\n  feedtui export json -o feedtui-state.json\n"
+        "then on the other machine: feedtui import json feedtui-state.json",
+    )
+    for p in (bib, opml, state):
+        p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+
+    imports = command("import", "add topics from another reader's OPML, or state from `feedtui export json`", IMPORT_EPILOG)
+    sources = imports.add_subparsers(dest="import_format", metavar="FORMAT", parser_class=_Parser, required=True)
+    opml_in = action(
+        sources, "opml", "add another reader's feeds (newsboat, nom, Thunderbird, …) as topics",
+        "examples:\n  feedtui import opml ~/feeds.opml\n  newsboat -e | feedtui import opml - --follow\n"
+        "Each folder becomes a topic holding its feeds; a feed outside folders is a topic of its own.\n"
+        "A topic of the same name that has feeds gains the new ones. Exits 1 if a topic could not be added.",
+    )
+    opml_in.add_argument("file", metavar="FILE", help="the OPML file (- for stdin)")
+    opml_in.add_argument("--follow", action="store_true", help="also follow every topic imported")
+    state_in = action(
+        sources, "json", "merge a state exported with `feedtui export json` into this one",
+        "example:\n  feedtui import json feedtui-state.json\n"
+        "What is already here is kept (differences are reported); everything new is added.\n"
+        "Exits 1 if the file is not a feedtui export, or some entries were invalid (they are named).",
+    )
+    state_in.add_argument("file", metavar="FILE", help="the JSON file (- for stdin)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -386,6 +457,190 @@ def _cmd_topic_show(engine, args) -> int:
     return EXIT_OK
 
 
+def _cmd_export(engine, args) -> int:
+    exporters = {"bibtex": _export_bibtex, "opml": _export_opml, "json": _export_json}
+    return exporters[args.export_format](engine, args)
+
+
+def _cmd_import(engine, args) -> int:
+    importers = {"opml": _import_opml, "json": _import_json}
+    return importers[args.import_format](engine, args)
+
+
+def _export_bibtex(engine, args) -> int:
+    from feedtui.export.bibtex import bibtex_entries
+    from feedtui.store.codec import C_PUBLISHED
+
+    if sum((args.starred, args.topic is not None, bool(args.ids))) != 1:
+        raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
+    library = engine.library
+    missing: list[str] = []
+    if args.topic is not None:
+        positions = engine.topic_positions(engine.topic(args.topic).name)
+    elif args.starred:
+        starred = sorted(engine.state.starred_ids())
+        positions = [library.pos[pid] for pid in starred if pid in library.pos]
+        positions.sort(key=lambda i: (library.rows[i][C_PUBLISHED], library.ids[i]), reverse=True)
+        missing = [f"{pid}: starred, but not in the cache (refresh a topic it belongs to)" for pid in starred if pid not in library.pos]
+    else:
+        known, unknown = engine.resolve_ids(args.ids)
+        positions = [library.pos[pid] for pid in dict.fromkeys(known)]
+        missing = [f"{raw}: not in the cache (refresh first, or check the id)" for raw in unknown]
+    for message in missing:
+        print(f"feedtui: {message}", file=sys.stderr)
+    papers = engine.papers(positions)
+    if not papers and not missing:
+        print("feedtui: no papers to export", file=sys.stderr)
+    status = _write_output(bibtex_entries(papers), args.output, f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
+    return EXIT_FAILED if status != EXIT_OK or missing else EXIT_OK
+
+
+def _export_opml(engine, args) -> int:
+    from feedtui.export.opml import export_opml
+
+    topics = [entry.topic for entry in engine.topics() if entry.topic.definition.feeds]
+    if not topics:
+        print("feedtui: no topic has feed URLs, so the OPML lists none (add one: feedtui topic add NAME --feed URL)", file=sys.stderr)
+    return _write_output(export_opml(topics), args.output, f"{len(topics)} feed topic{'' if len(topics) == 1 else 's'}")
+
+
+def _export_json(engine, args) -> int:
+    from feedtui.export.state_json import export_state
+
+    document = export_state(engine)
+    counts = ", ".join(f"{len(document[t])} {t.replace('_', ' ')}" for t in ("follows", "read", "starred", "topics"))
+    return _write_output(json.dumps(document, ensure_ascii=False, indent=1) + "\n", args.output, f"your state ({counts})")
+
+
+def _write_output(text: str, output: str | None, what: str) -> int:
+    """stdout, or FILE replaced atomically (a crash never leaves half a file)."""
+    from pathlib import Path
+
+    from feedtui.store.files import StoreError, atomic_write
+
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    path = Path(output).expanduser()
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except StoreError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"wrote {what} to {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _read_input(name: str) -> tuple[bytes | None, str]:
+    """(the bytes, a name for messages); None after telling the user why not."""
+    from pathlib import Path
+
+    from feedtui.store.files import describe_os_error
+
+    if name == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    path = Path(name).expanduser()
+    try:
+        return path.read_bytes(), str(path)
+    except FileNotFoundError:
+        print(f"feedtui: {path}: no such file", file=sys.stderr)
+    except IsADirectoryError:
+        print(f"feedtui: {path}: is a directory, not a file", file=sys.stderr)
+    except OSError as error:
+        print(f"feedtui: {path}: cannot read it: {describe_os_error(error)}", file=sys.stderr)
+    return None, str(path)
+
+
+def _import_opml(engine, args) -> int:
+    from feedtui.export.opml import OpmlError, import_opml
+
+    data, source = _read_input(args.file)
+    if data is None:
+        return EXIT_FAILED
+    try:
+        result = import_opml(data, source)
+    except OpmlError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    for warning in result.warnings:
+        print(f"feedtui: {warning}", file=sys.stderr)
+    added: list[str] = []
+    merged: list[str] = []
+    already = skipped = 0
+    for topic in result.topics:
+        existing = engine.registry.get(topic.name)
+        try:
+            if existing is not None and existing.topic.definition.feeds:
+                current = existing.topic.definition
+                feeds = tuple(dict.fromkeys(current.feeds + topic.definition.feeds))
+                if feeds == current.feeds:
+                    already += 1
+                    continue
+                definition = TopicDefinition(query=current.query, categories=current.categories, feeds=feeds)
+                engine.add_topic(existing.name, definition, existing.topic.description)
+                merged.append(existing.name)
+                print(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)", file=sys.stderr)
+                continue
+            name = topic.name if existing is None else _free_name(engine, f"{topic.name} (feeds)")
+            entry = engine.add_topic(name, topic.definition, topic.description)
+            added.append(entry.name)
+            renamed = "" if existing is None else f" (the name '{topic.name}' is taken by a topic without feeds)"
+            print(f"added {entry.name}{renamed}: {topic.definition.describe()}", file=sys.stderr)
+        except ValueError as error:
+            skipped += 1
+            print(f"feedtui: {source}: skipped topic '{topic.name}': {error}", file=sys.stderr)
+    if args.follow:
+        for name in added + merged:
+            engine.follow(name)
+    if added or merged:
+        engine.retag(added + merged)
+    duplicates = f"; {result.duplicates} duplicate feed(s) merged" if result.duplicates else ""
+    print(
+        f"imported {source}: {len(added)} topic(s) added, {len(merged)} merged into existing topics, "
+        f"{already} already here, {skipped} skipped{duplicates}",
+        file=sys.stderr,
+    )
+    return EXIT_FAILED if skipped else EXIT_OK
+
+
+def _free_name(engine, name: str) -> str:
+    candidate, n = name, 2
+    while candidate in engine.registry:
+        candidate, n = f"{name} {n}", n + 1
+    return candidate
+
+
+def _import_json(engine, args) -> int:
+    from feedtui.export.state_json import StateImportError, import_state
+
+    data, source = _read_input(args.file)
+    if data is None:
+        return EXIT_FAILED
+    if not data.strip():
+        print(f"feedtui: {source}: the file is empty (expected JSON from `feedtui export json`)", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        document = json.loads(data)
+    except UnicodeDecodeError:
+        print(f"feedtui: {source}: not a text file (expected JSON from `feedtui export json`)", file=sys.stderr)
+        return EXIT_FAILED
+    except json.JSONDecodeError as error:
+        print(f"feedtui: {source}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        summary = import_state(engine, document, source=source)
+    except StateImportError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    if summary.topics_added:
+        engine.retag(summary.topics_added)
+    print(f"imported {source}:", file=sys.stderr)
+    for line in summary.lines():
+        print(f"  {line}", file=sys.stderr)
+    return EXIT_FAILED if summary.skipped else EXIT_OK
+
+
 _HANDLERS = {
     "refresh": _cmd_refresh,
     "topics": _cmd_topics,
@@ -400,6 +655,8 @@ _HANDLERS = {
     "topic rm": _cmd_topic_rm,
     "topic edit": _cmd_topic_edit,
     "topic show": _cmd_topic_show,
+    "export": _cmd_export,
+    "import": _cmd_import,
 }
 
 

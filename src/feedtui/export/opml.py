@@ -1,0 +1,333 @@
+"""OPML 2.0: feed topics out, another reader's subscriptions in.
+
+Export. Every topic whose definition has feed URLs is written; the others
+(pure arXiv queries and categories) have no feed to give another reader.
+A topic with one feed is one `<outline type="rss">`; a topic with several is
+a folder outline holding one `type="rss"` outline per feed. The topic's
+description goes in the standard `description` attribute. What OPML has no
+words for goes in attributes of feedtui's own namespace (declared on the
+root as `xmlns:feedtui`), set on the topic's outline (the folder, or the
+single feed): `feedtui:query`, the query narrowing the feeds, and
+`feedtui:categories`, space-separated arXiv categories. Other readers ignore
+them; this module reads them back, so export → import keeps feed topics whole.
+
+Import (newsboat, nom, Thunderbird, any reader):
+- a folder (an outline without `xmlUrl` that holds outlines) is a topic named
+  by its `text`/`title`; its feeds are the topic's feeds. In nested folders a
+  feed belongs to its nearest named folder; folders with the same name are one
+  topic; a folder without a name passes its feeds up to its parent.
+- a feed outside any folder is a topic of its own named by its `title`/`text`
+  (or its URL), made unique with ` (2)`, ` (3)`…; unless it carries an OPML 2.0
+  `category` attribute, whose tags (`a,b` or `/a/b`, last segment) then name
+  the topics it joins.
+- duplicates (the same `xmlUrl`) are merged: a feed appears once per topic,
+  and a feed outside any folder that a folder also holds is not made a topic
+  of its own. A feed in two folders stays in both (as tags do in newsboat).
+- only http(s) feed URLs are kept; `query:`, `exec:`, `file:` … are skipped
+  with a warning. Names pass through `clean_line` (no control characters).
+
+Safety: expat parses the bytes with every entity declaration refused, so an
+entity-expansion bomb never expands and an external entity (XXE) is never
+resolved; references to entities defined outside the file are refused too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.utils import format_datetime
+from urllib.parse import urlsplit, urlunsplit
+from xml.etree import ElementTree
+from xml.parsers import expat
+
+from feedtui.model import Topic, TopicDefinition, utcnow
+from feedtui.text.links import safe_link
+from feedtui.text.sanitize import clean_line, strip_controls
+
+FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
+MAX_NAME = 200
+
+
+class OpmlError(ValueError):
+    """An OPML file that cannot be read; the message names the file and the problem."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        self.source = source
+        self.problem = problem
+        super().__init__(f"{source}: {problem}")
+
+
+@dataclass(slots=True)
+class OpmlImport:
+    topics: list[Topic]
+    warnings: list[str] = field(default_factory=list)
+    # Feed outlines folded into another with the same xmlUrl.
+    duplicates: int = 0
+
+
+# -- export ---------------------------------------------------------------------
+
+
+def export_opml(topics: Iterable[Topic], *, created: datetime | None = None, title: str = "feedtui topics") -> str:
+    """An OPML 2.0 document with one outline (or folder) per feed topic."""
+    root = ElementTree.Element("opml", {"version": "2.0", "xmlns:feedtui": FEEDTUI_NS})
+    head = ElementTree.SubElement(root, "head")
+    ElementTree.SubElement(head, "title").text = title
+    ElementTree.SubElement(head, "dateCreated").text = format_datetime(created or utcnow(), usegmt=True)
+    ElementTree.SubElement(head, "docs").text = "https://opml.org/spec2.opml"
+    body = ElementTree.SubElement(root, "body")
+    for topic in topics:
+        feeds = topic.definition.feeds
+        if not feeds:
+            continue
+        name = _xml_text(topic.name)
+        if len(feeds) == 1:
+            outline = _feed_outline(body, name, feeds[0])
+        else:
+            outline = ElementTree.SubElement(body, "outline", {"text": name, "title": name})
+            for url in feeds:
+                _feed_outline(outline, _xml_text(url), url)
+        if topic.description:
+            outline.set("description", _xml_text(topic.description))
+        if topic.definition.query:
+            outline.set("feedtui:query", _xml_text(topic.definition.query))
+        if topic.definition.categories:
+            outline.set("feedtui:categories", " ".join(topic.definition.categories))
+    ElementTree.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
+
+
+def _feed_outline(parent: ElementTree.Element, name: str, url: str) -> ElementTree.Element:
+    return ElementTree.SubElement(
+        parent, "outline", {"type": "rss", "text": name, "title": name, "xmlUrl": _xml_text(url)}
+    )
+
+
+def _xml_text(text: str) -> str:
+    """No characters XML 1.0 forbids (and no terminal controls) in what we write."""
+    return strip_controls(text).replace("\n", " ")
+
+
+# -- import ---------------------------------------------------------------------
+
+
+def import_opml(data: bytes, source: str) -> OpmlImport:
+    """Topics from another reader's OPML; raises OpmlError for a file that is not usable OPML."""
+    root = _parse(data, source)
+    tag = _local(root.tag)
+    if tag != "opml":
+        hint = " (it looks like a feed: add it with `feedtui topic add NAME --feed URL`)" if tag in ("rss", "feed", "RDF") else ""
+        raise OpmlError(source, f"the root element is <{clean_line(tag)}>, not <opml>{hint}")
+    body = next((child for child in root if _local(child.tag) == "body"), None)
+    if body is None:
+        raise OpmlError(source, "it has no <body> element, where OPML lists its feeds")
+    collector = _Collector(source)
+    for child in body:
+        if _local(child.tag) == "outline":
+            collector.visit(child, None)
+    return collector.result()
+
+
+class _Refused(Exception):
+    pass
+
+
+def _parse(data: bytes, source: str) -> ElementTree.Element:
+    builder = ElementTree.TreeBuilder()
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def refuse_declaration(name: str, *_details) -> None:
+        raise _Refused(
+            f"it declares the XML entity '{clean_line(name)}'; feedtui refuses XML entities "
+            "(they can expand into gigabytes or read local files), and OPML needs none"
+        )
+
+    def refuse_reference(name: str, *_details) -> None:
+        raise _Refused(
+            f"it uses the entity '&{clean_line(name)};' defined outside the file; feedtui does not load outside definitions"
+        )
+
+    parser.EntityDeclHandler = refuse_declaration
+    parser.UnparsedEntityDeclHandler = refuse_declaration
+    parser.SkippedEntityHandler = refuse_reference
+    parser.StartElementHandler = lambda name, attrs: builder.start(
+        _clark(name), {_clark(key): value for key, value in attrs.items()}
+    )
+    parser.EndElementHandler = lambda name: builder.end(_clark(name))
+    try:
+        parser.Parse(data, True)
+    except _Refused as refusal:
+        raise OpmlError(source, str(refusal)) from None
+    except expat.ExpatError as error:
+        raise OpmlError(
+            source, f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
+        ) from None
+    return builder.close()
+
+
+def _clark(name: str) -> str:
+    """expat's `uri local` to ElementTree's `{uri}local`."""
+    uri, _, local = name.rpartition(" ")
+    return f"{{{uri}}}{local}" if uri else local
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _attribute(element: ElementTree.Element, name: str) -> str | None:
+    """An attribute by name, forgiving case (`xmlUrl`, `xmlurl`, `XMLURL`)."""
+    value = element.get(name)
+    if value is not None:
+        return value
+    folded = name.casefold()
+    for key, value in element.attrib.items():
+        if not key.startswith("{") and key.casefold() == folded:
+            return value
+    return None
+
+
+def _name(element: ElementTree.Element) -> str:
+    for attribute in ("text", "title"):
+        name = clean_line(_attribute(element, attribute), html_allowed=False)
+        if name:
+            return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+    return ""
+
+
+def _url_key(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
+
+
+def _name_from_url(url: str) -> str:
+    parts = urlsplit(url)
+    return clean_line(parts.netloc + parts.path.rstrip("/"), html_allowed=False)[:MAX_NAME]
+
+
+@dataclass(slots=True)
+class _Draft:
+    """A topic being gathered: a folder (or category tag), or a lone feed."""
+
+    name: str
+    standalone: bool
+    feeds: dict[str, str] = field(default_factory=dict)  # url key -> url
+    query: str = ""
+    categories: tuple[str, ...] = ()
+    description: str = ""
+
+    def take_extras(self, element: ElementTree.Element) -> None:
+        """feedtui's own attributes and the description, the first time they are seen."""
+        self.query = self.query or clean_line(element.get(f"{{{FEEDTUI_NS}}}query"), html_allowed=False)
+        if not self.categories:
+            text = clean_line(element.get(f"{{{FEEDTUI_NS}}}categories"), html_allowed=False)
+            self.categories = tuple(text.replace(",", " ").split())
+        self.description = self.description or clean_line(_attribute(element, "description"), html_allowed=False)
+
+
+class _Collector:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.drafts: list[_Draft] = []
+        self.folders: dict[str, _Draft] = {}
+        self.standalone_keys: set[str] = set()
+        self.warnings: list[str] = []
+        self.duplicates = 0
+
+    def visit(self, element: ElementTree.Element, folder: _Draft | None) -> int:
+        """Gather an outline; returns how many feeds it held (its own or below)."""
+        url = _attribute(element, "xmlUrl")
+        if url is not None:
+            return self._feed(element, url, folder)
+        children = [child for child in element if _local(child.tag) == "outline"]
+        name = _name(element)
+        if not children:
+            self.warnings.append(f"{self.source}: skipped '{name or '(untitled)'}': not a feed (it has no xmlUrl)")
+            return 0
+        inner = self._folder(name, element) if name else folder
+        held = sum(self.visit(child, inner) for child in children)
+        if not held and name:
+            self.warnings.append(f"{self.source}: folder '{name}' holds no http(s) feeds; no topic made from it")
+        return held
+
+    def _folder(self, name: str, element: ElementTree.Element | None) -> _Draft:
+        draft = self.folders.get(name)
+        if draft is None:
+            draft = self.folders[name] = _Draft(name, standalone=False)
+            self.drafts.append(draft)
+        if element is not None:
+            draft.take_extras(element)
+        return draft
+
+    def _feed(self, element: ElementTree.Element, raw_url: str, folder: _Draft | None) -> int:
+        label = _name(element)
+        url = safe_link(raw_url.strip())
+        if url is None:
+            shown = clean_line(raw_url, html_allowed=False)[:120] or "(empty)"
+            what = f"feed '{label}'" if label else "a feed"
+            self.warnings.append(f"{self.source}: skipped {what}: '{shown}' is not an http(s) URL")
+            return 0
+        key = _url_key(url)
+        if folder is not None:
+            self._add(folder, key, url)
+            return 1
+        tags = _category_tags(_attribute(element, "category"))
+        if tags:
+            for tag in tags:
+                self._add(self._folder(tag, None), key, url)
+        elif key in self.standalone_keys:
+            self.duplicates += 1
+        else:
+            self.standalone_keys.add(key)
+            draft = _Draft(label or _name_from_url(url), standalone=True, feeds={key: url})
+            draft.take_extras(element)
+            self.drafts.append(draft)
+        return 1
+
+    def _add(self, draft: _Draft, key: str, url: str) -> None:
+        if key in draft.feeds:
+            self.duplicates += 1
+        else:
+            draft.feeds[key] = url
+
+    def result(self) -> OpmlImport:
+        in_folders = {key for draft in self.folders.values() for key in draft.feeds}
+        taken = {name for name, draft in self.folders.items() if draft.feeds}
+        topics: list[Topic] = []
+        for draft in self.drafts:
+            if not draft.feeds:
+                continue
+            name = draft.name
+            if draft.standalone:
+                if next(iter(draft.feeds)) in in_folders:
+                    self.duplicates += 1
+                    continue
+                name = _unique(name, taken)
+                taken.add(name)
+            definition = TopicDefinition(
+                query=draft.query, categories=draft.categories, feeds=tuple(draft.feeds.values())
+            )
+            topics.append(Topic(name, definition, draft.description, origin="user"))
+        return OpmlImport(topics, self.warnings, self.duplicates)
+
+
+def _category_tags(text: str | None) -> list[str]:
+    """OPML 2.0 `category`: comma-separated, slash-delimited; a tag is the last segment."""
+    tags: dict[str, None] = {}
+    for item in (text or "").split(","):
+        segments = [s for s in item.split("/") if s.strip()]
+        tag = clean_line(segments[-1], html_allowed=False) if segments else ""
+        if tag:
+            tags.setdefault(tag[:MAX_NAME], None)
+    return list(tags)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} ({n})" in taken:
+        n += 1
+    return f"{name} ({n})"

@@ -1,0 +1,224 @@
+"""The user's whole state as one JSON document, and merging such a document back.
+
+Format 1 (the tables are the state store's own documents, keyed by topic
+name, paper id or preference key):
+
+    {"feedtui": "0.1.0", "format": 1, "exported": "2026-10-04T12:00:00Z",
+     "follows":       {"Edge Inference": {"since": "2026-09-01T08:00:00+00:00"}},
+     "read":          {"2609.01234": {"at": "2026-09-30T21:14:05+00:00"}},
+     "starred":       {"2609.01240": {"at": "…"}},
+     "topics":        {"Lab blog": {"feeds": ["https://…"], "query": "…", "description": "…", "updated": "…"}},
+     "hidden_topics": {"Quantum Error Correction": {"at": "…"}},
+     "prefs":         {"theme": {"value": "textual-light"}}}
+
+Left out: preferences that describe this machine's cache rather than the
+user (`MACHINE_PREFS`), and what lives elsewhere — the paper cache (refetched)
+and topics from the config file (copy `config.toml` along).
+
+Import merges and never removes or overwrites: an item already here is kept
+as it is (a topic or preference that differs is reported as a conflict),
+anything new is added. Invalid items are skipped and reported; a document
+that is not a feedtui export, or comes from a newer format, is refused whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from feedtui import __version__
+from feedtui.model import TopicDefinition, utcnow
+from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, STARRED, TABLES, TOPICS, StateStore
+from feedtui.text.links import safe_link
+from feedtui.text.sanitize import clean_line, strip_controls
+
+FORMAT = 1
+MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
+
+_WORDS = {
+    FOLLOWS: "follows",
+    READ: "read marks",
+    STARRED: "stars",
+    TOPICS: "your topics",
+    HIDDEN_TOPICS: "hidden catalogue topics",
+    PREFS: "preferences",
+}
+
+
+class StateImportError(ValueError):
+    """A document that cannot be imported at all; nothing was changed."""
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    added: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TABLES})
+    already_here: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TABLES})
+    conflicts: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    topics_added: list[str] = field(default_factory=list)
+
+    @property
+    def total_added(self) -> int:
+        return sum(self.added.values())
+
+    def lines(self) -> list[str]:
+        """One line per table, then conflicts, skipped items and notes."""
+        out = [
+            f"{_WORDS[t]}: {self.added[t]} added, {self.already_here[t]} already here" for t in TABLES
+        ]
+        out += [f"kept this machine's {c}" for c in self.conflicts]
+        out += [f"skipped {s}" for s in self.skipped]
+        out += self.notes
+        return out
+
+
+def export_store(store: StateStore, *, now: datetime | None = None) -> dict[str, Any]:
+    tables = store.export()
+    document: dict[str, Any] = {
+        "feedtui": __version__,
+        "format": FORMAT,
+        "exported": (now or utcnow()).isoformat(timespec="seconds").replace("+00:00", "Z"),
+    }
+    for table in TABLES:
+        docs = tables.get(table, {})
+        if table == PREFS:
+            docs = {key: doc for key, doc in docs.items() if key not in MACHINE_PREFS}
+        document[table] = {key: docs[key] for key in sorted(docs)}
+    return document
+
+
+def export_state(engine, *, now: datetime | None = None) -> dict[str, Any]:
+    """The engine's whole user state (see the module docstring for the format)."""
+    return export_store(engine.state, now=now)
+
+
+def merge_into_store(store: StateStore, data: Any, *, source: str = "the import") -> ImportSummary:
+    """Add what `data` holds and this store lacks; raises StateImportError for an unusable document."""
+    _check_header(data, source)
+    tables = {table: _table(data, table, source) for table in TABLES}
+    current = store.export()
+    summary = ImportSummary()
+    additions: dict[str, dict[str, dict]] = {table: {} for table in TABLES}
+    for table, incoming in tables.items():
+        for raw_key, doc in incoming.items():
+            if table == PREFS and raw_key in MACHINE_PREFS:
+                continue
+            checked = _check_item(table, raw_key, doc)
+            if isinstance(checked, str):
+                summary.skipped.append(checked)
+                continue
+            key, doc = checked
+            here = current[table].get(key, additions[table].get(key))
+            if here is None:
+                additions[table][key] = doc
+                summary.added[table] += 1
+                if table == TOPICS:
+                    summary.topics_added.append(key)
+                continue
+            summary.already_here[table] += 1
+            conflict = _conflict(table, key, here, doc)
+            if conflict:
+                summary.conflicts.append(conflict)
+    store.replace_all(additions)
+    return summary
+
+
+def import_state(engine, data: Any, *, source: str = "the import") -> ImportSummary:
+    """Merge into the engine's state and bring its topics and unread counts up to date.
+
+    Topics added here still need tagging (`engine.retag(summary.topics_added)`),
+    which reads the whole cache; the caller decides when.
+    """
+    summary = merge_into_store(engine.state, data, source=source)
+    engine.reload_topics()
+    engine.library.recount()
+    missing = sorted(name for name in engine.state.follows() if name not in engine.registry)
+    if missing:
+        summary.notes.append(
+            "you follow topics that do not exist here: " + ", ".join(missing)
+            + " (topics from a config file need that config.toml copied too)"
+        )
+    return summary
+
+
+def _check_header(data: Any, source: str) -> None:
+    if not isinstance(data, dict) or "feedtui" not in data or "format" not in data:
+        raise StateImportError(
+            f'{source}: not a feedtui state export (it lacks the "feedtui" and "format" fields); '
+            "make one with `feedtui export json`"
+        )
+    version = data["format"]
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise StateImportError(f"{source}: unknown export format {version!r}")
+    if version > FORMAT:
+        raise StateImportError(
+            f"{source} was written by a newer feedtui ({clean_line(str(data['feedtui']))}, export format "
+            f"{version}); this feedtui {__version__} reads format {FORMAT}: upgrade feedtui to import it"
+        )
+
+
+def _table(data: dict, table: str, source: str) -> dict:
+    value = data.get(table, {})
+    if not isinstance(value, dict):
+        raise StateImportError(f'{source}: "{table}" should be an object of entries, not {type(value).__name__}')
+    return value
+
+
+def _check_item(table: str, raw_key: Any, doc: Any) -> tuple[str, dict] | str:
+    """(key, document) ready to store, or why the item is skipped."""
+    key = clean_line(raw_key, html_allowed=False) if isinstance(raw_key, str) else ""
+    if not key:
+        shown = clean_line(str(raw_key), html_allowed=False)[:80]
+        return f"{_WORDS[table]}: an entry with an empty or invalid name ({shown!r})"
+    if not isinstance(doc, dict):
+        return f"{_WORDS[table]}: '{key}' is not an object"
+    if table == TOPICS:
+        topic = _topic_document(doc)
+        return (key, topic) if isinstance(topic, dict) else f"topic '{key}': {topic}"
+    return key, dict(doc)
+
+
+def _topic_document(doc: dict) -> dict | str:
+    """The topic as the store keeps it (text cleaned), or what is wrong with it."""
+    query, categories, feeds = doc.get("query", ""), doc.get("categories", []), doc.get("feeds", [])
+    description, updated = doc.get("description", ""), doc.get("updated")
+    if not isinstance(query, str) or not isinstance(description, str):
+        return "its query and description must be text"
+    if not _strings(categories) or not _strings(feeds):
+        return "its categories and feeds must be lists of text"
+    for url in feeds:
+        if safe_link(url) is None:
+            return f"feed URL is not http(s): {clean_line(url, html_allowed=False)[:120]}"
+    definition = TopicDefinition(
+        query=strip_controls(query).strip(),
+        categories=tuple(clean_line(c, html_allowed=False) for c in categories),
+        feeds=tuple(feeds),
+    )
+    if definition.is_empty:
+        return "it has no query, categories or feeds"
+    topic = {**definition.to_dict(), "description": clean_line(description, html_allowed=False)}
+    if isinstance(updated, str):
+        topic["updated"] = updated
+    return topic
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _conflict(table: str, key: str, here: dict, incoming: dict) -> str:
+    if table == TOPICS:
+        mine = (TopicDefinition.from_dict(here), here.get("description", ""))
+        theirs = (TopicDefinition.from_dict(incoming), incoming.get("description", ""))
+        if mine != theirs:
+            return f"topic '{key}' ({mine[0].describe()}); the imported one differs ({theirs[0].describe()})"
+    elif table == PREFS and here.get("value") != incoming.get("value"):
+        return f"preference '{key}' = {_short(here.get('value'))}; the imported one is {_short(incoming.get('value'))}"
+    return ""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"

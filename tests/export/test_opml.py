@@ -1,0 +1,248 @@
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from feedtui.export.opml import FEEDTUI_NS, OpmlError, export_opml, import_opml
+from feedtui.model import UTC, Topic, TopicDefinition
+
+DATA = Path(__file__).parent.parent / "data" / "opml"
+
+
+def topics_by_name(result) -> dict[str, Topic]:
+    return {topic.name: topic for topic in result.topics}
+
+
+# -- export --------------------------------------------------------------------
+
+
+def test_export_writes_feed_topics_only_one_outline_per_feed():
+    topics = [
+        Topic("Lab blog", TopicDefinition(feeds=("https://lab.example.org/atom.xml",)), "Our group's posts"),
+        Topic("Sparse Attention", TopicDefinition(query='abs:"sparse attention"')),
+        Topic(
+            "Robot news",
+            TopicDefinition(
+                query="abs:robot*",
+                categories=("cs.RO",),
+                feeds=("https://a.example.net/rss", "https://b.example.com/feed?x=1&y=2"),
+            ),
+        ),
+    ]
+    text = export_opml(topics, created=datetime(2026, 10, 4, 12, 0, tzinfo=UTC))
+    root = ElementTree.fromstring(text)
+    assert root.tag == "opml" and root.get("version") == "2.0"
+    assert root.find("head/dateCreated").text == "Sun, 04 Oct 2026 12:00:00 GMT"
+    body = root.find("body")
+    assert [o.get("text") for o in body] == ["Lab blog", "Robot news"]
+    single, folder = list(body)
+    assert single.attrib == {
+        "type": "rss",
+        "text": "Lab blog",
+        "title": "Lab blog",
+        "xmlUrl": "https://lab.example.org/atom.xml",
+        "description": "Our group's posts",
+    }
+    assert folder.get("type") is None and folder.get("xmlUrl") is None
+    assert folder.get(f"{{{FEEDTUI_NS}}}query") == "abs:robot*"
+    assert folder.get(f"{{{FEEDTUI_NS}}}categories") == "cs.RO"
+    assert [(o.get("type"), o.get("xmlUrl")) for o in folder] == [
+        ("rss", "https://a.example.net/rss"),
+        ("rss", "https://b.example.com/feed?x=1&y=2"),
+    ]
+    assert 'xmlns:feedtui="' + FEEDTUI_NS + '"' in text
+
+
+def test_export_strips_control_characters_so_the_xml_stays_valid():
+    topic = Topic("Bad\x1b[31m name\x07", TopicDefinition(feeds=("https://x.example.org/f",)))
+    root = ElementTree.fromstring(export_opml([topic]))
+    assert root.find("body/outline").get("text") == "Bad name"
+
+
+def test_round_trip_keeps_every_feed_topic_whole():
+    topics = [
+        Topic("Lab blog", TopicDefinition(feeds=("https://lab.example.org/atom.xml",)), "Our group's posts"),
+        Topic(
+            "Robot news",
+            TopicDefinition(
+                query='abs:"robot learning" OR ti:manipulat*',
+                categories=("cs.RO", "cs.LG"),
+                feeds=("https://a.example.net/rss", "https://b.example.com/feed?x=1&y=2"),
+            ),
+            "Two blogs, narrowed",
+        ),
+        Topic("Ünïcode & <angles>", TopicDefinition(feeds=("http://u.example.org/feed",), query="au:Müller")),
+    ]
+    result = import_opml(export_opml(topics).encode("utf-8"), "round.opml")
+    assert result.topics == topics
+    assert result.warnings == [] and result.duplicates == 0
+
+
+# -- import: samples from other readers ------------------------------------------
+
+
+def test_newsboat_export_with_nested_folders_and_duplicates():
+    result = import_opml((DATA / "newsboat.opml").read_bytes(), "newsboat.opml")
+    topics = topics_by_name(result)
+    assert list(topics) == ["Robotics", "Perception", "Systems & Compilers", "Department News"]
+    assert topics["Robotics"].definition.feeds == (
+        "https://lab.example.org/robotics/atom.xml",
+        "https://blog.example.net/feeds/manipulation.rss",
+    )
+    assert topics["Perception"].definition.feeds == ("https://vision.example.com/rss",)
+    # The robotics lab feed sits in two folders (two tags): it stays in both.
+    assert topics["Systems & Compilers"].definition.feeds == (
+        "https://compilers.example.org/index.xml",
+        "https://LAB.example.org/robotics/atom.xml",
+    )
+    assert topics["Department News"].definition == TopicDefinition(feeds=("https://news.example.edu/department/feed",))
+    assert all(t.origin == "user" for t in result.topics)
+    # The repeated compilers feed, and the top-level copy of a feed already in Perception.
+    assert result.duplicates == 2
+    assert result.warnings == [
+        "newsboat.opml: skipped feed 'Unread papers': 'query:Unread papers:unread = \"yes\"' is not an http(s) URL",
+        "newsboat.opml: skipped feed 'Local script': 'exec:~/bin/make-feed.sh' is not an http(s) URL",
+    ]
+
+
+def test_nom_style_flat_list_one_topic_per_feed_with_unique_names():
+    result = import_opml((DATA / "nom.opml").read_bytes(), "nom.opml")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [
+        ("Tidal Computing Group", ("https://tidal.example.org/posts/index.xml",)),
+        ("Weekly Digest", ("https://digest-one.example.net/feed.atom",)),
+        ("Weekly Digest (2)", ("https://digest-two.example.com/rss.xml",)),
+        ("plain.example.org/feeds/all", ("http://plain.example.org/feeds/all/",)),
+    ]
+    assert result.duplicates == 1
+    assert result.warnings == []
+
+
+def test_thunderbird_style_wrapper_folders_and_unnamed_outlines():
+    data = b"""<?xml version="1.0" encoding="UTF-8"?>
+<opml version="1.0"><head><title>Thunderbird OPML Export - Blogs</title></head><body>
+  <outline title="Blogs &amp; News Feeds">
+    <outline title="Quantum">
+      <outline type="rss" text="Qubit Diaries" xmlUrl="https://qubits.example.org/feed"/>
+    </outline>
+    <outline>
+      <outline type="rss" text="Loose feed" xmlUrl="https://loose.example.org/feed"/>
+    </outline>
+    <outline title="Empty folder"><outline text="just a note"/></outline>
+  </outline>
+</body></opml>"""
+    result = import_opml(data, "tb.opml")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [
+        ("Blogs & News Feeds", ("https://loose.example.org/feed",)),
+        ("Quantum", ("https://qubits.example.org/feed",)),
+    ]
+    assert result.warnings == [
+        "tb.opml: skipped 'just a note': not a feed (it has no xmlUrl)",
+        "tb.opml: folder 'Empty folder' holds no http(s) feeds; no topic made from it",
+    ]
+
+
+def test_opml2_category_attribute_groups_loose_feeds_by_tag():
+    data = b"""<opml version="2.0"><head/><body>
+  <outline type="rss" text="One" xmlUrl="https://one.example.org/rss" category="ml,/Science/Physics"/>
+  <outline type="rss" text="Two" xmlUrl="https://two.example.org/rss" category="ml"/>
+</body></opml>"""
+    result = import_opml(data, "tags.opml")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [
+        ("ml", ("https://one.example.org/rss", "https://two.example.org/rss")),
+        ("Physics", ("https://one.example.org/rss",)),
+    ]
+
+
+def test_names_and_warnings_carry_no_control_characters():
+    data = (
+        '<opml version="2.0"><body>'
+        '<outline type="rss" text="Evil&#x9b;2J\u202e title  with\ttabs" xmlUrl="https://e.example.org/rss"/>'
+        '<outline type="rss" text="Script" xmlUrl="javascript:alert(1)&#x9b;31m"/>'
+        "</body></opml>"
+    ).encode("utf-8")
+    result = import_opml(data, "evil.opml")
+    assert [t.name for t in result.topics] == ["Evil title with tabs"]
+    assert result.warnings == ["evil.opml: skipped feed 'Script': 'javascript:alert(1)' is not an http(s) URL"]
+
+
+def test_very_long_names_are_cut():
+    name = "N" * 5000
+    data = f'<opml><body><outline type="rss" text="{name}" xmlUrl="https://n.example.org/"/></body></opml>'.encode()
+    (topic,) = import_opml(data, "long.opml").topics
+    assert len(topic.name) == 200 and topic.name.endswith("…")
+
+
+def test_latin1_encoded_file_is_read():
+    data = '<?xml version="1.0" encoding="ISO-8859-1"?><opml><body><outline title="Café"><outline type="rss" text="x" xmlUrl="https://c.example.org/"/></outline></body></opml>'.encode("latin-1")
+    assert [t.name for t in import_opml(data, "latin.opml").topics] == ["Café"]
+
+
+# -- invalid and hostile input ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (b"", "not valid XML: no element found (line 1, column 1)"),
+        (b"feeds: https://example.org/rss\n", "not valid XML: syntax error (line 1, column 1)"),
+        (b"<opml><body><outline text='x'></body></opml>", "not valid XML: mismatched tag (line 1, column 33)"),
+        (b"<opml version='2.0'><head/></opml>", "it has no <body> element, where OPML lists its feeds"),
+        (
+            b"<rss version='2.0'><channel/></rss>",
+            "the root element is <rss>, not <opml> (it looks like a feed: add it with `feedtui topic add NAME --feed URL`)",
+        ),
+        (b"<html><body/></html>", "the root element is <html>, not <opml>"),
+    ],
+)
+def test_invalid_opml_is_a_clear_error_naming_the_file(data, problem):
+    with pytest.raises(OpmlError) as caught:
+        import_opml(data, "/home/u/feeds.opml")
+    assert str(caught.value) == f"/home/u/feeds.opml: {problem}"
+    assert caught.value.source == "/home/u/feeds.opml"
+
+
+def test_entity_expansion_bomb_is_refused_before_it_expands():
+    levels = ['<!ENTITY lol0 "lolololololololololol">']
+    levels += [f'<!ENTITY lol{n} "{("&lol%d;" % (n - 1)) * 10}">' for n in range(1, 10)]
+    data = (
+        '<?xml version="1.0"?><!DOCTYPE opml [' + "".join(levels) + "]>"
+        '<opml><body><outline type="rss" text="&lol9;" xmlUrl="https://b.example.org/"/></body></opml>'
+    ).encode()
+    with pytest.raises(OpmlError) as caught:
+        import_opml(data, "bomb.opml")
+    assert "declares the XML entity 'lol0'" in str(caught.value)
+    assert str(caught.value).startswith("bomb.opml: ")
+
+
+def test_external_entity_is_never_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-CONTENT")
+    data = (
+        f'<?xml version="1.0"?><!DOCTYPE opml [<!ENTITY xxe SYSTEM "file://{secret}">]>'
+        '<opml><head><title>&xxe;</title></head><body>'
+        '<outline type="rss" text="x" xmlUrl="https://x.example.org/"/></body></opml>'
+    ).encode()
+    with pytest.raises(OpmlError) as caught:
+        import_opml(data, "xxe.opml")
+    assert "declares the XML entity 'xxe'" in str(caught.value)
+    assert "TOP-SECRET" not in str(caught.value)
+
+
+def test_external_dtd_is_not_loaded_and_its_entities_are_refused(tmp_path):
+    dtd = tmp_path / "evil.dtd"
+    dtd.write_text('<!ENTITY feeds "<outline type=\'rss\' text=\'from dtd\' xmlUrl=\'https://dtd.example.org/\'/>">')
+    data = (
+        f'<?xml version="1.0"?><!DOCTYPE opml SYSTEM "file://{dtd}">'
+        "<opml><body>&feeds;<outline type='rss' text='x' xmlUrl='https://x.example.org/'/></body></opml>"
+    ).encode()
+    with pytest.raises(OpmlError) as caught:
+        import_opml(data, "dtd.opml")
+    assert "uses the entity '&feeds;' defined outside the file" in str(caught.value)
+
+
+def test_a_plain_doctype_without_entities_is_fine():
+    data = b"<!DOCTYPE opml><opml><body><outline type='rss' text='x' xmlUrl='https://x.example.org/'/></body></opml>"
+    assert [t.name for t in import_opml(data, "d.opml").topics] == ["x"]

@@ -1,0 +1,191 @@
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+from feedtui import __version__
+from feedtui.export.state_json import FORMAT, StateImportError, export_store, merge_into_store
+from feedtui.model import UTC
+from feedtui.store.lock import DataDirLock
+from feedtui.store.state import TABLES, StateStore
+
+
+def open_state(directory) -> StateStore:
+    directory.mkdir(parents=True, exist_ok=True)
+    return StateStore(directory / "state.json", DataDirLock(directory), background=False)
+
+
+def reopened(directory) -> dict:
+    store = open_state(directory)
+    try:
+        return store.export()
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def used_state(tmp_path) -> StateStore:
+    """A state with something in every table, flushed to disk."""
+    state = open_state(tmp_path / "old-machine")
+    state.follow("Edge Inference")
+    state.follow("Lab blog")
+    state.mark_read(["2609.01234", "2609.00002", "hep-th/9901001", "web:3f2a9c"])
+    state.star(["2609.01234", "2608.11111"])
+    state.put_topic("Lab blog", {"feeds": ["https://lab.example.org/atom.xml"], "query": "abs:robot*", "description": "Our posts"})
+    state.put_topic("Sparse Attention", {"query": 'abs:"sparse attention" AND cat:cs.LG', "description": ""})
+    state.put_topic("Edge Inference", {"categories": ["cs.DC", "cs.AR"], "description": "my version of it"})
+    state.remove_topic("Quantum Error Correction", hide=True)
+    state.set_pref("theme", "textual-light")
+    state.set_pref("sort", "trending")
+    state.set_pref("last_refresh", "2026-10-04T08:00:00+00:00")
+    state.set_pref("demo_seed", "3:7")
+    state.flush()
+    yield state
+    state.close()
+
+
+def through_a_file(document: dict) -> dict:
+    return json.loads(json.dumps(document, ensure_ascii=False))
+
+
+def test_export_has_a_header_and_every_table(used_state):
+    document = export_store(used_state, now=datetime(2026, 10, 4, 12, 30, tzinfo=UTC))
+    assert document["feedtui"] == __version__
+    assert document["format"] == FORMAT == 1
+    assert document["exported"] == "2026-10-04T12:30:00Z"
+    assert set(document) == {"feedtui", "format", "exported", *TABLES}
+    assert set(document["read"]) == {"2609.01234", "2609.00002", "hep-th/9901001", "web:3f2a9c"}
+    assert document["read"]["2609.01234"] == used_state.export()["read"]["2609.01234"]
+    assert "at" in document["read"]["2609.01234"]
+    # This machine's cache bookkeeping is not the user's state.
+    assert set(document["prefs"]) == {"theme", "sort"}
+
+
+def test_export_then_import_into_an_empty_data_dir_reproduces_every_item(used_state, tmp_path):
+    original = used_state.export()
+    for table in TABLES:
+        assert original[table], f"the fixture leaves {table} empty; the test would prove nothing"
+    document = through_a_file(export_store(used_state))
+
+    new_machine = tmp_path / "new-machine"
+    fresh = open_state(new_machine)
+    summary = merge_into_store(fresh, document, source="state.json")
+    fresh.close()
+
+    restored = reopened(new_machine)
+    expected = dict(original)
+    expected["prefs"] = {k: v for k, v in original["prefs"].items() if k not in ("last_refresh", "demo_seed")}
+    assert restored == expected
+    assert summary.added == {table: len(expected[table]) for table in TABLES}
+    assert sum(summary.already_here.values()) == 0
+    assert summary.conflicts == summary.skipped == []
+    assert sorted(summary.topics_added) == ["Edge Inference", "Lab blog", "Sparse Attention"]
+
+
+def test_import_merges_and_never_deletes_or_overwrites(used_state, tmp_path):
+    document = through_a_file(export_store(used_state))
+    here = open_state(tmp_path / "this-machine")
+    here.follow("Visual SLAM")
+    here.mark_read(["2607.55555"])
+    here.replace_all({"read": {"2609.01234": {"at": "2020-01-01T00:00:00+00:00"}}})
+    here.star(["2607.55555"])
+    here.put_topic("Lab blog", {"feeds": ["https://other.example.net/rss"], "description": "mine"})
+    here.set_pref("theme", "nord")
+    here.flush()
+    before = here.export()
+
+    summary = merge_into_store(here, document, source="state.json")
+    here.close()
+    after = reopened(tmp_path / "this-machine")
+
+    for table in TABLES:
+        for key, doc in before[table].items():
+            assert after[table][key] == doc, f"{table}/{key} was changed by the import"
+    assert set(after["follows"]) == {"Visual SLAM", "Edge Inference", "Lab blog"}
+    assert set(after["read"]) == {"2609.01234", "2607.55555", "2609.00002", "hep-th/9901001", "web:3f2a9c"}
+    assert set(after["starred"]) == {"2607.55555", "2609.01234", "2608.11111"}
+    assert set(after["topics"]) == {"Lab blog", "Sparse Attention", "Edge Inference"}
+    assert after["hidden_topics"].keys() == {"Quantum Error Correction"}
+    assert after["prefs"]["theme"] == {"value": "nord"} and after["prefs"]["sort"] == {"value": "trending"}
+    assert summary.added["read"] == 3 and summary.already_here["read"] == 1
+    assert summary.added["topics"] == 2 and summary.already_here["topics"] == 1
+    assert summary.conflicts == [
+        "topic 'Lab blog' (feeds https://other.example.net/rss); the imported one differs "
+        "(feeds https://lab.example.org/atom.xml; matching abs:robot*)",
+        "preference 'theme' = 'nord'; the imported one is 'textual-light'",
+    ]
+    assert "read marks: 3 added, 1 already here" in summary.lines()
+
+
+def test_importing_twice_adds_nothing_the_second_time(used_state, tmp_path):
+    document = through_a_file(export_store(used_state))
+    store = open_state(tmp_path / "twice")
+    merge_into_store(store, document)
+    again = merge_into_store(store, document)
+    assert again.total_added == 0
+    assert again.conflicts == []
+    store.close()
+
+
+def test_a_newer_format_is_refused_and_nothing_changes(used_state, tmp_path):
+    document = through_a_file(export_store(used_state))
+    document["format"] = FORMAT + 1
+    document["feedtui"] = "9.0.0"
+    store = open_state(tmp_path / "x")
+    with pytest.raises(StateImportError) as caught:
+        merge_into_store(store, document, source="/tmp/state.json")
+    assert str(caught.value) == (
+        f"/tmp/state.json was written by a newer feedtui (9.0.0, export format 2); "
+        f"this feedtui {__version__} reads format 1: upgrade feedtui to import it"
+    )
+    assert all(not table for table in store.export().values())
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], 'f.json: not a feedtui state export (it lacks the "feedtui" and "format" fields); make one with `feedtui export json`'),
+        ({"follows": {"A": {}}}, 'f.json: not a feedtui state export (it lacks the "feedtui" and "format" fields); make one with `feedtui export json`'),
+        ({"feedtui": "0.1.0", "format": "1"}, "f.json: unknown export format '1'"),
+        ({"feedtui": "0.1.0", "format": 1, "read": ["2609.01234"]}, 'f.json: "read" should be an object of entries, not list'),
+    ],
+)
+def test_documents_that_are_not_exports_are_refused_whole(tmp_path, document, message):
+    store = open_state(tmp_path / "x")
+    with pytest.raises(StateImportError) as caught:
+        merge_into_store(store, document, source="f.json")
+    assert str(caught.value) == message
+    assert all(not table for table in store.export().values())
+    store.close()
+
+
+def test_bad_items_are_skipped_with_a_reason_and_the_rest_imported(tmp_path):
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "read": {"": {"at": "x"}, "2609.01234": {"at": "2026-10-01T00:00:00+00:00"}, "2609.00009": "yes"},
+        "topics": {
+            "Evil\x1b[2J topic": {"feeds": ["https://ok.example.org/feed"], "query": "abs:x\x07", "description": "d\x1b]0;t\x07"},
+            "Script": {"feeds": ["javascript:alert(1)"]},
+            "Letters": {"categories": "cs.DC"},
+            "Nothing": {"description": "no definition"},
+        },
+    }
+    store = open_state(tmp_path / "x")
+    summary = merge_into_store(store, document, source="f.json")
+    assert summary.skipped == [
+        "read marks: an entry with an empty or invalid name (\'\')",
+        "read marks: '2609.00009' is not an object",
+        "topic 'Script': feed URL is not http(s): javascript:alert(1)",
+        "topic 'Letters': its categories and feeds must be lists of text",
+        "topic 'Nothing': it has no query, categories or feeds",
+    ]
+    state = store.export()
+    assert state["read"] == {"2609.01234": {"at": "2026-10-01T00:00:00+00:00"}}
+    assert state["topics"] == {
+        "Evil topic": {"feeds": ["https://ok.example.org/feed"], "query": "abs:x", "description": "d"}
+    }
+    store.close()

@@ -1,0 +1,354 @@
+"""`feedtui export …` and `feedtui import …` end to end in a temporary data directory."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from xml.etree import ElementTree
+
+import pytest
+
+from feedtui.cli import main
+from feedtui.config import load_config
+from feedtui.engine import open_engine
+from feedtui.export.opml import FEEDTUI_NS
+
+from tests.factories import make_paper
+
+OPML = Path(__file__).parent / "data" / "opml"
+
+PAPERS = [
+    make_paper(
+        "2609.01234",
+        title="Quantum widgets at scale",
+        abstract="We sort with quantum widgets & win 5% of the time.",
+        published="2026-09-20T10:00:00",
+        authors=(("Zoë Ångström", ("Institute of Nowhere",)), ("Bo Marsh", ())),
+    ),
+    make_paper(
+        "2609.01240",
+        version=2,
+        title="Cheaper widgets",
+        abstract="Classical widgets, again.",
+        published="2026-09-25T10:00:00",
+        doi="10.99999/invented.7",
+    ),
+    make_paper(
+        "2609.05555",
+        title="Ferns in the dark",
+        abstract="A study of shade-tolerant ferns.",
+        published="2026-09-10T10:00:00",
+        categories=("q-bio.PE",),
+    ),
+    make_paper(
+        "2609.07777",
+        title="Department seminar series",
+        abstract="Notes from the seminar.",
+        published="2026-09-12T10:00:00",
+        sources=("https://news.example.edu/department/feed",),
+    ),
+]
+
+
+def make_env(tmp_path: Path, name: str, *, papers=()) -> SimpleNamespace:
+    config = tmp_path / f"{name}-config.toml"
+    config.write_text("")
+    data = tmp_path / name
+    if papers:
+        engine = open_engine(load_config(config), data, background_writes=False)
+        engine.cache.store(list(papers), known={})
+        engine.close()
+
+    def run(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    return SimpleNamespace(run=run, data=data, tmp=tmp_path)
+
+
+@pytest.fixture
+def env(tmp_path, capsys):
+    env = make_env(tmp_path, "data", papers=PAPERS)
+    assert env.run("topic", "add", "Widgets", "--query", "abs:widgets") == 0
+    capsys.readouterr()
+    return env
+
+
+def eprints(bibtex: str) -> list[str]:
+    return [line.split("{")[1].rstrip("},") for line in bibtex.splitlines() if line.strip().startswith("eprint")]
+
+
+def topics_json(env, capsys) -> dict[str, dict]:
+    capsys.readouterr()
+    assert env.run("topics", "--json") == 0
+    return {t["name"]: t for t in json.loads(capsys.readouterr().out)}
+
+
+# -- export bibtex --------------------------------------------------------------------
+
+
+def test_bibtex_for_ids_in_the_order_given(env, capsys):
+    assert env.run("export", "bibtex", "arXiv:2609.01240v2", "2609.01234") == 0
+    out = capsys.readouterr().out
+    assert eprints(out) == ["2609.01240v2", "2609.01234v1"]
+    assert out.count("@misc{") == 2
+    assert 'author = {Zo{\\"e} {\\r{A}}ngstr{\\"o}m and Bo Marsh}' in out
+    assert "title = {{Quantum widgets at scale}}" in out
+    assert "doi = {10.99999/invented.7}" in out
+
+
+def test_bibtex_for_a_topic_and_for_the_starred_papers(env, capsys):
+    assert env.run("export", "bibtex", "--topic", "widgets") == 0
+    assert eprints(capsys.readouterr().out) == ["2609.01240v2", "2609.01234v1"]
+    assert env.run("star", "2609.05555", "2609.01234") == 0
+    capsys.readouterr()
+    assert env.run("export", "bibtex", "--starred") == 0
+    assert eprints(capsys.readouterr().out) == ["2609.01234v1", "2609.05555v1"]
+
+
+def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):
+    assert env.run("export", "bibtex", "2609.01234", "2601.99999") == 1
+    captured = capsys.readouterr()
+    assert eprints(captured.out) == ["2609.01234v1"]
+    assert "feedtui: 2601.99999: not in the cache (refresh first, or check the id)" in captured.err
+
+
+def test_bibtex_starred_paper_missing_from_the_cache_is_reported(env, capsys):
+    assert env.run("import", "json", str(write_state(env.tmp, starred={"2601.00042": {"at": "2026-09-01T00:00:00+00:00"}}))) == 0
+    capsys.readouterr()
+    assert env.run("export", "bibtex", "--starred") == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "feedtui: 2601.00042: starred, but not in the cache (refresh a topic it belongs to)" in captured.err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "bibtex"),
+        ("export", "bibtex", "--starred", "2609.01234"),
+        ("export", "bibtex", "--topic", "Widgets", "2609.01234"),
+    ],
+)
+def test_bibtex_needs_exactly_one_selection(env, capsys, args):
+    assert env.run(*args) == 2
+    assert "export bibtex: give one of --starred, --topic T or paper ids" in capsys.readouterr().err
+
+
+def test_bibtex_unknown_topic_is_a_usage_error(env, capsys):
+    assert env.run("export", "bibtex", "--topic", "No Such Topic Here") == 2
+    assert "no topic called 'No Such Topic Here'" in capsys.readouterr().err
+
+
+def test_output_file_is_written_whole_and_a_bad_path_is_named(env, capsys):
+    target = env.tmp / "refs.bib"
+    assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"wrote 2 BibTeX entries to {target}" in captured.err
+    assert eprints(target.read_text()) == ["2609.01240v2", "2609.01234v1"]
+    assert not [p for p in env.tmp.iterdir() if p.name.endswith(".tmp")]
+
+    nowhere = env.tmp / "no-such-dir" / "refs.bib"
+    assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(nowhere)) == 1
+    assert f"could not save {nowhere}" in capsys.readouterr().err
+
+
+# -- OPML ---------------------------------------------------------------------------------
+
+
+def test_export_opml_lists_feed_topics_with_their_query(env, capsys):
+    assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml", "--query", "abs:robot") == 0
+    assert env.run(
+        "topic", "add", "Two blogs", "--feed", "https://a.example.org/rss", "--feed", "https://b.example.org/rss"
+    ) == 0
+    capsys.readouterr()
+    assert env.run("export", "opml") == 0
+    body = ElementTree.fromstring(capsys.readouterr().out).find("body")
+    assert [o.get("text") for o in body] == ["Lab blog", "Two blogs"]
+    lab, two = list(body)
+    assert lab.get("xmlUrl") == "https://lab.example.org/atom.xml"
+    assert lab.get(f"{{{FEEDTUI_NS}}}query") == "abs:robot"
+    assert [o.get("xmlUrl") for o in two] == ["https://a.example.org/rss", "https://b.example.org/rss"]
+
+
+def test_export_opml_without_feed_topics_says_so(env, capsys):
+    assert env.run("export", "opml") == 0
+    captured = capsys.readouterr()
+    assert ElementTree.fromstring(captured.out).find("body") is not None
+    assert "no topic has feed URLs" in captured.err
+
+
+def test_import_newsboat_opml_then_again(tmp_path, capsys):
+    env = make_env(tmp_path, "fresh", papers=PAPERS)
+    source = OPML / "newsboat.opml"
+    assert env.run("import", "opml", str(source), "--follow") == 0
+    err = capsys.readouterr().err
+    assert f"imported {source}: 4 topic(s) added, 0 merged into existing topics, 0 already here, 0 skipped; 2 duplicate feed(s) merged" in err
+    assert "is not an http(s) URL" in err
+    topics = topics_json(env, capsys)
+    assert topics["Robotics"]["definition"] == {
+        "feeds": ["https://lab.example.org/robotics/atom.xml", "https://blog.example.net/feeds/manipulation.rss"]
+    }
+    assert topics["Perception"]["following"] and topics["Department News"]["following"]
+    # Tagged over the cache at once: the paper that came from the department's feed is in.
+    assert topics["Department News"]["papers"] == 1
+    assert topics["Systems & Compilers"]["origin"] == "user"
+
+    assert env.run("import", "opml", str(source)) == 0
+    assert "0 topic(s) added, 0 merged into existing topics, 4 already here, 0 skipped" in capsys.readouterr().err
+
+
+def test_import_opml_merges_into_a_feed_topic_and_renames_around_an_arxiv_topic(tmp_path, capsys):
+    env = make_env(tmp_path, "fresh")
+    assert env.run("topic", "add", "Robotics", "--feed", "https://mine.example.org/feed", "--query", "abs:arm") == 0
+    assert env.run("topic", "add", "Department News", "--query", "abs:department") == 0
+    capsys.readouterr()
+    assert env.run("import", "opml", str(OPML / "newsboat.opml")) == 0
+    err = capsys.readouterr().err
+    assert "merged into Robotics: 2 more feed(s)" in err
+    assert "added Department News (feeds) (the name 'Department News' is taken by a topic without feeds)" in err
+    topics = topics_json(env, capsys)
+    assert topics["Robotics"]["definition"] == {
+        "query": "abs:arm",
+        "feeds": [
+            "https://mine.example.org/feed",
+            "https://lab.example.org/robotics/atom.xml",
+            "https://blog.example.net/feeds/manipulation.rss",
+        ],
+    }
+    assert topics["Department News"]["definition"] == {"query": "abs:department"}
+    assert topics["Department News (feeds)"]["definition"] == {"feeds": ["https://news.example.edu/department/feed"]}
+
+
+def test_import_opml_with_a_bad_query_skips_that_topic_and_exits_1(tmp_path, capsys):
+    env = make_env(tmp_path, "fresh")
+    opml = tmp_path / "bad-query.opml"
+    opml.write_text(
+        f'<opml version="2.0" xmlns:feedtui="{FEEDTUI_NS}"><body>'
+        '<outline type="rss" text="Broken" xmlUrl="https://x.example.org/rss" feedtui:query="abs:(robot"/>'
+        '<outline type="rss" text="Fine" xmlUrl="https://y.example.org/rss"/>'
+        "</body></opml>"
+    )
+    assert env.run("import", "opml", str(opml)) == 1
+    err = capsys.readouterr().err
+    assert f"feedtui: {opml}: skipped topic 'Broken': " in err
+    topics = topics_json(env, capsys)
+    assert "Fine" in topics and "Broken" not in topics
+
+
+def test_import_opml_invalid_or_missing_file_exits_1_naming_it(tmp_path, capsys):
+    env = make_env(tmp_path, "fresh")
+    bad = tmp_path / "feeds.opml"
+    bad.write_text("this is not xml")
+    assert env.run("import", "opml", str(bad)) == 1
+    assert f"feedtui: {bad}: not valid XML: syntax error (line 1, column 1)" in capsys.readouterr().err
+    missing = tmp_path / "nope.opml"
+    assert env.run("import", "opml", str(missing)) == 1
+    assert f"feedtui: {missing}: no such file" in capsys.readouterr().err
+
+
+def test_import_opml_from_stdin(tmp_path, capsys, monkeypatch):
+    env = make_env(tmp_path, "fresh")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((OPML / "nom.opml").read_bytes())))
+    assert env.run("import", "opml", "-") == 0
+    assert "imported <stdin>: 4 topic(s) added" in capsys.readouterr().err
+    assert "Weekly Digest (2)" in topics_json(env, capsys)
+
+
+def test_opml_round_trip_between_two_data_dirs(env, capsys):
+    assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml", "--query", 'abs:"robot arm"') == 0
+    assert env.run("topic", "add", "Two blogs", "--feed", "https://a.example.org/rss", "--feed", "https://b.example.org/rss", "--description", "both") == 0
+    exported = env.tmp / "feeds.opml"
+    assert env.run("export", "opml", "-o", str(exported)) == 0
+    other = make_env(env.tmp, "other")
+    assert other.run("import", "opml", str(exported)) == 0
+    mine, theirs = topics_json(env, capsys), topics_json(other, capsys)
+    for name in ("Lab blog", "Two blogs"):
+        assert theirs[name]["definition"] == mine[name]["definition"]
+        assert theirs[name]["description"] == mine[name]["description"]
+
+
+# -- JSON state -------------------------------------------------------------------------
+
+
+def write_state(directory: Path, **tables) -> Path:
+    path = directory / "handmade-state.json"
+    path.write_text(json.dumps({"feedtui": "0.1.0", "format": 1, **tables}))
+    return path
+
+
+def test_json_export_then_import_into_an_empty_data_dir_reproduces_everything(env, capsys):
+    assert env.run("follow", "Widgets") == 0
+    assert env.run("follow", "Edge Inference") == 0
+    assert env.run("read", "2609.01234", "2609.05555") == 0
+    assert env.run("star", "2609.01240") == 0
+    assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml") == 0
+    assert env.run("topic", "rm", "LLM Inference") == 0
+    exported = env.tmp / "state.json"
+    assert env.run("export", "json", "-o", str(exported)) == 0
+    capsys.readouterr()
+    before = json.loads(exported.read_text())
+    assert set(before["follows"]) == {"Widgets", "Edge Inference"}
+    assert set(before["read"]) == {"2609.01234", "2609.05555"}
+    assert set(before["starred"]) == {"2609.01240"}
+    assert set(before["topics"]) == {"Widgets", "Lab blog"}
+    assert set(before["hidden_topics"]) == {"LLM Inference"}
+
+    new = make_env(env.tmp, "new-machine")
+    assert new.run("import", "json", str(exported)) == 0
+    err = capsys.readouterr().err
+    assert "follows: 2 added, 0 already here" in err and "read marks: 2 added, 0 already here" in err
+    assert new.run("export", "json") == 0
+    after = json.loads(capsys.readouterr().out)
+    for document in (before, after):
+        del document["exported"]
+    assert after == before
+    topics = topics_json(new, capsys)
+    assert topics["Widgets"]["following"] and topics["Lab blog"]["definition"] == {"feeds": ["https://lab.example.org/atom.xml"]}
+    assert "LLM Inference" not in topics
+
+
+def test_json_import_tags_the_imported_topics_over_the_cache(env, tmp_path, capsys):
+    exported = tmp_path / "state.json"
+    assert env.run("export", "json", "-o", str(exported)) == 0
+    refreshed = make_env(tmp_path, "refreshed", papers=PAPERS)
+    assert refreshed.run("import", "json", str(exported)) == 0
+    assert topics_json(refreshed, capsys)["Widgets"]["papers"] == 2
+
+
+def test_json_import_updates_unread_counts_and_keeps_what_is_here(env, tmp_path, capsys):
+    other = make_env(tmp_path, "laptop", papers=PAPERS)
+    assert other.run("topic", "add", "Widgets", "--query", "abs:widgets") == 0
+    assert other.run("read", "2609.01234", "2609.01240") == 0
+    assert other.run("export", "json", "-o", str(tmp_path / "laptop.json")) == 0
+    assert env.run("star", "2609.05555") == 0
+    assert topics_json(env, capsys)["Widgets"]["unread"] == 2
+
+    assert env.run("import", "json", str(tmp_path / "laptop.json")) == 0
+    topics = topics_json(env, capsys)
+    assert topics["Widgets"]["unread"] == 0
+    assert env.run("export", "json") == 0
+    state = json.loads(capsys.readouterr().out)
+    assert set(state["starred"]) == {"2609.05555"}
+    assert set(state["read"]) == {"2609.01234", "2609.01240"}
+
+
+def test_json_import_refuses_newer_formats_and_non_json(env, tmp_path, capsys):
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"feedtui": "3.0.0", "format": 2, "read": {"2609.01234": {"at": "x"}}}))
+    assert env.run("import", "json", str(newer)) == 1
+    assert f"feedtui: {newer} was written by a newer feedtui (3.0.0, export format 2)" in capsys.readouterr().err
+    assert topics_json(env, capsys)["Widgets"]["unread"] == 2
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"feedtui": "0.1.0",\n "format": 1,,}')
+    assert env.run("import", "json", str(broken)) == 1
+    err = capsys.readouterr().err
+    assert f"feedtui: {broken}: not JSON (" in err and "line 2, column" in err
+
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n")
+    assert env.run("import", "json", str(empty)) == 1
+    assert f"feedtui: {empty}: the file is empty (expected JSON from `feedtui export json`)" in capsys.readouterr().err

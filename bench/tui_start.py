@@ -88,12 +88,17 @@ class ControlClient:
         """Read what arrives within `timeout`; True when at least one line came."""
         deadline = time.monotonic() + timeout
         got = False
-        while True:
-            line = self._next_line(deadline)
-            if line is None:
-                return got
+        while self.read_one(deadline):
             got = True
-            self._notification(*line)
+        return got
+
+    def read_one(self, deadline: float) -> bool:
+        """Read and handle one line (a notification, or a command answer we do not wait for)."""
+        line = self._next_line(deadline)
+        if line is None:
+            return False
+        self._notification(*line)
+        return True
 
     def _fill(self, deadline: float) -> bool:
         remaining = deadline - time.monotonic()

@@ -1,0 +1,329 @@
+"""feedtui driven the way a user drives it: its CLI, and its TUI in a real terminal.
+
+Everything goes through the documented command shapes —
+`feedtui topic add NAME --feed URL...`, `feedtui follow NAME`,
+`feedtui refresh`, `feedtui topics --json`, `feedtui topic add NAME --query Q`
+and `feedtui --data-dir D` for the TUI — never through the package's
+internals, so the figures are what a user gets.
+
+Each sandbox has its own HOME, data directory and config file, and a
+scrubbed environment (no proxies, no user config). By default the command is
+`<this python> -m feedtui` with PYTHONPATH set to this checkout's `src/`, so
+the code measured is the code next to this script.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.common import REPO_ROOT, MeasureError, ProcessSample, Stat, repeat, run_measured, stat
+from bench.repaint import RepaintProbe
+from bench.server import FeedServer
+from bench.tui_start import TerminalProgram, time_start
+
+# The TUI's first paint: the list title with a count, and a card's date line.
+LIST_TITLE = r"Latest papers \([1-9][\d,]*\)"
+CARD_DATE = r"[A-Z][a-z]{2} \d{1,2}, \d{4} · "
+# The TUI never refreshes on its own while it is being timed.
+SANDBOX_CONFIG = "[general]\nauto_refresh = false\n"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicPlan:
+    name: str
+    urls: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Launcher:
+    """How to start feedtui: the argv prefix and extra environment."""
+
+    argv: tuple[str, ...]
+    extra_env: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_checkout(cls, python: str) -> Launcher:
+        return cls((python, "-m", "feedtui"), (("PYTHONPATH", str(REPO_ROOT / "src")),))
+
+
+class Sandbox:
+    """One feedtui installation state: HOME, data dir and config under `root`."""
+
+    def __init__(self, root: Path, launcher: Launcher) -> None:
+        self.root = root
+        self.launcher = launcher
+
+    @classmethod
+    def create(cls, root: Path, launcher: Launcher) -> Sandbox:
+        if root.exists():
+            shutil.rmtree(root)
+        (root / "home").mkdir(parents=True)
+        (root / "data").mkdir()
+        (root / "config.toml").write_text(SANDBOX_CONFIG, encoding="utf-8")
+        return cls(root, launcher)
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    def env(self) -> dict[str, str]:
+        home = self.root / "home"
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+            "LANG": "C.UTF-8",
+            "NO_PROXY": "127.0.0.1,localhost,::1",
+            "no_proxy": "127.0.0.1,localhost,::1",
+        }
+        env.update(dict(self.launcher.extra_env))
+        return env
+
+    def argv(self, *args: str) -> list[str]:
+        return [*self.launcher.argv, "--data-dir", str(self.data_dir), "--config", str(self.root / "config.toml"), *args]
+
+    def run(self, *args: str, timeout: float = 900.0) -> ProcessSample:
+        return run_measured(self.argv(*args), env=self.env(), timeout=timeout)
+
+    def add_topics(self, plans: Sequence[TopicPlan]) -> None:
+        for plan in plans:
+            feeds = [part for url in plan.urls for part in ("--feed", url)]
+            self.run("topic", "add", plan.name, *feeds)
+            self.run("follow", plan.name)
+
+    def topics(self) -> list[dict]:
+        sample = self.run("topics", "--json")
+        try:
+            return json.loads(sample.stdout)
+        except json.JSONDecodeError as error:
+            raise MeasureError(f"feedtui topics --json did not print JSON ({error}): {sample.stdout[:200]!r}") from None
+
+    def papers_in(self, prefix: str) -> dict[str, tuple[int, int]]:
+        """name -> (papers, unread) for topics whose name starts with prefix."""
+        return {t["name"]: (t["papers"], t["unread"]) for t in self.topics() if t["name"].startswith(prefix)}
+
+    def copy(self, root: Path) -> Sandbox:
+        if root.exists():
+            shutil.rmtree(root)
+        shutil.copytree(self.root, root, symlinks=True)
+        return Sandbox(root, self.launcher)
+
+    def data_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.data_dir.rglob("*") if p.is_file())
+
+
+def refresh_once(sandbox: Sandbox, server: FeedServer) -> dict[str, float]:
+    server.reset()
+    sample = sandbox.run("refresh")
+    answered = server.stats()["by_status"]
+    return {
+        "wall_s": sample.wall_s,
+        "cpu_s": sample.cpu_s,
+        "rss_mb": sample.max_rss_kb / 1024,
+        "status_200": answered.get("200", 0),
+        "status_304": answered.get("304", 0),
+        "requests": sum(answered.values()),
+    }
+
+
+def refresh_figures(template: Sandbox, server: FeedServer, work: Path, *, runs: int) -> dict[str, Stat]:
+    """Cold refresh from a fresh copy of `template` (topics followed, no papers), then a second one.
+
+    Keys: `cold.<figure>` and `warm.<figure>`.
+    """
+
+    def once(index: int) -> dict[str, float]:
+        sandbox = template.copy(work / f"refresh-{index}")
+        figures = {f"cold.{k}": v for k, v in refresh_once(sandbox, server).items()}
+        figures.update({f"warm.{k}": v for k, v in refresh_once(sandbox, server).items()})
+        shutil.rmtree(sandbox.root)
+        return figures
+
+    return repeat(runs, once)
+
+
+def build_cache(root: Path, launcher: Launcher, plans: Sequence[TopicPlan]) -> Sandbox:
+    """A sandbox whose topics are added, followed and refreshed once."""
+    sandbox = Sandbox.create(root, launcher)
+    sandbox.add_topics(plans)
+    sandbox.run("refresh", timeout=3600)
+    return sandbox
+
+
+def start_figures(cache: Sandbox, work: Path, first_topic: str, *, runs: int, cols: int = 160, rows: int = 48) -> dict[str, Stat]:
+    """TUI launch -> the list painted, on a fresh copy of the cache each run."""
+    ready = (re.escape(first_topic), LIST_TITLE, CARD_DATE)
+
+    def once(index: int) -> dict[str, float]:
+        sandbox = cache.copy(work / f"start-{index}")
+        timing = time_start(sandbox.argv(), ready, quit_keys=["q"], cols=cols, rows=rows, env=sandbox.env(), timeout=120)
+        shutil.rmtree(sandbox.root)
+        if timing.ready_s is None:
+            raise MeasureError(f"feedtui never painted its list; last screen:\n{timing.screen[-1200:]}")
+        return {
+            "ready_s": timing.ready_s,
+            "rss_mb": (timing.max_rss_kb or 0) / 1024,
+            "quit_s": timing.quit_s if timing.quit_s is not None else float("nan"),
+        }
+
+    return repeat(runs, once)
+
+
+@contextmanager
+def painted_tui(sandbox: Sandbox, first_topic: str, cols: int, rows: int) -> Iterator[TerminalProgram]:
+    """The TUI running in tmux, once its list is painted."""
+    with TerminalProgram(sandbox.argv(), cols=cols, rows=rows, env=sandbox.env()) as program:
+        patterns = [re.compile(p, re.MULTILINE) for p in (re.escape(first_topic), LIST_TITLE, CARD_DATE)]
+        matched, screen, _, _ = program.wait_for(patterns, poll_s=0.02, timeout=120)
+        if matched is None:
+            raise MeasureError(f"feedtui never painted its list; last screen:\n{screen[-1200:]}")
+        yield program
+
+
+def key_figures(
+    cache: Sandbox, work: Path, first_topic: str, *, keys: int, focus_keys: Sequence[str] = ("J",), cols: int = 160, rows: int = 48,
+) -> dict[str, Stat]:
+    """`keys` presses of j in the list of `first_topic`, each timed to the end of its repaint."""
+    sandbox = cache.copy(work / "keys")
+    try:
+        with painted_tui(sandbox, first_topic, cols, rows) as program, RepaintProbe(program) as probe:
+            for key in focus_keys:
+                probe.press(key)
+            timings = probe.time_keys(["j"] * keys)
+            program.quit(["q"], 15)
+    finally:
+        shutil.rmtree(sandbox.root)
+    if not timings.latencies_s:
+        raise MeasureError(f"no repaint after any of {keys} j presses")
+    latencies = stat(timings.latencies_s)
+    return {
+        "latency_ms": stat([v * 1000 for v in latencies.values]),
+        "p95_ms": stat([latencies.percentile(95) * 1000]),
+        "unanswered": stat([timings.unanswered]),
+    }
+
+
+class DirWatcher(threading.Thread):
+    """Polls a directory tree (names, sizes, mtimes, inodes) and stamps every change."""
+
+    def __init__(self, root: Path, interval_s: float = 0.01) -> None:
+        super().__init__(name="dir-watcher", daemon=True)
+        self.root = root
+        self.interval_s = interval_s
+        self.changes: list[float] = []
+        self._stop = threading.Event()
+        self._signature = self._scan()
+
+    def _scan(self) -> tuple:
+        entries = []
+        for path in sorted(self.root.rglob("*")):
+            try:
+                st = path.lstat()
+            except FileNotFoundError:
+                continue
+            entries.append((str(path.relative_to(self.root)), st.st_size, st.st_mtime_ns, st.st_ino))
+        return tuple(entries)
+
+    def run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            current = self._scan()
+            if current != self._signature:
+                self._signature = current
+                self.changes.append(time.monotonic())
+
+    def quiet_for(self, seconds: float, limit_s: float = 120.0) -> None:
+        """Return once no change was seen for `seconds` (or after limit_s)."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline:
+            last = self.changes[-1] if self.changes else 0.0
+            if time.monotonic() - last >= seconds:
+                return
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.join(timeout=5)
+
+
+def _write_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if line.startswith("write_bytes:"):
+            return int(line.split()[1])
+    raise MeasureError(f"/proc/{pid}/io has no write_bytes")
+
+
+def mark_figures(
+    cache: Sandbox, work: Path, topic: str, *, marks: int, focus_keys: Sequence[str] = ("J",),
+    settle_s: float = 2.0, cols: int = 160, rows: int = 48,
+) -> dict[str, Stat]:
+    """Mark `marks` papers read one by one (m, then j to the next card), as fast as keys arrive.
+
+    wall_s: first key sent -> the screen quiet (0.5 s) again after the last one.
+    write_mb: the app's /proc/<pid>/io write_bytes from the first key until the
+      data directory has been quiet for `settle_s` (bytes that reached the
+      filesystem; terminal output is not counted).
+    durable_s: last key sent -> the last change seen in the data directory
+      (polled every 10 ms from before the first key); negative when the last
+      write landed before the last key was sent.
+    Afterwards `feedtui topics --json` must show exactly `marks` fewer unread.
+    """
+    sandbox = cache.copy(work / "marks")
+    try:
+        unread_before = sandbox.papers_in(topic)[topic][1]
+        with painted_tui(sandbox, topic, cols, rows) as program:
+            pid = program.pid()
+            if pid is None:
+                raise MeasureError("could not find feedtui's pid in the tmux pane")
+            with RepaintProbe(program, quiet_s=0.5, answer_timeout_s=10) as probe:
+                for key in focus_keys:
+                    probe.press(key)
+                written_before = _write_bytes(pid)
+                watcher = DirWatcher(sandbox.data_dir)
+                watcher.start()
+                try:
+                    sequence = ["m", "j"] * marks
+                    first_sent = last_sent = probe.send(sequence[:100])
+                    for start in range(100, len(sequence), 100):
+                        last_sent = probe.send(sequence[start:start + 100])
+                    settled = probe.last_output_after(last_sent)
+                    watcher.quiet_for(settle_s)
+                finally:
+                    watcher.stop()
+                written = _write_bytes(pid) - written_before
+            program.quit(["q"], 30)
+        unread_after = sandbox.papers_in(topic)[topic][1]
+    finally:
+        shutil.rmtree(sandbox.root)
+    if unread_before - unread_after != marks:
+        raise MeasureError(f"{marks} marks sent but unread went {unread_before} -> {unread_after}")
+    if settled is None:
+        raise MeasureError("the screen never changed after the marks")
+    if not watcher.changes:
+        raise MeasureError("nothing in the data directory changed while marking")
+    return {
+        "wall_s": stat([settled - first_sent]),
+        "write_mb": stat([written / 1e6]),
+        "durable_s": stat([watcher.changes[-1] - last_sent]),
+    }
+
+
+def retag_figures(cache: Sandbox, work: Path, *, query: str, runs: int) -> dict[str, Stat]:
+    """`feedtui topic add NAME --query Q` on a fresh copy of a big cache: start, load, retag, save."""
+
+    def once(index: int) -> dict[str, float]:
+        sandbox = cache.copy(work / f"retag-{index}")
+        sample = sandbox.run("topic", "add", "Bench retag", "--query", query)
+        shutil.rmtree(sandbox.root)
+        return {"wall_s": sample.wall_s, "cpu_s": sample.cpu_s, "rss_mb": sample.max_rss_kb / 1024}
+
+    return repeat(runs, once)

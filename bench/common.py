@@ -206,7 +206,7 @@ def machine_facts() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             facts[name] = "not installed"
     facts["newsboat"] = newsboat_version() or "not installed"
-    facts["tmux"] = _first_line(["tmux", "-V"]) or "not installed"
+    facts["tmux"] = (_first_line(["tmux", "-V"]) or "not installed").removeprefix("tmux ")
     return facts
 
 

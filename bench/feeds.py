@@ -373,23 +373,26 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def hard_wrap(text: str, width: int) -> list[str]:
-    """Greedy wrap at spaces (a word longer than the width gets its own line)."""
+def hard_wrap(text: str, width: int, first_indent: str = "") -> list[str]:
+    """Greedy wrap at spaces; the first line starts with first_indent and counts it.
+
+    A word longer than the width gets a line of its own.
+    """
     lines: list[str] = []
-    current = ""
+    current = first_indent
     for word in text.split(" "):
-        if current and len(current) + 1 + len(word) > width:
+        if current.strip() and len(current) + 1 + len(word) > width:
             lines.append(current)
             current = word
         else:
-            current = f"{current} {word}" if current else word
-    if current:
+            current = f"{current} {word}" if current.strip() else current + word
+    if current.strip():
         lines.append(current)
     return lines
 
 
 def _wrapped_summary(text: str) -> str:
-    return "  " + "\n".join(hard_wrap(text, 80)) + "\n"
+    return "\n".join(hard_wrap(text, 80, first_indent="  ")) + "\n"
 
 
 def _wrapped_title(text: str) -> str:

@@ -221,7 +221,7 @@ class DirWatcher(threading.Thread):
         self.root = root
         self.interval_s = interval_s
         self.changes: list[float] = []
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self._signature = self._scan()
 
     def _scan(self) -> tuple:
@@ -235,7 +235,7 @@ class DirWatcher(threading.Thread):
         return tuple(entries)
 
     def run(self) -> None:
-        while not self._stop.wait(self.interval_s):
+        while not self._halt.wait(self.interval_s):
             current = self._scan()
             if current != self._signature:
                 self._signature = current
@@ -251,7 +251,7 @@ class DirWatcher(threading.Thread):
             time.sleep(0.05)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(timeout=5)
 
 

@@ -36,6 +36,7 @@ import os
 import re
 import select
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -334,8 +335,16 @@ class TerminalProgram:
         return None
 
     def kill(self) -> None:
-        self.tmux("kill-session", "-t", APP_SESSION, check=False)  # SIGHUP to the pane
-        self.wait_for_exit(5.0)
+        """SIGTERM to the program, so /usr/bin/time still reports; then the pane itself."""
+        pid = self.pid()
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            if self.wait_for_exit(3.0):
+                return
+        self.tmux("kill-session", "-t", APP_SESSION, check=False)  # SIGHUP to everything in the pane
 
     def wait_for_exit(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout

@@ -92,10 +92,11 @@ def run_measured(
             stderr=err.read().decode("utf-8", "replace"),
         )
     if timed_out.is_set():
-        raise MeasureError(f"{_show(cmd)}: still running after {timeout:g} s; killed")
+        raise MeasureError(f"still running after {timeout:g} s; killed\ncommand: {_show(cmd)}")
     if check and sample.returncode != 0:
-        tail = (sample.stderr.strip() or sample.stdout.strip())[-600:]
-        raise MeasureError(f"{_show(cmd)}: exit status {sample.returncode}\n{tail}")
+        output = (sample.stderr.strip() or sample.stdout.strip())
+        last = output.splitlines()[-1] if output else "no output"
+        raise MeasureError(f"exit status {sample.returncode}: {last}\ncommand: {_show(cmd)}\n{output[-1500:]}")
     return sample
 
 

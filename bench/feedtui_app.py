@@ -29,9 +29,13 @@ from bench.repaint import RepaintProbe
 from bench.server import FeedServer
 from bench.tui_start import TerminalProgram, time_start
 
-# The TUI's first paint: the list title with a count, and a card's date line.
-LIST_TITLE = r"Latest papers \([1-9][\d,]*\)"
-CARD_DATE = r"[A-Z][a-z]{2} \d{1,2}, \d{4} · "
+# The TUI's first paint: a topic name in the sidebar and the list title with its count.
+LIST_TITLE = r"Latest papers \(\d[\d,]*\)"
+# From the first paint to a big topic's list with the keyboard in it: the
+# sidebar opens the topic under its cursor as it moves (j leaves the first
+# row, Starred), and J moves the focus to the list.
+OPEN_KEYS = ("j",)
+FOCUS_LIST_KEYS = ("J",)
 # The TUI never refreshes on its own while it is being timed.
 SANDBOX_CONFIG = "[general]\nauto_refresh = false\n"
 
@@ -50,8 +54,8 @@ class Launcher:
     extra_env: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def from_checkout(cls, python: str) -> Launcher:
-        return cls((python, "-m", "feedtui"), (("PYTHONPATH", str(REPO_ROOT / "src")),))
+    def from_checkout(cls, python: str, src: Path = REPO_ROOT / "src") -> Launcher:
+        return cls((python, "-m", "feedtui"), (("PYTHONPATH", str(src)),))
 
 
 class Sandbox:
@@ -161,15 +165,15 @@ def build_cache(root: Path, launcher: Launcher, plans: Sequence[TopicPlan]) -> S
 
 
 def start_figures(cache: Sandbox, work: Path, first_topic: str, *, runs: int, cols: int = 160, rows: int = 48) -> dict[str, Stat]:
-    """TUI launch -> the list painted, on a fresh copy of the cache each run."""
-    ready = (re.escape(first_topic), LIST_TITLE, CARD_DATE)
+    """TUI launch -> the sidebar shows `first_topic` and the list its title, on a fresh copy of the cache each run."""
+    ready = (re.escape(first_topic), LIST_TITLE)
 
     def once(index: int) -> dict[str, float]:
         sandbox = cache.copy(work / f"start-{index}")
         timing = time_start(sandbox.argv(), ready, quit_keys=["q"], cols=cols, rows=rows, env=sandbox.env(), timeout=120)
         shutil.rmtree(sandbox.root)
         if timing.ready_s is None:
-            raise MeasureError(f"feedtui never painted its list; last screen:\n{timing.screen[-1200:]}")
+            raise not_painted(timing.exited_early, timing.screen)
         return {
             "ready_s": timing.ready_s,
             "rss_mb": (timing.max_rss_kb or 0) / 1024,
@@ -179,28 +183,44 @@ def start_figures(cache: Sandbox, work: Path, first_topic: str, *, runs: int, co
     return repeat(runs, once)
 
 
+def not_painted(exited: bool, screen: str) -> MeasureError:
+    """The error for a TUI that never showed its list; its first line names the last thing on screen."""
+    lines = [line.strip() for line in screen.splitlines() if line.strip()]
+    what = "exited" if exited else "did not paint its list in time"
+    return MeasureError(f"feedtui {what}; screen ends with: {lines[-1][:100] if lines else '(blank)'}\n{screen}")
+
+
 @contextmanager
-def painted_tui(sandbox: Sandbox, first_topic: str, cols: int, rows: int) -> Iterator[TerminalProgram]:
-    """The TUI running in tmux, once its list is painted."""
+def big_topic_in_focus(sandbox: Sandbox, prefix: str, cols: int, rows: int, quiet_s: float) -> Iterator[tuple[TerminalProgram, RepaintProbe]]:
+    """The TUI, painted, showing one of the topics named `prefix`... with the keyboard in its list."""
+    sizes = sorted({papers for papers, _ in sandbox.papers_in(prefix).values()})
+    if not sizes:
+        raise MeasureError(f"no topic named {prefix}* in the cache")
     with TerminalProgram(sandbox.argv(), cols=cols, rows=rows, env=sandbox.env()) as program:
-        patterns = [re.compile(p, re.MULTILINE) for p in (re.escape(first_topic), LIST_TITLE, CARD_DATE)]
-        matched, screen, _, _ = program.wait_for(patterns, poll_s=0.02, timeout=120)
+        first = [re.compile(re.escape(prefix)), re.compile(LIST_TITLE)]
+        matched, screen, _, _ = program.wait_for(first, poll_s=0.02, timeout=120)
         if matched is None:
-            raise MeasureError(f"feedtui never painted its list; last screen:\n{screen[-1200:]}")
-        yield program
+            raise not_painted(program.report() is not None, screen)
+        with RepaintProbe(program, quiet_s=quiet_s) as probe:
+            for key in OPEN_KEYS:
+                probe.press(key)
+            shown = re.compile(r"Latest papers \((?:" + "|".join(f"{n:,}" for n in sizes) + r")\)")
+            matched, screen, _, _ = program.wait_for([shown], poll_s=0.05, timeout=60)
+            if matched is None:
+                raise MeasureError(f"the TUI did not open a {prefix}* topic; screen:\n{screen}")
+            for key in FOCUS_LIST_KEYS:
+                probe.press(key)
+            probe.settle()
+            yield program, probe
 
 
-def key_figures(
-    cache: Sandbox, work: Path, first_topic: str, *, keys: int, focus_keys: Sequence[str] = ("J",), cols: int = 160, rows: int = 48,
-) -> dict[str, Stat]:
-    """`keys` presses of j in the list of `first_topic`, each timed to the end of its repaint."""
+def key_figures(cache: Sandbox, work: Path, prefix: str, *, keys: int, cols: int = 160, rows: int = 48) -> dict[str, Stat]:
+    """`keys` presses of j in the list of a big topic, each timed to the end of its repaint."""
     sandbox = cache.copy(work / "keys")
     try:
-        with painted_tui(sandbox, first_topic, cols, rows) as program, RepaintProbe(program) as probe:
-            for key in focus_keys:
-                probe.press(key)
+        with big_topic_in_focus(sandbox, prefix, cols, rows, quiet_s=0.05) as (program, probe):
             timings = probe.time_keys(["j"] * keys)
-            program.quit(["q"], 15)
+            program.quit(["q"], 30)
     finally:
         shutil.rmtree(sandbox.root)
     if not timings.latencies_s:
@@ -262,11 +282,8 @@ def _write_bytes(pid: int) -> int:
     raise MeasureError(f"/proc/{pid}/io has no write_bytes")
 
 
-def mark_figures(
-    cache: Sandbox, work: Path, topic: str, *, marks: int, focus_keys: Sequence[str] = ("J",),
-    settle_s: float = 2.0, cols: int = 160, rows: int = 48,
-) -> dict[str, Stat]:
-    """Mark `marks` papers read one by one (m, then j to the next card), as fast as keys arrive.
+def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_s: float = 2.0, cols: int = 160, rows: int = 48) -> dict[str, Stat]:
+    """Mark `marks` papers read one by one (m, then j to the next card) in a big topic, as fast as keys arrive.
 
     wall_s: first key sent -> the screen quiet (0.5 s) again after the last one.
     write_mb: the app's /proc/<pid>/io write_bytes from the first key until the
@@ -275,33 +292,31 @@ def mark_figures(
     durable_s: last key sent -> the last change seen in the data directory
       (polled every 10 ms from before the first key); negative when the last
       write landed before the last key was sent.
-    Afterwards `feedtui topics --json` must show exactly `marks` fewer unread.
+    Afterwards `feedtui topics --json` must show exactly `marks` fewer unread
+    over the `prefix` topics (they share no papers).
     """
     sandbox = cache.copy(work / "marks")
     try:
-        unread_before = sandbox.papers_in(topic)[topic][1]
-        with painted_tui(sandbox, topic, cols, rows) as program:
+        unread_before = sum(unread for _, unread in sandbox.papers_in(prefix).values())
+        with big_topic_in_focus(sandbox, prefix, cols, rows, quiet_s=0.5) as (program, probe):
             pid = program.pid()
             if pid is None:
                 raise MeasureError("could not find feedtui's pid in the tmux pane")
-            with RepaintProbe(program, quiet_s=0.5, answer_timeout_s=10) as probe:
-                for key in focus_keys:
-                    probe.press(key)
-                written_before = _write_bytes(pid)
-                watcher = DirWatcher(sandbox.data_dir)
-                watcher.start()
-                try:
-                    sequence = ["m", "j"] * marks
-                    first_sent = last_sent = probe.send(sequence[:100])
-                    for start in range(100, len(sequence), 100):
-                        last_sent = probe.send(sequence[start:start + 100])
-                    settled = probe.last_output_after(last_sent)
-                    watcher.quiet_for(settle_s)
-                finally:
-                    watcher.stop()
-                written = _write_bytes(pid) - written_before
+            written_before = _write_bytes(pid)
+            watcher = DirWatcher(sandbox.data_dir)
+            watcher.start()
+            try:
+                sequence = ["m", "j"] * marks
+                first_sent = last_sent = probe.send(sequence[:100])
+                for start in range(100, len(sequence), 100):
+                    last_sent = probe.send(sequence[start:start + 100])
+                settled = probe.last_output_after(last_sent)
+                watcher.quiet_for(settle_s)
+            finally:
+                watcher.stop()
+            written = _write_bytes(pid) - written_before
             program.quit(["q"], 30)
-        unread_after = sandbox.papers_in(topic)[topic][1]
+        unread_after = sum(unread for _, unread in sandbox.papers_in(prefix).values())
     finally:
         shutil.rmtree(sandbox.root)
     if unread_before - unread_after != marks:

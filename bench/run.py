@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bench import feedtui_app, newsboat
-from bench.common import MeasureError, Row, Stat, format_value, log, machine_facts, markdown_table, repeat, stat
+from bench.common import REPO_ROOT, MeasureError, Row, Stat, format_value, log, machine_facts, markdown_table, repeat, stat
 from bench.feeds import FeedSetSpec, feed_file_name, write_feed_set
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
@@ -137,7 +137,7 @@ class Suite:
         self.scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self._ensure(self.work)))
         self.results = Results()
         self.now = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-        self.launcher = feedtui_app.Launcher.from_checkout(args.python)
+        self.launcher = feedtui_app.Launcher.from_checkout(args.python, args.src)
         self.server: FeedServer | None = None
         self._caches: dict[str, feedtui_app.Sandbox] = {}
 
@@ -361,7 +361,7 @@ class Suite:
     def section_keys(self) -> None:
         if not self._needs_large("keys"):
             return
-        stats = feedtui_app.key_figures(self.feedtui_cache("B"), self.scratch, "Bench B 0", keys=KEYS)
+        stats = feedtui_app.key_figures(self.feedtui_cache("B"), self.scratch, "Bench B ", keys=KEYS)
         self.results.put("keys.median", "feedtui", stats["latency_ms"])
         self.results.put("keys.p95", "feedtui", stats["p95_ms"])
         if stats["unanswered"].median:
@@ -371,7 +371,7 @@ class Suite:
         if not self._needs_large("marks"):
             return
         cache = self.feedtui_cache("B")
-        stats = feedtui_app.mark_figures(cache, self.scratch, "Bench B 0", marks=MARKS)
+        stats = feedtui_app.mark_figures(cache, self.scratch, "Bench B ", marks=MARKS)
         self.results.put("marks.wall", "feedtui", stats["wall_s"])
         self.results.put("marks.write", "feedtui", stats["write_mb"])
         self.results.put("marks.durable", "feedtui", stats["durable_s"])
@@ -425,6 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true", help="1 run per figure; skip the 40k/50k figures")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "feedtui-bench", help="feeds are generated and kept here")
     parser.add_argument("--python", default=sys.executable, help="interpreter that runs `-m feedtui` (default: this one)")
+    parser.add_argument("--src", type=Path, default=REPO_ROOT / "src", help="the feedtui source tree measured (default: this checkout's src/)")
     parser.add_argument("--keep", action="store_true", help="keep this run's sandboxes under --work")
     parser.add_argument("--json", type=Path, help="also write every measured value here")
     return parser
@@ -438,6 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sections = args.only or list(SECTIONS)
     facts = machine_facts()
+    facts["feedtui source"] = str(args.src)
     facts["load average"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     suite = Suite(args)
     try:

@@ -54,14 +54,13 @@ class RepaintProbe:
 
     def send(self, keys: Sequence[str]) -> float:
         """Write one send-keys command without waiting for tmux's answer; the send time."""
-        assert self.client is not None and self.client.process.stdin is not None
+        assert self.client is not None
         for key in keys:
             if not KEY_NAME.fullmatch(key):
                 raise ValueError(f"not a tmux key name: {key!r}")
         self.client.output_times.clear()
         sent = time.monotonic()
-        self.client.process.stdin.write(f"send-keys -t {APP_SESSION} {' '.join(keys)}\n".encode())
-        self.client.process.stdin.flush()
+        self.client.write(f"send-keys -t {APP_SESSION} {' '.join(keys)}")
         return sent
 
     def last_output_after(self, sent: float, quiet_s: float | None = None) -> float | None:
@@ -73,7 +72,7 @@ class RepaintProbe:
             deadline = sent + self.answer_timeout_s if last is None else min(last + quiet, sent + MAX_REPAINT_S)
             if not self.client.read_one(deadline):
                 return last
-            if self.client.output_times:
+            if self.client.output_times and self.client.output_times[-1] >= sent:  # older output belongs to earlier keys
                 last = self.client.output_times[-1]
 
     def press(self, key: str) -> float | None:

@@ -34,15 +34,15 @@ import itertools
 import json
 import os
 import re
-import select
+import queue
 import shlex
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -62,9 +62,11 @@ class TmuxError(RuntimeError):
 class ControlClient:
     """A `tmux -C` client: commands over a pipe, no process per command.
 
-    Lines are stamped with `time.monotonic()` when they are read off the pipe;
-    `%output` notifications (what the attached session's panes print) are
-    kept as `output_times`, which is what a repaint timer needs.
+    A reader thread drains tmux's side of the pipe as fast as it comes and
+    stamps each line with `time.monotonic()`: a control client that falls
+    behind gets its pane output discarded by tmux, so nobody may leave the
+    pipe unread. `%output` notifications (what the attached session's panes
+    print) are kept as `output_times`, which is what a repaint timer needs.
     """
 
     def __init__(self, base: list[str], session: str, env: dict[str, str] | None) -> None:
@@ -72,18 +74,38 @@ class ControlClient:
             [*base, "-C", "attach-session", "-t", session],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
         )
-        assert self.process.stdout is not None
-        self._fd = self.process.stdout.fileno()
-        self._partial = b""
-        self._lines: deque[tuple[float, bytes]] = deque()
+        self._lines: queue.SimpleQueue[tuple[float, bytes] | None] = queue.SimpleQueue()
+        self._reader = threading.Thread(target=self._drain, name="tmux-control-reader", daemon=True)
+        self._reader.start()
         self.output_times: list[float] = []
         self._read_block(timeout=10.0)  # the attach itself answers with one empty block
 
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        partial = b""
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._lines.put(None)
+                return
+            arrived = time.monotonic()
+            *complete, partial = (partial + chunk).split(b"\n")
+            for line in complete:
+                self._lines.put((arrived, line))
+
     def command(self, line: str, timeout: float = 10.0) -> list[str]:
+        self.write(line)
+        return self._read_block(timeout)
+
+    def write(self, line: str) -> None:
+        """Send a command without waiting for its answer (read_one/pump consume it later)."""
         assert self.process.stdin is not None
         self.process.stdin.write(line.encode() + b"\n")
         self.process.stdin.flush()
-        return self._read_block(timeout)
 
     def pump(self, timeout: float) -> bool:
         """Read what arrives within `timeout`; True when at least one line came."""
@@ -101,26 +123,15 @@ class ControlClient:
         self._notification(*line)
         return True
 
-    def _fill(self, deadline: float) -> bool:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return False
-        ready, _, _ = select.select([self._fd], [], [], remaining)
-        if not ready:
-            return False
-        chunk = os.read(self._fd, 1 << 16)
-        if not chunk:
-            raise TmuxError("the tmux control client went away")
-        arrived = time.monotonic()
-        *complete, self._partial = (self._partial + chunk).split(b"\n")
-        self._lines.extend((arrived, line) for line in complete)
-        return True
-
     def _next_line(self, deadline: float) -> tuple[float, bytes] | None:
-        while not self._lines:
-            if not self._fill(deadline):
-                return None
-        return self._lines.popleft()
+        try:
+            item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        if item is None:
+            self._lines.put(None)  # stay at end-of-stream for later readers
+            raise TmuxError("the tmux control client went away")
+        return item
 
     def _notification(self, arrived: float, line: bytes) -> None:
         if line.startswith(b"%output "):

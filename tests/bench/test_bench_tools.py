@@ -1,0 +1,428 @@
+"""The bench tools themselves: generator, server, timers, helpers — real files, sockets, tmux."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import email.utils
+import gzip
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import feedparser
+import pytest
+
+from bench import common, feeds, newsboat, run
+from bench.feedtui_app import DirWatcher
+from bench.repaint import RepaintProbe
+from bench.server import FeedServer, NotLoopback
+from bench.tui_start import TerminalProgram, time_start
+
+REPO = Path(__file__).resolve().parents[2]
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+needs_tmux = pytest.mark.skipif(not shutil.which("tmux") or not Path("/usr/bin/time").exists(), reason="needs tmux and /usr/bin/time")
+
+
+def generate(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(REPO / "bench" / "feeds.py"), str(out), *extra],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def api_set(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("api")
+    feeds.write_feed_set(feeds.FeedSetSpec(feeds=3, entries=40, seed=5, now=NOW), out)
+    return out
+
+
+@pytest.fixture
+def served(tmp_path):
+    (tmp_path / "feed-000.xml").write_bytes(b"<feed xmlns='http://www.w3.org/2005/Atom'><title>zero</title></feed>\n")
+    (tmp_path / "feed-001.xml").write_bytes(b"<rss version='2.0'><channel><title>one</title></channel></rss>\n" * 50)
+    with FeedServer(tmp_path, latency_ms=50, gzip=True, log_path=tmp_path / "requests.jsonl") as server:
+        yield server, tmp_path
+
+
+def get(server: FeedServer, path: str, headers: dict | None = None, method: str = "GET"):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request(method, path, headers=headers or {})
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response, body
+
+
+# --- feeds.py ------------------------------------------------------------
+
+def test_same_arguments_give_byte_identical_files_and_another_seed_does_not(tmp_path):
+    args = ["--feeds", "3", "--entries", "12", "--seed", "4", "--now", "2026-11-29"]
+    assert generate(tmp_path / "one", *args).returncode == 0
+    assert generate(tmp_path / "two", *args).returncode == 0
+    assert generate(tmp_path / "other", *args[:-3], "5", "--now", "2026-11-29").returncode == 0
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert names == ["feed-000.xml", "feed-001.xml", "feed-002.xml", "manifest.json"]
+    for name in names:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert (tmp_path / "one" / "feed-000.xml").read_bytes() != (tmp_path / "other" / "feed-000.xml").read_bytes()
+
+
+def test_a_feed_does_not_depend_on_how_many_feeds_the_set_has():
+    small = feeds.FeedSetSpec(feeds=2, entries=10, seed=9, now=NOW)
+    large = feeds.FeedSetSpec(feeds=7, entries=10, seed=9, now=NOW)
+    assert feeds.render_feed(small, 1) == feeds.render_feed(large, 1)
+
+
+def test_api_feeds_parse_and_have_the_arxiv_api_layout(api_set):
+    manifest = json.loads((api_set / "manifest.json").read_text())
+    assert manifest["entries"] == 120 and len(manifest["files"]) == 3
+    ids, authors_per_entry, summaries = [], [], []
+    for index in range(3):
+        root = ET.parse(api_set / f"feed-{index:03d}.xml").getroot()
+        assert root.tag == f"{ATOM}feed"
+        assert root.findtext(f"{OPENSEARCH}totalResults") == "40"
+        assert root.findtext(f"{OPENSEARCH}itemsPerPage") == "40"
+        category = feeds.CATEGORIES[index]
+        assert f"cat:{category}" in root.findtext(f"{ATOM}title")
+        entries = root.findall(f"{ATOM}entry")
+        assert len(entries) == 40
+        published = [datetime.fromisoformat(e.findtext(f"{ATOM}published").replace("Z", "+00:00")) for e in entries]
+        assert published == sorted(published, reverse=True)
+        for entry, when in zip(entries, published):
+            match = re.fullmatch(r"http://arxiv\.org/abs/(\d{4})\.(\d{5})v(\d)", entry.findtext(f"{ATOM}id"))
+            assert match, entry.findtext(f"{ATOM}id")
+            assert match.group(1) == when.strftime("%y%m")
+            assert NOW - timedelta(weeks=16) <= when < NOW
+            updated = datetime.fromisoformat(entry.findtext(f"{ATOM}updated").replace("Z", "+00:00"))
+            assert (updated == when) == (match.group(3) == "1")
+            ids.append(match.group(1) + "." + match.group(2))
+            assert entry.find(f"{ARXIV}primary_category").get("term") == category
+            terms = [c.get("term") for c in entry.findall(f"{ATOM}category")]
+            assert terms[0] == category and len(terms) == len(set(terms))
+            links = {(l.get("rel"), l.get("title")): l.get("href") for l in entry.findall(f"{ATOM}link")}
+            assert links[("alternate", None)].startswith("http://arxiv.org/abs/")
+            assert links[("related", "pdf")].startswith("http://arxiv.org/pdf/")
+            names = [a.findtext(f"{ATOM}name") for a in entry.findall(f"{ATOM}author")]
+            assert names and all(names)
+            authors_per_entry.append(len(names))
+            summaries.append(entry.findtext(f"{ATOM}summary"))
+            assert entry.findtext(f"{ATOM}title").strip()
+    assert len(set(ids)) == len(ids) == 120
+    assert max(authors_per_entry) >= 20
+    for summary in summaries:
+        assert summary.startswith("  ") and summary.endswith("\n")
+        lines = summary.strip("\n").split("\n")
+        assert len(lines) > 8 and all(len(line) <= 80 or " " not in line.strip() for line in lines)
+        assert 1000 <= len(" ".join(line.strip() for line in lines)) <= 1800
+    text = "".join(summaries)
+    assert "\\times$" in text and "$O(" in text and "\\emph{" in text
+
+
+def test_api_feeds_sometimes_carry_comment_journal_ref_doi_and_several_affiliations(api_set):
+    root = ET.parse(api_set / "feed-000.xml").getroot()
+    entries = root.findall(f"{ATOM}entry")
+    assert any(e.find(f"{ARXIV}comment") is not None for e in entries)
+    assert any(e.find(f"{ARXIV}comment") is None for e in entries)
+    assert any(e.find(f"{ARXIV}journal_ref") is not None for e in feeds_entries(api_set))
+    assert any(e.find(f"{ARXIV}doi") is not None for e in feeds_entries(api_set))
+    assert any(len(a.findall(f"{ARXIV}affiliation")) >= 2 for e in entries for a in e.findall(f"{ATOM}author"))
+
+
+def feeds_entries(folder: Path):
+    for path in sorted(folder.glob("feed-*.xml")):
+        yield from ET.parse(path).getroot().findall(f"{ATOM}entry")
+
+
+def test_feedparser_reads_the_api_feeds_without_complaint(api_set):
+    parsed = feedparser.parse((api_set / "feed-001.xml").read_bytes())
+    assert not parsed.bozo
+    assert len(parsed.entries) == 40
+    entry = parsed.entries[0]
+    assert entry.arxiv_primary_category["term"] == feeds.CATEGORIES[1]
+    assert entry.authors and entry.summary and entry.title
+
+
+def test_rss_style_has_the_category_feed_layout(tmp_path):
+    spec = feeds.FeedSetSpec(feeds=2, entries=30, seed=3, now=NOW, style="rss")
+    feeds.write_feed_set(spec, tmp_path)
+    root = ET.parse(tmp_path / "feed-001.xml").getroot()
+    assert root.tag == "rss" and root.get("version") == "2.0"
+    items = root.findall("channel/item")
+    assert len(items) == 30
+    kinds = set()
+    for item in items:
+        description = item.findtext("description")
+        match = re.match(r"arXiv:(\d{4}\.\d{5})v(\d) Announce Type: (\S+) \nAbstract: \S", description)
+        assert match, description[:80]
+        kinds.add(match.group(3))
+        assert item.findtext(f"{ARXIV}announce_type") == match.group(3)
+        assert item.findtext("guid") == f"oai:arXiv.org:{match.group(1)}v{match.group(2)}"
+        assert item.findtext("link") == f"https://arxiv.org/abs/{match.group(1)}"
+        creators = item.findall("{http://purl.org/dc/elements/1.1/}creator")
+        assert len(creators) == 1 and creators[0].text.strip()
+        assert email.utils.parsedate_to_datetime(item.findtext("pubDate")).weekday() < 5
+    assert {"new", "cross"} <= kinds
+    assert not feedparser.parse((tmp_path / "feed-001.xml").read_bytes()).bozo
+
+
+def test_bad_arguments_get_a_clear_message(tmp_path):
+    done = generate(tmp_path / "x", "--feeds", "0")
+    assert done.returncode == 2 and "at least 1" in done.stderr
+    done = generate(tmp_path / "x", "--feeds", "1000", "--entries", "100")
+    assert done.returncode == 2 and "five digits" in done.stderr
+    done = generate(tmp_path / "x", "--now", "yesterday")
+    assert done.returncode == 2 and "not a date" in done.stderr
+
+
+# --- server.py -----------------------------------------------------------
+
+def test_etag_turns_the_second_request_into_a_304(served):
+    server, folder = served
+    first, body = get(server, "/feed-000.xml")
+    assert first.status == 200 and body == (folder / "feed-000.xml").read_bytes()
+    assert first.headers["Content-Type"].startswith("application/atom+xml")
+    etag = first.headers["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]+"', etag)
+    second, body = get(server, "/feed-000.xml", {"If-None-Match": etag})
+    assert second.status == 304 and body == b"" and second.headers["ETag"] == etag
+    changed, _ = get(server, "/feed-000.xml", {"If-None-Match": '"something-else"'})
+    assert changed.status == 200
+
+
+def test_last_modified_gives_304_until_the_file_changes(served):
+    server, folder = served
+    first, _ = get(server, "/feed-001.xml")
+    stamp = first.headers["Last-Modified"]
+    assert get(server, "/feed-001.xml", {"If-Modified-Since": stamp})[0].status == 304
+    earlier = email.utils.format_datetime(email.utils.parsedate_to_datetime(stamp) - timedelta(hours=1), usegmt=True)
+    assert get(server, "/feed-001.xml", {"If-Modified-Since": earlier})[0].status == 200
+    path = folder / "feed-001.xml"
+    path.write_bytes(path.read_bytes() + b"<!-- new -->\n")
+    later = time.time() + 3600
+    os.utime(path, (later, later))
+    response, body = get(server, "/feed-001.xml", {"If-Modified-Since": stamp, "If-None-Match": first.headers["ETag"]})
+    assert response.status == 200 and body.endswith(b"<!-- new -->\n")
+
+
+def test_latency_is_honoured_and_requests_overlap(served):
+    server, _ = served
+    started = time.perf_counter()
+    assert get(server, "/feed-000.xml")[0].status == 200
+    assert time.perf_counter() - started >= 0.05
+    server.reset()
+    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+        statuses = list(pool.map(lambda _: get(server, "/feed-000.xml")[0].status, range(6)))
+    assert statuses == [200] * 6
+    assert server.stats()["max_in_flight"] >= 2
+
+
+def test_stats_count_requests_and_reset_zeroes_them(served):
+    server, folder = served
+    get(server, "/__reset")
+    etag = get(server, "/feed-000.xml")[0].headers["ETag"]
+    get(server, "/feed-000.xml", {"If-None-Match": etag})
+    get(server, "/feed-001.xml")
+    get(server, "/missing.xml")
+    stats = json.loads(get(server, "/__stats")[1])
+    assert stats["requests"] == 4
+    assert stats["by_status"] == {"200": 2, "304": 1, "404": 1}
+    assert stats["by_path"] == {"/feed-000.xml": 2, "/feed-001.xml": 1, "/missing.xml": 1}
+    assert stats["conditional_requests"] == 1
+    expected = (folder / "feed-000.xml").stat().st_size + (folder / "feed-001.xml").stat().st_size + len(b"not found\n")
+    assert stats["body_bytes"] == expected
+    assert stats["max_connections"] >= 1
+    after = json.loads(get(server, "/__reset")[1])
+    assert after["requests"] == 0 and after["by_status"] == {}
+    lines = [json.loads(l) for l in (folder / "requests.jsonl").read_text().splitlines()]
+    assert [l["status"] for l in lines[-4:]] == [200, 304, 200, 404]
+    assert all(l["arrived"] > 1e9 and l["ms"] >= 50 for l in lines[-4:])
+
+
+def test_gzip_only_for_clients_that_ask_and_with_its_own_etag(served, tmp_path):
+    server, folder = served
+    plain, plain_body = get(server, "/feed-001.xml")
+    packed, packed_body = get(server, "/feed-001.xml", {"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed_body) == plain_body == (folder / "feed-001.xml").read_bytes()
+    assert len(packed_body) < len(plain_body)
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    assert get(server, "/feed-001.xml", {"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]})[0].status == 304
+    (tmp_path / "other").mkdir()
+    shutil.copy(folder / "feed-001.xml", tmp_path / "other" / "f.xml")
+    with FeedServer(tmp_path / "other") as no_gzip:
+        response, _ = get(no_gzip, "/f.xml", {"Accept-Encoding": "gzip"})
+        assert "Content-Encoding" not in response.headers
+
+
+def test_query_strings_are_ignored_and_nothing_outside_the_folder_is_served(served):
+    server, folder = served
+    response, body = get(server, "/feed-001.xml?search_query=cat:cs.DC&start=100&max_results=50")
+    assert response.status == 200 and body == (folder / "feed-001.xml").read_bytes()
+    assert get(server, "/%2e%2e/%2e%2e/etc/passwd")[0].status == 404
+    assert get(server, "/")[0].status == 404
+    head, body = get(server, "/feed-001.xml", method="HEAD")
+    assert head.status == 200 and body == b"" and int(head.headers["Content-Length"]) > 0
+
+
+def test_only_loopback_addresses_are_accepted(tmp_path):
+    for host in ("0.0.0.0", "192.168.1.10", "::", "example.org"):
+        with pytest.raises(NotLoopback):
+            FeedServer(tmp_path, host=host)
+    (tmp_path / "a.xml").write_text("<feed/>")
+    with FeedServer(tmp_path, host="127.0.0.2") as other:
+        assert other.base_url.startswith("http://127.0.0.2:")
+        connection = http.client.HTTPConnection("127.0.0.2", other.port, timeout=10)
+        connection.request("GET", "/a.xml")
+        assert connection.getresponse().status == 200
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "server.py"), str(tmp_path), "--host", "0.0.0.0"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert done.returncode == 2 and "loopback" in done.stderr
+
+
+def test_command_line_server_writes_its_port_and_stops_by_itself(tmp_path):
+    (tmp_path / "feed.xml").write_text("<feed/>")
+    port_file = tmp_path / "port"
+    process = subprocess.Popen(
+        [sys.executable, str(REPO / "bench" / "server.py"), str(tmp_path), "--port", "0", "--port-file", str(port_file),
+         "--max-seconds", "1", "--latency-ms", "10"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not port_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        port = int(port_file.read_text())
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/feed.xml?x=1")
+        assert connection.getresponse().read() == b"<feed/>"
+        assert process.wait(timeout=15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+# --- tui_start.py and repaint.py ----------------------------------------------
+
+@needs_tmux
+def test_tui_start_times_a_program_until_its_screen_matches():
+    timing = time_start(["bash", "-c", "sleep 0.3; echo READY; echo second line; sleep 30"], ["^READY$", "second"], quit_keys=["C-c"])
+    assert timing.ready_s is not None and 0.3 <= timing.ready_s < 5
+    assert timing.launch_s >= timing.ready_s
+    assert "READY" in timing.screen
+    assert timing.quit_s is not None and timing.max_rss_kb and timing.max_rss_kb > 0
+    assert not timing.timed_out and not timing.exited_early
+
+
+@needs_tmux
+def test_tui_start_reports_a_timeout_and_an_early_exit():
+    never = time_start(["bash", "-c", "echo nothing to see; sleep 30"], ["READY"], timeout=0.5)
+    assert never.timed_out and never.ready_s is None and "nothing to see" in never.screen
+    assert never.max_rss_kb and never.max_rss_kb > 0  # killed with SIGTERM, so /usr/bin/time still reported
+    gone = time_start(["bash", "-c", "echo bye; sleep 0.2"], ["READY"], timeout=10)
+    assert gone.exited_early and not gone.timed_out and gone.exit_status == 0 and "bye" in gone.screen
+
+
+@needs_tmux
+def test_tui_start_command_line_prints_json(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "tui_start.py"), "--ready", "READY", "--quit", "C-c", "--screen-file", str(tmp_path / "s"),
+         "--", "sh", "-c", "echo READY; sleep 30"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["ready_s"] is not None and data["ready_s"] < 5 and data["polls"] >= 1
+    assert "READY" in (tmp_path / "s").read_text()
+
+
+@needs_tmux
+def test_repaint_probe_times_echoed_keys_and_notices_silence():
+    with TerminalProgram(["cat"], cols=80, rows=24) as program, RepaintProbe(program, quiet_s=0.03) as probe:
+        timings = probe.time_keys(["a", "b", "c", "Enter"])
+        assert len(timings.latencies_s) == 4 and timings.unanswered == 0
+        assert all(0 < t < 2 for t in timings.latencies_s)
+        assert "abc" in program.screen()
+    with TerminalProgram(["sh", "-c", "stty -echo; echo quiet; sleep 30"], cols=80, rows=24) as program:
+        program.wait_for([re.compile("quiet")], poll_s=0.01, timeout=10)
+        with RepaintProbe(program, quiet_s=0.03, answer_timeout_s=0.3) as probe:
+            timings = probe.time_keys(["x", "y"])
+        assert timings.unanswered == 2 and not timings.latencies_s
+
+
+# --- common.py, feedtui_app.py, run.py ----------------------------------------------
+
+def test_run_measured_reports_time_cpu_and_memory():
+    sample = common.run_measured([sys.executable, "-c", "b = bytearray(60_000_000); print(len(b)); sum(range(3_000_000))"])
+    assert sample.stdout.strip() == "60000000"
+    assert sample.max_rss_kb > 50_000
+    assert sample.cpu_s > 0 and sample.wall_s >= sample.cpu_s * 0.5
+    with pytest.raises(common.MeasureError, match="exit status 3"):
+        common.run_measured([sys.executable, "-c", "import sys; sys.exit(3)"])
+    with pytest.raises(common.MeasureError, match="killed"):
+        common.run_measured(["sleep", "10"], timeout=0.3)
+
+
+def test_stats_and_the_markdown_table():
+    runs = common.stat([3.0, 1.0, 2.0, 10.0, 4.0])
+    assert (runs.median, runs.low, runs.high, runs.percentile(95), runs.percentile(50)) == (3.0, 1.0, 10.0, 10.0, 3.0)
+    table = common.markdown_table([
+        common.Row("cold refresh", "s", common.stat([1.0, 1.2, 0.9]), common.stat([2.0, 2.1, 2.2]), "≤ 1.5 s", "a|b"),
+        common.Row("memory", "MB", "failed: boom", None),
+    ])
+    lines = table.splitlines()
+    assert lines[0].startswith("| figure | feedtui | newsboat |")
+    assert lines[2] == "| cold refresh | 1.00 s [0.900–1.20] | 2.10 s [2.00–2.20] | 0.48× | ≤ 1.5 s | a\\|b |"
+    assert lines[3] == "| memory | failed: boom | – |  |  |  |"
+
+
+def test_machine_facts_name_the_versions():
+    facts = common.machine_facts()
+    assert facts["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert facts["textual"] and facts["feedparser"] and "cores" in facts
+
+
+def test_dir_watcher_stamps_changes(tmp_path):
+    watcher = DirWatcher(tmp_path, interval_s=0.005)
+    watcher.start()
+    try:
+        (tmp_path / "state.json").write_text("{}")
+        deadline = time.monotonic() + 5
+        while not watcher.changes and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(watcher.changes) >= 1
+    finally:
+        watcher.stop()
+
+
+def test_run_sections_are_parsed_and_checked():
+    assert run.parse_sections("newsboat, selftest") == ["selftest", "newsboat"]
+    with pytest.raises(Exception, match="unknown section"):
+        run.parse_sections("warp")
+    assert set(run.SECTION_FIGURES["newsboat"]) <= {f.key for f in run.FIGURES}
+
+
+@pytest.mark.skipif(not newsboat.available(), reason="newsboat is not installed")
+def test_newsboat_reloads_go_cold_then_all_304_on_the_third(tmp_path):
+    folder = tmp_path / "feeds"
+    feeds.write_feed_set(feeds.FeedSetSpec(feeds=2, entries=5, seed=1, now=datetime.now(UTC)), folder)
+    with FeedServer(folder) as server:
+        urls = [server.url(f"feed-00{i}.xml") for i in range(2)]
+        stats = newsboat.reload_figures(urls, server, tmp_path / "nb", runs=1, threads=2)
+    assert stats["cold.status_200"].median == 2 and stats["cold.articles"].median == 10
+    assert stats["warm2.status_304"].median == 2 and stats["warm2.status_200"].median == 0

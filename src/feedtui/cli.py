@@ -298,10 +298,8 @@ def _cmd_topics(engine, args) -> int:
     as_of = _parse_as_of(args.as_of)
     library = engine.library
     follows = engine.state.follows()
-    rows = []
-    for entry in engine.topics():
-        momentum = engine.momentum(entry.name, as_of)
-        rows.append((entry, momentum))
+    momenta = engine.momenta(None, as_of)
+    rows = [(entry, momenta[entry.name]) for entry in engine.topics()]
     if args.sort == "name":
         rows.sort(key=lambda r: r[0].name.casefold())
     elif args.sort == "unread":

@@ -26,7 +26,7 @@ from feedtui.library import Library
 from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
 from feedtui.store.cache import PaperCache, StoreOutcome
 from feedtui.store.codec import C_SHARD
-from feedtui.store.fetch_state import FetchState
+from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
@@ -293,25 +293,30 @@ class Engine:
     # -- momentum --------------------------------------------------------------
 
     def momentum(self, name: str, as_of: datetime | None = None) -> Momentum:
+        return self.momenta([name], as_of)[self.topic(name).name]
+
+    def momenta(self, names: Sequence[str] | None = None, as_of: datetime | None = None) -> dict[str, Momentum]:
+        """Momentum of these topics (default: all); the share denominators are
+        computed once for the lot."""
         as_of = as_of or self.clock()
-        entry = self.topic(name)
-        total, share_of = self._share_denominator(entry, as_of)
-        return compute_momentum(
-            self.library.published(entry.name), int(as_of.timestamp()), total_new=total, share_of=share_of
-        )
-
-    def _share_denominator(self, entry: TopicEntry, as_of: datetime) -> tuple[int | None, str]:
-        from feedtui.refresh import total_key
-
-        definition = entry.topic.definition
-        is_arxiv = not definition.feeds
-        if is_arxiv:
-            total = self.fetch_state.cached_total(total_key(as_of))
-            if total:
-                return total, "arxiv"
-        start = int((as_of - timedelta(days=28)).timestamp())
-        end = int(as_of.timestamp())
-        return sum(1 for p in self.library.all_published() if start < p <= end), "cache"
+        entries = [self.topic(n) for n in names] if names is not None else list(self.registry)
+        moment = int(as_of.timestamp())
+        arxiv_total = self.fetch_state.cached_total(new_papers_key(as_of))
+        cache_total: int | None = None
+        library = self.library
+        out: dict[str, Momentum] = {}
+        for entry in entries:
+            if arxiv_total and not entry.topic.definition.feeds:
+                total, share_of = arxiv_total, "arxiv"
+            else:
+                if cache_total is None:
+                    start = moment - 28 * 86400
+                    cache_total = sum(1 for p in library.all_published() if start < p <= moment)
+                total, share_of = cache_total, "cache"
+            out[entry.name] = compute_momentum(
+                library.published(entry.name), moment, total_new=total, share_of=share_of
+            )
+        return out
 
     # -- refresh -----------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
 from feedtui.sources.parse import parse_feed
-from feedtui.store.fetch_state import FetchState
+from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.topics.query import combine_any, parse_query
 from feedtui.topics.registry import TopicEntry
 
@@ -126,7 +126,7 @@ def plan_refresh(
     for url, names in feeds.items():
         plans.append(PlannedSource("feed", url, url=url, topics=tuple(names)))
     if any(p.kind in ("api", "rss") for p in plans):
-        key = total_key(now)
+        key = new_papers_key(now)
         if fetch_state.total(key, today) is None:
             plans.append(PlannedSource("total", "arXiv new-paper count", query=total_query(now), answers=(key,)))
     return plans, skipped
@@ -167,11 +167,6 @@ def _api_batches(topics: list[tuple[TopicEntry, datetime]], settings: Settings) 
         current.append((entry, since, query))
     close()
     return batches
-
-
-def total_key(now: datetime) -> str:
-    start = (now - timedelta(days=28)).date()
-    return f"new:{start.isoformat()}..{now.date().isoformat()}"
 
 
 def total_query(now: datetime) -> str:

@@ -2,6 +2,7 @@
 
     cache/papers/2026-09-28.json   full documents of papers first submitted that week
     cache/index/2026-09-28.json    the same papers' card rows (what the list shows)
+    cache/heads/2026-09-28.json    the heads of their abstracts, read for cards on screen
     cache/meta.json                schema version and a generation counter
 
 Start-up reads only the index files. A refresh rewrites only the weeks it
@@ -15,13 +16,16 @@ from __future__ import annotations
 
 import gc
 import shutil
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from feedtui.model import Paper, utcnow
-from feedtui.store.codec import C_SHARD, card_row, paper_from_doc, paper_to_doc, shard_for
+from feedtui.store.codec import C_PRIMARY, C_SHARD, card_row, head_of, paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import DamagedFileError, file_signature, remove_stale_temporaries
 from feedtui.store.lock import DataDirLock
 from feedtui.store.tinydb_io import Database, open_database, parse_database
@@ -29,6 +33,9 @@ from feedtui.store.tinydb_io import Database, open_database, parse_database
 SCHEMA_VERSION = 1
 PAPERS = "papers"
 CARDS = "cards"
+HEADS = "heads"
+# Weeks of abstract heads held in memory at once (each a few hundred KB).
+HEAD_WEEKS_KEPT = 12
 
 
 @dataclass(slots=True)
@@ -47,17 +54,31 @@ class IndexLoad:
     problems: list[str] = field(default_factory=list)
 
 
+@contextmanager
+def _gc_paused():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class PaperCache:
     def __init__(self, directory: Path, lock: DataDirLock) -> None:
         self.directory = directory
         self.papers_dir = directory / "papers"
         self.index_dir = directory / "index"
+        self.heads_dir = directory / "heads"
         self._lock = lock
         self._signatures: dict[str, tuple[int, int, int] | None] = {}
-        for folder in (self.papers_dir, self.index_dir):
+        for folder in (self.papers_dir, self.index_dir, self.heads_dir):
             folder.mkdir(parents=True, exist_ok=True)
             remove_stale_temporaries(folder)
         self.meta_path = directory / "meta.json"
+        self._heads: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._heads_lock = threading.Lock()
         # Set when damaged papers were set aside: validators must be forgotten so
         # the next refresh fetches them again instead of getting 304s.
         self.lost_papers = False
@@ -72,19 +93,48 @@ class PaperCache:
         papers shard; a damaged papers shard is moved aside and reported."""
         rows: dict[str, list] = {}
         problems: list[str] = []
-        enabled = gc.isenabled()
-        gc.disable()  # 40,000 small lists: the cyclic GC would triple the load time.
-        try:
+        shared: dict[str, str] = {}
+        with _gc_paused():  # 40,000 small lists: the cyclic GC would triple the load time.
             for shard in self.shards():
                 try:
-                    rows.update(self._read_index_shard(shard))
+                    cards = self._read_index_shard(shard)
                 except DamagedFileError as damage:
                     problems.append(self._repair(shard, damage))
-                    rows.update(self._read_index_shard(shard, missing_ok=True))
-        finally:
-            if enabled:
-                gc.enable()
+                    cards = self._read_index_shard(shard, missing_ok=True)
+                for row in cards.values():
+                    # One string object per category and week, not one per paper.
+                    row[C_PRIMARY] = shared.setdefault(row[C_PRIMARY], row[C_PRIMARY])
+                    row[C_SHARD] = shared.setdefault(row[C_SHARD], row[C_SHARD])
+                rows.update(cards)
         return IndexLoad(rows, problems)
+
+    def head(self, shard: str, paper_id: str) -> str:
+        """A paper's abstract head, from a small per-week file kept in an LRU of weeks."""
+        with self._heads_lock:
+            heads = self._heads.get(shard)
+            if heads is not None:
+                self._heads.move_to_end(shard)
+        if heads is None:
+            heads = self.read_heads(shard)
+            with self._heads_lock:
+                self._heads[shard] = heads
+                while len(self._heads) > HEAD_WEEKS_KEPT:
+                    self._heads.popitem(last=False)
+        return heads.get(paper_id, "")
+
+    def _forget_heads(self, shards: Iterable[str]) -> None:
+        with self._heads_lock:
+            for shard in shards:
+                self._heads.pop(shard, None)
+
+    def read_heads(self, shard: str) -> dict[str, str]:
+        """The abstract heads of one week's papers (empty if the file is missing or damaged)."""
+        path = self.heads_dir / f"{shard}.json"
+        try:
+            with _gc_paused():
+                return parse_database(path, path.read_bytes()).get(HEADS, {})
+        except (FileNotFoundError, DamagedFileError):
+            return {}
 
     def generation(self) -> int:
         try:
@@ -123,7 +173,8 @@ class PaperCache:
     def read_shard_documents(self, shard: str) -> Mapping[str, dict]:
         path = self._papers_path(shard)
         try:
-            data = parse_database(path, path.read_bytes())
+            with _gc_paused():
+                data = parse_database(path, path.read_bytes())
         except (FileNotFoundError, DamagedFileError):
             return {}
         return data.get(PAPERS, {})
@@ -153,6 +204,7 @@ class PaperCache:
                     locations[pid] = shard
             open_papers: dict[str, Database] = {}
             open_index: dict[str, Database] = {}
+            open_heads: dict[str, Database] = {}
 
             def papers_db(shard: str) -> Database:
                 if shard not in open_papers:
@@ -164,8 +216,14 @@ class PaperCache:
                     open_index[shard] = self._open(self._index_path(shard))
                 return open_index[shard]
 
+            def heads_db(shard: str) -> Database:
+                if shard not in open_heads:
+                    open_heads[shard] = self._open(self.heads_dir / f"{shard}.json")
+                return open_heads[shard]
+
             puts: dict[str, dict[str, dict]] = {}
             card_puts: dict[str, dict[str, list]] = {}
+            head_puts: dict[str, dict[str, str]] = {}
             deletes: dict[str, list[str]] = {}
             for pid, paper in incoming.items():
                 old_shard = locations.get(pid)
@@ -186,17 +244,22 @@ class PaperCache:
                 puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
                 row = card_row(merged, first_seen, shard)
                 card_puts.setdefault(shard, {})[pid] = row
+                head_puts.setdefault(shard, {})[pid] = head_of(merged)
                 outcome.rows[pid] = row
                 outcome.papers[pid] = merged
             for shard, ids in deletes.items():
                 papers_db(shard).table(PAPERS).delete_many(ids)
                 index_db(shard).table(CARDS).delete_many(ids)
+                heads_db(shard).table(HEADS).delete_many(ids)
             for shard, docs in puts.items():
                 papers_db(shard).table(PAPERS).put_many(docs)
             for shard, rows in card_puts.items():
                 index_db(shard).table(CARDS).put_many(rows)
+            for shard, heads in head_puts.items():
+                heads_db(shard).table(HEADS).put_many(heads)
+            self._forget_heads(open_heads)
             # Papers first: an index row never points at a paper that is not on disk.
-            for db in open_papers.values():
+            for db in (*open_papers.values(), *open_heads.values()):
                 db.flush()
             for shard, db in open_index.items():
                 db.flush()
@@ -258,6 +321,7 @@ class PaperCache:
             except DamagedFileError as papers_damage:
                 kept = self._set_aside(papers_path, papers_damage)
                 self._index_path(shard).unlink(missing_ok=True)
+                (self.heads_dir / f"{shard}.json").unlink(missing_ok=True)
                 self.lost_papers = True
                 return (
                     f"cached papers of the week of {shard} were damaged and set aside as {kept.name}; "
@@ -267,9 +331,16 @@ class PaperCache:
                 self._set_aside(self._index_path(shard), damage)
             index = open_database(self._index_path(shard))
             rows = {}
+            heads = {}
             for pid, doc in documents.items():
                 paper = paper_from_doc(pid, doc)
                 rows[pid] = card_row(paper, doc.get("first_seen") or utcnow().isoformat(timespec="seconds"), shard)
+                heads[pid] = head_of(paper)
+            heads_path = self.heads_dir / f"{shard}.json"
+            heads_path.unlink(missing_ok=True)
+            heads_db = open_database(heads_path)
+            heads_db.table(HEADS).put_many(heads)
+            heads_db.flush()
             index.table(CARDS).put_many(rows)
             index.flush()
         return f"the card index of the week of {shard} was rebuilt from the cached papers ({damage.reason})"

@@ -9,13 +9,14 @@ what start-up loads for every cached paper.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from feedtui.model import UTC, Author, Paper
 
-# Characters of the display abstract kept in the card row: enough for the
-# clamped abstract of a card on a wide terminal.
-ABSTRACT_HEAD_CHARS = 600
+# Characters of the display abstract kept for cards: three lines of a card on a
+# wide terminal.
+ABSTRACT_HEAD_CHARS = 500
 CARD_NAMES = 3
 
 
@@ -72,26 +73,30 @@ def paper_from_doc(paper_id: str, doc: dict) -> Paper:
 
 
 # A card row is a list, to keep 50,000 of them small in memory and on disk.
-# Indexes into the row:
+# Author and affiliation lists are stored already shortened for the card
+# ("A, B, C +7"); the head of the abstract lives in a separate per-week file
+# (see `head_of`) that is read only for cards on screen.
 C_VERSION = 0
 C_PUBLISHED = 1  # epoch seconds, first version
 C_UPDATED = 2
 C_ESTIMATED = 3
 C_PRIMARY = 4
 C_TITLE = 5
-C_AUTHORS = 6  # first CARD_NAMES names
-C_N_AUTHORS = 7
-C_AFFILIATIONS = 8  # first CARD_NAMES unique affiliations
-C_N_AFFILIATIONS = 9
-C_ABSTRACT_HEAD = 10
-C_FETCHED_FOR = 11
-C_FIRST_SEEN = 12  # epoch seconds
-C_SHARD = 13
+C_AUTHORS = 6  # "Ada Lovelace, Alan Turing, Grace Hopper +7"
+C_AFFILIATIONS = 7  # "A · B · C +2"
+C_FETCHED_FOR = 8
+C_FIRST_SEEN = 9  # epoch seconds
+C_SHARD = 10
+
+
+def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ") -> str:
+    """`A, B, C +7`: the first `keep` names, then how many more there are."""
+    shown = sep.join(names[:keep])
+    rest = len(names) - keep
+    return f"{shown} +{rest}" if rest > 0 else shown
 
 
 def card_row(paper: Paper, first_seen: str, shard: str) -> list:
-    affiliations = paper.affiliations
-    abstract = paper.abstract_display or paper.abstract
     return [
         paper.version,
         int(paper.published.timestamp()),
@@ -99,15 +104,18 @@ def card_row(paper: Paper, first_seen: str, shard: str) -> list:
         paper.date_estimated,
         paper.primary_category,
         paper.title_display or paper.title,
-        [a.name for a in paper.authors[:CARD_NAMES]],
-        len(paper.authors),
-        list(affiliations[:CARD_NAMES]),
-        len(affiliations),
-        abstract[:ABSTRACT_HEAD_CHARS],
+        shorten_names([a.name for a in paper.authors]),
+        shorten_names(paper.affiliations, sep=" · "),
         list(paper.fetched_for),
         int(_parse_iso(first_seen).timestamp()),
         shard,
     ]
+
+
+def head_of(paper: Paper) -> str:
+    """The start of the display abstract: enough for a card clamped to a few lines."""
+    abstract = paper.abstract_display or paper.abstract
+    return abstract[:ABSTRACT_HEAD_CHARS]
 
 
 def shard_for(published: datetime) -> str:

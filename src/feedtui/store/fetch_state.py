@@ -11,7 +11,7 @@ no longer counts as today and the query is sent again.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from feedtui.sources.base import Validators
@@ -22,6 +22,12 @@ from feedtui.store.tinydb_io import Database, open_database
 VALIDATORS = "validators"
 ANSWERED = "answered"
 TOTALS = "totals"
+
+
+def new_papers_key(now: datetime) -> str:
+    """The key of the count of all new arXiv papers in the 28 days up to `now`."""
+    start = (now - timedelta(days=28)).date()
+    return f"new:{start.isoformat()}..{now.date().isoformat()}"
 
 
 class FetchState:

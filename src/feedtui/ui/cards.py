@@ -6,14 +6,10 @@ The paper list widget draws `CardData`; it never reads the library itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from feedtui.model import UTC
-
-CARD_NAMES = 3
-
 
 @dataclass(frozen=True, slots=True)
 class CardData:
@@ -35,14 +31,6 @@ class CardData:
     @property
     def header(self) -> str:
         return f"{self.date} · {self.category}" if self.category else self.date
-
-
-def shorten_names(names: Sequence[str], total: int | None = None, keep: int = CARD_NAMES, sep: str = ", ") -> str:
-    """`A, B, C +7`: the first `keep` names, then how many more there are."""
-    total = len(names) if total is None else total
-    shown = sep.join(names[:keep])
-    rest = total - min(len(names), keep)
-    return f"{shown} +{rest}" if rest > 0 else shown
 
 
 def card_date(epoch_seconds: int, date_format: str = "%b %-d, %Y") -> str:

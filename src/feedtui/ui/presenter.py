@@ -10,17 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from feedtui.library import Library
-from feedtui.store.codec import (
-    C_ABSTRACT_HEAD,
-    C_AFFILIATIONS,
-    C_AUTHORS,
-    C_N_AFFILIATIONS,
-    C_N_AUTHORS,
-    C_PRIMARY,
-    C_PUBLISHED,
-    C_TITLE,
-)
-from feedtui.ui.cards import CardData, card_date, shorten_names
+from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
+from feedtui.ui.cards import CardData, card_date
 
 STARRED_VIEW = "★ Starred"
 
@@ -44,6 +35,7 @@ class TopicCards:
         library: Library,
         positions: Sequence[int],
         *,
+        head: Callable[[str, str], str],
         current_topic: str,
         read: dict,
         starred: dict,
@@ -55,6 +47,8 @@ class TopicCards:
     ) -> None:
         self.library = library
         self.positions = list(positions)
+        # (week, paper id) -> the head of the abstract; reads a small file per week.
+        self._head = head
         self.current_topic = current_topic
         self._read = read
         self._starred = starred
@@ -96,9 +90,9 @@ class TopicCards:
             date=card_date(row[C_PUBLISHED], self._date_format),
             category=row[C_PRIMARY],
             title=row[C_TITLE],
-            abstract=full if full is not None else row[C_ABSTRACT_HEAD],
-            authors=shorten_names(row[C_AUTHORS], row[C_N_AUTHORS]),
-            affiliations=shorten_names(row[C_AFFILIATIONS], row[C_N_AFFILIATIONS], sep=" · "),
+            abstract=full if full is not None else self._head(row[C_SHARD], paper_id),
+            authors=row[C_AUTHORS],
+            affiliations=row[C_AFFILIATIONS],
             tags=library.tags[position],
             current_topic=self.current_topic,
             read=paper_id in self._read,

@@ -143,12 +143,10 @@ class MainScreen(Screen):
         follows = engine.state.follows()
         filter_text = self.query_one("#topic-filter", Input).value.casefold().strip()
         rows: list[TopicRow] = []
-        momenta = {}
-        for entry in engine.topics():
-            if filter_text and filter_text not in entry.name.casefold():
-                continue
-            momentum = engine.momentum(entry.name)
-            momenta[entry.name] = momentum
+        entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
+        momenta = engine.momenta([e.name for e in entries])
+        for entry in entries:
+            momentum = momenta[entry.name]
             weeks = tuple(w.count for w in momentum.weeks)
             self._weeks[entry.name] = weeks
             rows.append(
@@ -250,6 +248,7 @@ class MainScreen(Screen):
         self._cards = TopicCards(
             library,
             positions,
+            head=engine.cache.head,
             current_topic=name,
             read=engine.state.read_view(),
             starred=engine.state.starred_view(),
@@ -515,6 +514,7 @@ class MainScreen(Screen):
         self._cards = TopicCards(
             library,
             positions,
+            head=self.engine.cache.head,
             current_topic=name,
             read=self.engine.state.read_view(),
             starred=self.engine.state.starred_view(),

@@ -177,6 +177,10 @@ class Engine:
     # -- the library -----------------------------------------------------------
 
     @property
+    def library_loaded(self) -> bool:
+        return self._library is not None
+
+    @property
     def library(self) -> Library:
         if self._library is None:
             self.load_library()

@@ -20,6 +20,8 @@ class Library:
         self.ids: list[str] = list(rows)
         self.rows: list[list] = list(rows.values())
         self.pos: dict[str, int] = {pid: i for i, pid in enumerate(self.ids)}
+        # First-version times by position, for sorting with a C-level key.
+        self.published_at: list[int] = [row[C_PUBLISHED] for row in self.rows]
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
@@ -49,8 +51,8 @@ class Library:
 
     def published(self, topic: str) -> list[int]:
         """First-version times (epoch seconds) of the topic's papers with exact dates."""
-        rows = self.rows
-        return [rows[i][C_PUBLISHED] for i in self.members.get(topic, ()) if not rows[i][C_ESTIMATED]]
+        rows, at = self.rows, self.published_at
+        return [at[i] for i in self.members.get(topic, ()) if not rows[i][C_ESTIMATED]]
 
     def all_published(self) -> list[int]:
         return [row[C_PUBLISHED] for row in self.rows if not row[C_ESTIMATED]]
@@ -69,11 +71,13 @@ class Library:
                 self.pos[pid] = len(self.ids)
                 self.ids.append(pid)
                 self.rows.append(row)
+                self.published_at.append(row[C_PUBLISHED])
                 self.tags.append(_NO_TAGS)
             else:
                 if self.rows[position][C_PUBLISHED] != row[C_PUBLISHED]:
                     resort.update(self.tags[position])
                 self.rows[position] = row
+                self.published_at[position] = row[C_PUBLISHED]
         for topic in resort:
             self._sort(topic)
 
@@ -151,8 +155,10 @@ class Library:
             self._count(topic)
 
     def _sort(self, topic: str) -> None:
-        rows, ids = self.rows, self.ids
-        self.members[topic].sort(key=lambda i: (rows[i][C_PUBLISHED], ids[i]), reverse=True)
+        """Newest first; papers submitted the same second keep position order."""
+        members = self.members[topic]
+        members.sort()
+        members.sort(key=self.published_at.__getitem__, reverse=True)
 
     def _count(self, topic: str) -> None:
         read, ids = self._read, self.ids

@@ -14,6 +14,9 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
 
     try:
         engine = open_engine(config, data_dir, demo=demo)
+        # Before the UI starts: a loading thread would share the interpreter
+        # with Textual's own start-up and take twice as long.
+        engine.load_library()
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return 1

@@ -103,7 +103,8 @@ class MainScreen(Screen):
     @work(exclusive=True, group="load")
     async def load(self) -> None:
         engine = self.engine
-        await asyncio.to_thread(engine.load_library)
+        if not engine.library_loaded:
+            await asyncio.to_thread(engine.load_library)
         # Tens of thousands of card rows live as long as the app: keep the cyclic
         # GC from walking them again and again (pauses of 100 ms+ otherwise).
         gc.freeze()

@@ -692,14 +692,20 @@ class _CodeBuilder:
         field = f"d.{first.field}"
         forms_of = {item.word: item.forms for item in items if isinstance(item, _Word)}
         cost = _FIELD_COST[first.field]
+        # Once the field has its word set, the lookup is inline; until then
+        # the field answers by searching its text.
         if len(forms_of) == 1:
             (word, forms), = forms_of.items()
-            return _Code(f"{field}.has({self.const(word)}, {self.const(forms)})", cost)
+            word_name = self.const(word)
+            return _Code(f"({word_name} in w if (w := {field}.words) is not None "
+                         f"else {field}.has({word_name}, {self.const(forms)}))", cost)
         words = self.const(frozenset(forms_of))
         if conjunction:
-            return _Code(f"{field}.has_all({words}, {self.const(tuple(forms_of.values()))})", cost + 1)
+            return _Code(f"({words} <= w if (w := {field}.words) is not None "
+                         f"else {field}.has_all({words}, {self.const(tuple(forms_of.values()))}))", cost + 1)
         flat = tuple(dict.fromkeys(form for forms in forms_of.values() for form in forms))
-        return _Code(f"{field}.has_any({words}, {self.const(flat)})", cost + 1)
+        return _Code(f"(not w.isdisjoint({words}) if (w := {field}.words) is not None "
+                     f"else {field}.has_any({words}, {self.const(flat)}))", cost + 1)
 
     def term(self, term: Term) -> _Category | _Word | _Code:
         if term.field == "cat":

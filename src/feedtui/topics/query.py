@@ -750,9 +750,10 @@ def compile_query(query: Query) -> Matcher:
     """A fast `MatchDoc -> bool` for the query (cached per query).
 
     The query becomes one generated Python function: sibling words on one
-    field are one `has_any`/`has_all` call, phrases are searched for only once
-    all their words are present, and the cheapest operands of every AND/OR
-    run first.
+    field are one set operation (or, before the field has a word set, one
+    `has_any`/`has_all` text search), a phrase is searched for in the text
+    only once all its words are known to be present, and the cheapest operands
+    of every AND/OR run first (categories before titles before abstracts).
     """
     builder = _CodeBuilder()
     body = builder.code(query).text

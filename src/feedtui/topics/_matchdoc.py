@@ -19,11 +19,11 @@ from feedtui.model import Paper, split_arxiv_id
 from feedtui.topics._text import PART_BREAK, joined_parts, normalised_text, tokens
 
 # How many substring searches a field answers before it builds its word set.
-# Building the set of a 1,200-character abstract costs about as much as 40
-# searches of it, but once built every later lookup is far cheaper: with 16,
-# tagging with 45 topics is about 10% slower than building the set at once,
-# and tagging with one topic about 5 times faster (bench/bench_query.py).
-SEARCH_BUDGET = 16
+# Building the set of a 1,200-character abstract costs about as much as 20
+# searches of it, and every later lookup is far cheaper. Measured with the
+# benchmark's papers and queries: with 8, tagging with 45 topics is as fast as
+# building every set at once, and tagging with one topic twice as fast.
+SEARCH_BUDGET = 8
 # What one phrase search (a regular expression) counts against that budget.
 _PHRASE_SEARCHES = 3
 

@@ -7,9 +7,9 @@ becomes, the same word in a paper becomes the same thing:
    combining marks dropped, so `Grünwald` is `grunwald`), split into runs of
    letters and digits. Every other character (punctuation, hyphens, `_`, math
    symbols) separates words.
-2. `fold_plural` — a small, predictable plural-to-singular rule; a paper's
-   word set holds each word and its fold, and `plural_forms` gives the words a
-   folded query word must look for when searching a paper's text instead.
+2. `fold_plural` — a small, predictable plural-to-singular rule. A query
+   word is folded and `plural_forms` lists every word that folds to the same,
+   so the paper side never folds anything: it looks for any of those forms.
 
 Speed matters more than elegance here: the engine reads every cached paper
 when it retags, so the text is normalised with C-level passes only — one
@@ -128,44 +128,3 @@ def plural_forms(folded: str) -> tuple[str, ...]:
     if folded.endswith("y"):
         candidates.append(folded[:-1] + "ies")
     return tuple(dict.fromkeys(c for c in candidates if fold_plural(c) == folded))
-
-
-class FoldCache:
-    """Remembers which words a plural fold changes, so folding a whole abstract
-    is a few set operations in C instead of a Python call per word.
-
-    It only ever grows (so concurrent readers never see a half-cleared state)
-    and stops learning at `capacity` words; words it has not learned are folded
-    directly, which is correct, only slower.
-    """
-
-    def __init__(self, capacity: int = 400_000) -> None:
-        self.capacity = capacity
-        self._known: set[str] = set()
-        self._changing: set[str] = set()
-        self._folded: dict[str, str] = {}
-
-    def folds(self, words: set[str]) -> dict[str, str]:
-        """`{word: folded}` for the words in `words` that folding changes."""
-        unknown = words - self._known
-        extra: dict[str, str] = {}
-        if unknown:
-            learn = len(self._known) < self.capacity
-            for word in unknown:
-                folded = fold_plural(word)
-                if folded != word:
-                    if learn:
-                        self._folded[word] = folded
-                        self._changing.add(word)
-                    else:
-                        extra[word] = folded
-            if learn:
-                self._known.update(unknown)
-        changing = words & self._changing
-        result = {word: self._folded[word] for word in changing} if changing else {}
-        if extra:
-            result.update(extra)
-        return result
-
-
-FOLDS = FoldCache()

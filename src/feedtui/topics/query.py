@@ -618,12 +618,12 @@ class _Category:
 
 @dataclass(slots=True)
 class _Word:
-    """One folded word of a text field; siblings on the same field merge into
-    one `has_any` (OR) or `has_all` (AND) call."""
+    """One query word on a text field, as the forms it may take (itself and
+    the plurals that fold to it); siblings on the same field merge into one
+    set operation."""
 
     field: str
-    word: str
-    forms: tuple[str, ...]
+    forms: frozenset[str]
 
 
 @dataclass(slots=True)
@@ -690,16 +690,21 @@ class _CodeBuilder:
             text = f"({values_name} <= d.cats)" if conjunction else f"(not d.cats.isdisjoint({values_name}))"
             return _Code(text, _COST_SET)
         field = f"d.{first.field}"
-        forms_of = {item.word: item.forms for item in items if isinstance(item, _Word)}
         cost = _FIELD_COST[first.field]
-        if len(forms_of) == 1:
-            (word, forms), = forms_of.items()
-            return _Code(f"{field}.has({self.const(word)}, {self.const(forms)})", cost)
-        words = self.const(frozenset(forms_of))
-        if conjunction:
-            return _Code(f"{field}.has_all({words}, {self.const(tuple(forms_of.values()))})", cost + 1)
-        flat = tuple(dict.fromkeys(form for forms in forms_of.values() for form in forms))
-        return _Code(f"{field}.has_any({words}, {self.const(flat)})", cost + 1)
+        words = list(dict.fromkeys(item.forms for item in items if isinstance(item, _Word)))
+        # Once the field has its word set (`w`), the test is inline; until
+        # then the field answers by searching its text for the padded forms.
+        if len(words) == 1 or not conjunction:
+            forms = frozenset().union(*words)
+            forms_name = self.const(forms)
+            padded = self.const(tuple(f" {form} " for form in sorted(forms)))
+            in_set = f"{self.const(next(iter(forms)))} in w" if len(forms) == 1 else f"not w.isdisjoint({forms_name})"
+            return _Code(f"({in_set} if (w := {field}.words) is not None else {field}.has({forms_name}, {padded}))",
+                         cost + (len(words) > 1))
+        each = self.const(tuple(words))
+        padded_each = self.const(tuple(tuple(f" {form} " for form in sorted(forms)) for forms in words))
+        return _Code(f"(not any(map(w.isdisjoint, {each})) if (w := {field}.words) is not None "
+                     f"else {field}.has_all({each}, {padded_each}))", cost + 1)
 
     def term(self, term: Term) -> _Category | _Word | _Code:
         if term.field == "cat":
@@ -717,26 +722,20 @@ class _CodeBuilder:
         cost = _FIELD_COST[term.field]
         words = tokens(term.text)
         if term.wildcard:
-            # Prefixes are matched as written: `cache*` must find `cache`,
-            # whose folded form is `cach`.
+            # Prefixes are matched as written, never folded.
             if len(words) == 1:
                 return _Code(f"({self.const(' ' + words[0])} in {field}.text)", cost + _COST_WILDCARD)
             pattern = re.compile(" " + " +".join(map(re.escape, words)))
             return _Code(f"({self.const(pattern)}.search({field}.text) is not None)", cost + _COST_WILDCARD)
         fold = term.field != "au"
-        forms_of = {word: plural_forms(word) if fold else (word,)
-                    for word in (fold_plural(w) if fold else w for w in words)}
-        if len(forms_of) == 1 and len(words) == 1:
-            (word, forms), = forms_of.items()
-            return _Word(term.field, word, tuple(f" {form} " for form in forms))
+        forms = [plural_forms(fold_plural(word)) if fold else (word,) for word in words]
+        if len(words) == 1:
+            return _Word(term.field, frozenset(forms[0]))
         # A phrase: its words in order, any run of spaces between them (the
         # text keeps punctuation as spaces).
-        pattern = re.compile(
-            " " + " +".join("(?:" + "|".join(map(re.escape, plural_forms(fold_plural(w)) if fold else (w,))) + ")"
-                            for w in words) + " "
-        )
-        return _Code(f"{field}.phrase({self.const(frozenset(forms_of))}, {self.const(pattern)})",
-                     cost + _COST_PHRASE)
+        pattern = re.compile(" " + " +".join("(?:" + "|".join(map(re.escape, f)) + ")" for f in forms) + " ")
+        each = tuple(dict.fromkeys(frozenset(f) for f in forms))
+        return _Code(f"{field}.phrase({self.const(each)}, {self.const(pattern)})", cost + _COST_PHRASE)
 
 
 @lru_cache(maxsize=512)
@@ -744,9 +743,10 @@ def compile_query(query: Query) -> Matcher:
     """A fast `MatchDoc -> bool` for the query (cached per query).
 
     The query becomes one generated Python function: sibling words on one
-    field are one `has_any`/`has_all` call, phrases are searched for only once
-    all their words are present, and the cheapest operands of every AND/OR
-    run first.
+    field are one set operation (or, before the field has a word set, one
+    `has_any`/`has_all` text search), a phrase is searched for in the text
+    only once all its words are known to be present, and the cheapest operands
+    of every AND/OR run first (categories before titles before abstracts).
     """
     builder = _CodeBuilder()
     body = builder.code(query).text

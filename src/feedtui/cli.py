@@ -239,7 +239,7 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except TopicNotFound as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
-        raise UsageError(f"bad query: {error}\n  {error.caret_line()}") from None
+        raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
     except ValueError as error:
         raise UsageError(str(error)) from None
     finally:

@@ -96,15 +96,7 @@ def match_doc_from_document(paper_id: str, doc: Mapping) -> MatchDoc:
 
 
 def match_doc_from_paper(paper: Paper) -> MatchDoc:
-    return MatchDoc.build(
-        id=paper.id,
-        title=paper.title_display or paper.title,
-        abstract=paper.abstract_display or paper.abstract,
-        authors=[a.name for a in paper.authors],
-        categories=paper.categories,
-        comment=paper.comment,
-        journal_ref=paper.journal_ref,
-    )
+    return MatchDoc.from_paper(paper)
 
 
 def tag_documents(

@@ -35,6 +35,7 @@ class Undo:
 
 
 class MainScreen(Screen):
+    AUTO_FOCUS = "#topics"
     BINDINGS = [
         Binding("f", "follow", "Follow", id="topic.follow"),
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
@@ -96,15 +97,22 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False
-        self.query_one("#list-title", Static).update(Text("Loading the cache…", style="dim"))
-        self.query_one(PaperList).empty_message = "Loading…"
-        self.load()
+        if self.engine.library_loaded:
+            # The usual start: the library was read before Textual started, so
+            # the first frame already shows the topics and papers.
+            self.populate()
+        else:
+            self.query_one("#list-title", Static).update(Text("Loading the cache…", style="dim"))
+            self.query_one(PaperList).empty_message = "Loading…"
+            self.load()
 
     @work(exclusive=True, group="load")
     async def load(self) -> None:
+        await asyncio.to_thread(self.engine.load_library)
+        self.populate()
+
+    def populate(self) -> None:
         engine = self.engine
-        if not engine.library_loaded:
-            await asyncio.to_thread(engine.load_library)
         # Tens of thousands of card rows live as long as the app: keep the cyclic
         # GC from walking them again and again (pauses of 100 ms+ otherwise).
         gc.freeze()
@@ -112,8 +120,12 @@ class MainScreen(Screen):
         for message in engine.problems.messages:
             self.notify(message, severity="warning", timeout=12, markup=False)
         self.rebuild_sidebar()
-        self.query_one(TopicList).focus()
         self.show_status()
+        self.call_after_refresh(self.after_first_paint)
+
+    def after_first_paint(self) -> None:
+        """Work that can wait until the reader sees the screen."""
+        engine = self.engine
         if engine.stale_topics:
             self.retag(engine.stale_topics)
         if not engine.state.follows() and not len(engine.library) and not engine.demo:

@@ -249,9 +249,9 @@ class PaperList(ScrollView, can_focus=True):
     """Paper cards, newest first, with a cursor; smooth at tens of thousands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "next", "Next", id="paper_list.next", key_display="j"),
-        Binding("k,up", "previous", "Previous", id="paper_list.previous", key_display="k"),
-        Binding("enter", "open", "Open", id="paper_list.open"),
+        Binding("j,down", "next", "Next paper", id="paper_list.next", key_display="j", show=False),
+        Binding("k,up", "previous", "Previous paper", id="paper_list.previous", key_display="k", show=False),
+        Binding("enter", "open", "Details", id="paper_list.open"),
         Binding("e", "toggle_expand", "Expand", id="paper_list.expand"),
         Binding("space,pagedown", "page_down", "Page down", id="paper_list.page_down", show=False),
         Binding("pageup", "page_up", "Page up", id="paper_list.page_up", show=False),

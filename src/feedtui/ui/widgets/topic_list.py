@@ -1,29 +1,77 @@
-"""The topic sidebar: followed topics first, unread counts, weekly sparklines."""
+"""The topic sidebar: followed topics first, unread counts, weekly sparklines.
+
+A Line-API widget with one line per row, drawing only the rows on screen: a
+heavy reader following hundreds of feeds gets a sidebar that costs the same as
+one with ten topics (an OptionList measures every prompt up front).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from feedtui.ui.presenter import TopicRow
 from feedtui.ui.widgets.sparkline import sparkline
 
 SPARK_MIN_WIDTH = 38
 SPARK_WEEKS = 12
+FOLLOWING = "Following"
+TOPICS = "Topics"
 
 
-class TopicList(OptionList):
-    """Topics as one-line rows; selecting one posts `TopicList.Shown`."""
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A section title (row is None) or a topic row."""
 
-    BINDINGS = [
-        Binding("j", "cursor_down", "Next topic", show=False, id="topics.next"),
-        Binding("k", "cursor_up", "Previous topic", show=False, id="topics.previous"),
+    title: str
+    row: TopicRow | None = None
+
+
+class TopicList(ScrollView, can_focus=True):
+    """Topics as one-line rows; moving onto one posts `TopicList.Shown`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "next", "Next topic", show=False, id="topics.next"),
+        Binding("k,up", "previous", "Previous topic", show=False, id="topics.previous"),
+        Binding("enter", "open", "Open topic", show=False, id="topics.open"),
+        Binding("g,home", "first", "First topic", show=False, id="topics.first"),
+        Binding("G,end", "last", "Last topic", show=False, id="topics.last"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="topics.page_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="topics.page_up"),
     ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "topic-list--section",
+        "topic-list--cursor",
+        "topic-list--cursor-blurred",
+        "topic-list--followed",
+        "topic-list--count",
+        "topic-list--count-zero",
+        "topic-list--spark",
+        "topic-list--error",
+    }
+
+    DEFAULT_CSS = """
+    TopicList {
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-gutter: stable;
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, init=False)
 
     class Shown(Message):
         def __init__(self, name: str) -> None:
@@ -33,7 +81,11 @@ class TopicList(OptionList):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._rows: list[TopicRow] = []
-        self._width = 0
+        self._lines: list[_Line] = []
+        self._index: dict[str, int] = {}
+        self._cache: dict[tuple, Strip] = {}
+
+    # -- data ------------------------------------------------------------------
 
     @property
     def rows(self) -> list[TopicRow]:
@@ -41,97 +93,190 @@ class TopicList(OptionList):
 
     @property
     def current(self) -> str | None:
-        if self.highlighted is None:
-            return None
-        option = self.get_option_at_index(self.highlighted)
-        return option.id
+        if 0 <= self.cursor < len(self._lines):
+            row = self._lines[self.cursor].row
+            return row.name if row else None
+        return None
+
+    def names(self) -> list[str]:
+        """Every line top to bottom: section titles as `::Title`, then topic names."""
+        return [line.row.name if line.row else f"::{line.title}" for line in self._lines]
+
+    def row_text(self, name: str) -> str:
+        """The plain text of a topic's row at the current width."""
+        index = self._index[name]
+        return self._text(self._lines[index].row, self._width()).plain  # type: ignore[arg-type]
 
     def show_rows(self, rows: Sequence[TopicRow], keep: str | None = None) -> None:
-        """Replace the rows; the highlight stays on `keep` (or the current topic)."""
+        """Replace the rows; the cursor stays on `keep` (or the current topic)."""
         keep = keep or self.current
         self._rows = list(rows)
-        self._rebuild(keep)
-
-    def update_row(self, row: TopicRow) -> None:
-        """A count changed: redraw one row in place."""
-        for index, existing in enumerate(self._rows):
-            if existing.name == row.name:
-                self._rows[index] = row
-                try:
-                    self.replace_option_prompt(row.name, self._prompt(row))
-                except Exception:  # the row is filtered out
-                    pass
-                return
-
-    def select_topic(self, name: str) -> bool:
-        try:
-            index = self.get_option_index(name)
-        except Exception:
-            return False
-        self.highlighted = index
-        return True
-
-    def _row_width(self) -> int:
-        """Cells available to a row's text: the content width less gutter, option
-        padding and a vertical scrollbar (always reserved: it comes and goes as the
-        filter changes, without a resize event)."""
-        padding = self.get_component_styles("option-list--option").padding.width
-        scrollbar = self.styles.scrollbar_size_vertical
-        return self.content_region.width - scrollbar - self._get_left_gutter_width() - padding
-
-    def on_resize(self) -> None:
-        width = self._row_width()
-        if width != self._width:
-            self._width = width
-            self._rebuild(self.current)
-
-    def _rebuild(self, keep: str | None) -> None:
-        options: list[Option | None] = []
         following = [r for r in self._rows if r.following or r.virtual]
         others = [r for r in self._rows if not (r.following or r.virtual)]
+        lines: list[_Line] = []
         if following:
-            options.append(Option(Text("Following", style="bold"), disabled=True, id="::following"))
-            options.extend(Option(self._prompt(r), id=r.name) for r in following)
+            lines.append(_Line(FOLLOWING))
+            lines.extend(_Line(r.name, r) for r in following)
         if others:
-            options.append(Option(Text("Topics", style="bold"), disabled=True, id="::topics"))
-            options.extend(Option(self._prompt(r), id=r.name) for r in others)
-        with self.prevent(OptionList.OptionHighlighted):
-            self.set_options(options)
-            if keep and self.select_topic(keep):
-                return
-            choices = [i for i, o in enumerate(self.options) if not o.disabled]
-            virtual = {r.name for r in self._rows if r.virtual}
-            real = [i for i in choices if self.options[i].id not in virtual]
-            if real or choices:
-                self.highlighted = (real or choices)[0]
+            lines.append(_Line(TOPICS))
+            lines.extend(_Line(r.name, r) for r in others)
+        self._lines = lines
+        self._index = {line.row.name: i for i, line in enumerate(lines) if line.row}
+        self._cache.clear()
+        self.virtual_size = Size(self.size.width, len(lines))
+        target = self._index.get(keep) if keep else None
+        if target is None:
+            real = [i for i, line in enumerate(lines) if line.row and not line.row.virtual]
+            target = real[0] if real else next((i for i, line in enumerate(lines) if line.row), 0)
+        self.set_reactive(TopicList.cursor, target)
+        self.scroll_to_cursor()
+        self.refresh()
 
-    def _prompt(self, row: TopicRow) -> Text:
-        width = max(self._width or self._row_width(), 12)
+    def update_row(self, row: TopicRow) -> None:
+        """A count changed: redraw that row in place."""
+        index = self._index.get(row.name)
+        if index is None:
+            return
+        self._lines[index] = _Line(row.name, row)
+        self._rows = [row if r.name == row.name else r for r in self._rows]
+        self.refresh_line(index)
+
+    def select_topic(self, name: str) -> bool:
+        index = self._index.get(name)
+        if index is None:
+            return False
+        self.set_reactive(TopicList.cursor, index)
+        self.scroll_to_cursor()
+        self.refresh()
+        return True
+
+    # -- movement --------------------------------------------------------------
+
+    def _step(self, start: int, delta: int) -> int:
+        index = start + delta
+        while 0 <= index < len(self._lines) and self._lines[index].row is None:
+            index += 1 if delta > 0 else -1
+        if 0 <= index < len(self._lines):
+            return index
+        return start
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh_line(old)
+        self.refresh_line(new)
+        self.scroll_to_cursor()
+        name = self.current
+        if name:
+            self.post_message(self.Shown(name))
+
+    def scroll_to_cursor(self) -> None:
+        height = self.scrollable_content_region.height or 1
+        top = int(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=max(0, self.cursor - 1), animate=False)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False)
+
+    def action_next(self) -> None:
+        self.cursor = self._step(self.cursor, 1)
+
+    def action_previous(self) -> None:
+        self.cursor = self._step(self.cursor, -1)
+
+    def action_first(self) -> None:
+        self.cursor = self._step(-1, 1)
+
+    def action_last(self) -> None:
+        self.cursor = self._step(len(self._lines), -1)
+
+    def action_page_down(self) -> None:
+        height = max(1, self.scrollable_content_region.height - 1)
+        target = min(len(self._lines) - 1, self.cursor + height)
+        self.cursor = self._step(target, 1) if self._lines[target].row is None else target
+
+    def action_page_up(self) -> None:
+        height = max(1, self.scrollable_content_region.height - 1)
+        target = max(0, self.cursor - height)
+        self.cursor = self._step(target, -1) if self._lines[target].row is None else target
+
+    def action_open(self) -> None:
+        if self.current:
+            self.post_message(self.Shown(self.current))
+
+    def on_click(self, event: events.Click) -> None:
+        index = int(self.scroll_y) + event.y
+        if 0 <= index < len(self._lines) and self._lines[index].row is not None:
+            self.focus()
+            if index == self.cursor:
+                self.action_open()
+            else:
+                self.cursor = index
+
+    def on_focus(self) -> None:
+        self.refresh_line(self.cursor)
+
+    def on_blur(self) -> None:
+        self.refresh_line(self.cursor)
+
+    def on_resize(self) -> None:
+        self._cache.clear()
+        self.virtual_size = Size(self.size.width, len(self._lines))
+
+    def refresh_line(self, index: int) -> None:
+        self._cache = {k: v for k, v in self._cache.items() if k[0] != index}
+        self.refresh_lines(index - int(self.scroll_y))
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _width(self) -> int:
+        return max(self.scrollable_content_region.width, 12)
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_y) + y
+        width = self._width()
+        base = self.rich_style
+        if not 0 <= index < len(self._lines):
+            return Strip.blank(width, base)
+        line = self._lines[index]
+        selected = index == self.cursor
+        key = (index, width, line.row, selected, self.has_focus)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if line.row is None:
+            text = Text(line.title, style=self._style("topic-list--section"), no_wrap=True)
+        else:
+            text = self._text(line.row, width)
+        if selected:
+            base = base + self._style("topic-list--cursor" if self.has_focus else "topic-list--cursor-blurred")
+        segments = list(Segment.apply_style(text.render(self.app.console), style=base))
+        strip = Strip(segments).crop_extend(0, width, base).simplify()
+        self._cache[key] = strip
+        return strip
+
+    def _style(self, component: str) -> Style:
+        return self.get_component_rich_style(component, partial=True)
+
+    def _text(self, row: TopicRow, width: int) -> Text:
+        """`★ Name ……… ▁▂▃▅ 12`: marker, name (cut to fit), sparkline, unread count."""
         marker = "★ " if row.following else ("  " if not row.virtual else "")
         right = Text()
         if width >= SPARK_MIN_WIDTH and row.weeks:
-            right.append(sparkline(row.weeks[-SPARK_WEEKS:]), style="dim")
+            right.append(sparkline(row.weeks[-SPARK_WEEKS:]), style=self._style("topic-list--spark"))
             right.append(" ")
-        count = f"{row.unread:>4}" if row.unread else "   ·"
-        right.append(count, style="bold" if row.unread else "dim")
-        room = width - len(marker) - right.cell_len - 1
-        name = Text(row.name, no_wrap=True, overflow="ellipsis")
+        if row.unread:
+            right.append(f"{row.unread:>4}", style=self._style("topic-list--count"))
+        else:
+            right.append("   ·", style=self._style("topic-list--count-zero"))
+        room = max(4, width - len(marker) - right.cell_len - 1)
+        name = Text(" ".join(row.name.split()), no_wrap=True)
         if row.error:
-            name.stylize("strike")
-        name.truncate(max(room, 4), overflow="ellipsis")
-        line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(marker, style="bold")
+            name.stylize(self._style("topic-list--error"))
+        if name.cell_len > room:
+            name.truncate(room, overflow="ellipsis")
+        line = Text(no_wrap=True)
+        line.append(marker, style=self._style("topic-list--followed"))
         line.append_text(name)
         line.append(" " * max(1, width - len(marker) - name.cell_len - right.cell_len))
         line.append_text(right)
+        line.truncate(width)
         return line
-
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        if event.option.id and not event.option.id.startswith("::"):
-            self.post_message(self.Shown(event.option.id))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id and not event.option.id.startswith("::"):
-            self.post_message(self.Shown(event.option.id))

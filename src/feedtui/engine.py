@@ -93,6 +93,7 @@ class Engine:
         self._library: Library | None = None
         self._stale_topics: list[str] = []
         self.last_refresh: datetime | None = None
+        self._cache_total_memo: tuple[tuple, int] = ((), 0)
 
     # -- topics --------------------------------------------------------------
 
@@ -314,13 +315,22 @@ class Engine:
                 total, share_of = arxiv_total, "arxiv"
             else:
                 if cache_total is None:
-                    start = moment - 28 * 86400
-                    cache_total = sum(1 for p in library.all_published() if start < p <= moment)
+                    cache_total = self._cache_total(moment)
                 total, share_of = cache_total, "cache"
             out[entry.name] = compute_momentum(
                 library.published(entry.name), moment, total_new=total, share_of=share_of
             )
         return out
+
+    def _cache_total(self, moment: int) -> int:
+        """Cached papers first submitted in the 28 days up to `moment` (memoised
+        per minute and library size: the sidebar asks for it per topic)."""
+        key = (moment // 60, len(self.library), self.library.version)
+        if self._cache_total_memo[0] != key:
+            start = moment - 28 * 86400
+            total = sum(1 for p in self.library.all_published() if start < p <= moment)
+            self._cache_total_memo = (key, total)
+        return self._cache_total_memo[1]
 
     # -- refresh -----------------------------------------------------------------
 

@@ -25,6 +25,8 @@ class Library:
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
+        # Bumped whenever rows change, for callers that memoise over them.
+        self.version = 0
         self._read = read
 
     def __len__(self) -> int:
@@ -64,6 +66,7 @@ class Library:
     # -- changes -----------------------------------------------------------
 
     def upsert_rows(self, rows: Mapping[str, list]) -> None:
+        self.version += 1
         resort: set[str] = set()
         for pid, row in rows.items():
             position = self.pos.get(pid)

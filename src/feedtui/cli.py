@@ -234,8 +234,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for message in engine.problems.messages:
         print(f"feedtui: {message}", file=sys.stderr)
     try:
-        handler = _HANDLERS[command if command != "topic" else f"topic {args.topic_command}"]
-        return handler(engine, args)
+        key = command if command != "topic" else f"topic {args.topic_command}"
+        if key in _READS_TAGS:
+            engine.ensure_tagged()
+        return _HANDLERS[key](engine, args)
     except TopicNotFound as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
@@ -638,6 +640,10 @@ def _import_json(engine, args) -> int:
         print(f"  {line}", file=sys.stderr)
     return EXIT_FAILED if summary.skipped else EXIT_OK
 
+
+# Commands whose answers depend on complete topic tags: stale ones (a changed
+# catalogue, an interrupted retag) are recomputed first.
+_READS_TAGS = {"refresh", "topics", "papers", "topic show", "export"}
 
 _HANDLERS = {
     "refresh": _cmd_refresh,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -36,6 +37,10 @@ from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import build_matchers, tag_documents, tag_papers
+
+# A refresh that runs longer than this (arXiv paced at one request per 3 s)
+# saves what it has so far every this many seconds.
+PERIODIC_COMMIT_S = 10.0
 
 USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
 
@@ -232,6 +237,16 @@ class Engine:
             library.set_members(name, ids)
         self._stale_topics = [n for n in self._stale_topics if n not in found]
 
+    def ensure_tagged(self) -> None:
+        """Retag topics whose stored tags are missing or out of date (for answers
+        that must be complete now, as the CLI's; the TUI does it in the background)."""
+        if self.library_loaded and self._stale_topics:
+            self.retag()
+        elif not self.library_loaded:
+            self.load_library()
+            if self._stale_topics:
+                self.retag()
+
     def retag(self, names: Sequence[str] | None = None) -> dict[str, set[str]]:
         found = self.compute_tags(list(names) if names is not None else self.stale_topics)
         self.apply_tags(found)
@@ -394,13 +409,18 @@ class Engine:
                     await asyncio.wait_for(fetched.wait(), 0.5)
                 except asyncio.TimeoutError:
                     pass
-                if not fetched.is_set() and pending and time.monotonic() - last_commit > 3.0:
+                if not fetched.is_set() and pending and time.monotonic() - last_commit > PERIODIC_COMMIT_S:
                     await commit()
 
         committer = asyncio.ensure_future(periodic_commits())
         try:
             outcomes = await fetch_sources(
-                plans, settings=self.settings, fetch_state=self.fetch_state, now=now, on_source=on_source
+                plans,
+                settings=self.settings,
+                fetch_state=self.fetch_state,
+                now=now,
+                topics=list(self.registry),
+                on_source=on_source,
             )
         finally:
             fetched.set()
@@ -422,13 +442,38 @@ class Engine:
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
         matchers = build_matchers(self.registry) if papers else []
 
+        # Tags computed beside the parser hold for papers new to the cache that
+        # arrived once in this batch: what was stored is what was tagged.
+        seen = Counter(p.id for p in papers)
+        ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
+
+        stale = set(self._stale_topics)
+        members = {
+            m.name: {library.ids[i] for i in library.topic_positions(m.name)} for m in matchers if m.name not in stale
+        }
+
         def write():
             stored = self.cache.store(papers, known, now)
             universe = set(stored.papers)
-            found = tag_papers(stored.papers.values(), matchers) if universe else {}
+            found: dict[str, set[str]] = {m.name: set() for m in matchers}
+            new = set(stored.new)
+            retag = [p for pid, p in stored.papers.items() if pid not in new or pid not in ready]
+            for name, ids in tag_papers(retag, matchers).items():
+                found[name] |= ids
+            for pid in universe - {p.id for p in retag}:
+                for name in (*ready[pid], *stored.papers[pid].fetched_for):
+                    if name in found:
+                        found[name].add(pid)
             if universe:
                 self.tags.update(
-                    TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers
+                    TagUpdate(
+                        m.name,
+                        m.signature,
+                        found.get(m.name, set()),
+                        universe,
+                        known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
+                    )
+                    for m in matchers
                 )
             validators = {}
             answered = {}

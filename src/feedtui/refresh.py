@@ -29,10 +29,11 @@ from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.sources.parse import parse_feed
+from feedtui.cpu_pool import CpuPool
 from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.topics.query import combine_any, parse_query
 from feedtui.topics.registry import TopicEntry
+from feedtui.topics.tagging import parse_and_tag, set_worker_topics, topic_specs
 
 SLACK = timedelta(days=2)
 RSS_COVERS = timedelta(hours=36)
@@ -57,6 +58,8 @@ class SourceOutcome:
     papers: list[Paper] = field(default_factory=list)
     validators: dict[str, Validators] = field(default_factory=dict)
     total: int | None = None
+    # Topics each paper matched as parsed (computed beside the parser).
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def answered_key(entry: TopicEntry) -> str:
@@ -177,19 +180,39 @@ def total_query(now: datetime) -> str:
 ProgressCallback = Callable[[SourceOutcome], None]
 
 
+class Parser:
+    """Parses (and tags) response bodies on the CPU pool."""
+
+    def __init__(self, topics: Sequence[TopicEntry]) -> None:
+        self.pool = CpuPool(
+            parse_and_tag,
+            initializer=set_worker_topics,
+            initargs=(topic_specs(topics),),
+            preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
+        )
+
+    async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
+        return await self.pool.run(len(data), data, url, content_type, now)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
 async def fetch_sources(
     plans: Sequence[PlannedSource],
     *,
     settings: Settings,
     fetch_state: FetchState,
     now: datetime,
+    topics: Sequence[TopicEntry] = (),
     on_source: ProgressCallback | None = None,
 ) -> list[SourceOutcome]:
+    parser = Parser(topics)
     async with Fetcher(settings.fetch, settings.arxiv) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:
-                outcome = await _fetch_one(fetcher, plan, settings, fetch_state, now)
+                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now)
             except Exception as error:  # one bad source never stops the others
                 outcome = SourceOutcome(
                     plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
@@ -198,22 +221,31 @@ async def fetch_sources(
                 on_source(outcome)
             return outcome
 
-        return list(await asyncio.gather(*(run(plan) for plan in plans)))
+        try:
+            return list(await asyncio.gather(*(run(plan) for plan in plans)))
+        finally:
+            parser.close()
 
 
 async def _fetch_one(
-    fetcher: Fetcher, plan: PlannedSource, settings: Settings, fetch_state: FetchState, now: datetime
+    fetcher: Fetcher, parser: Parser, plan: PlannedSource, settings: Settings, fetch_state: FetchState, now: datetime
 ) -> SourceOutcome:
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
     if plan.kind == "api":
         first_page = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+
+        async def parse_page(data: bytes, url: str):
+            feed, tags = await parser.parse(data, url, now=now)
+            outcome.tags.update(tags)
+            return feed
+
         result = await fetch_query(
             fetcher,
             settings.arxiv,
             plan.query,
             since=plan.since or now - timedelta(weeks=settings.window_weeks),
-            parse=parse_feed,
+            parse=parse_page,
             validators=fetch_state.validators(first_page),
         )
         report.url = first_page
@@ -239,7 +271,7 @@ async def _fetch_one(
             report.ok, report.error = False, fetched.error
             return outcome
         try:
-            parsed = await _parse_in_thread(fetched.body, url)
+            parsed, _ = await parser.parse(fetched.body, url)
         except FeedError as error:
             report.ok, report.error = False, str(error)
             return outcome
@@ -258,7 +290,7 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed = await _parse_in_thread(fetched.body, plan.url, fetched.content_type)
+        parsed, outcome.tags = await parser.parse(fetched.body, plan.url, fetched.content_type, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
@@ -266,7 +298,3 @@ async def _fetch_one(
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
     return outcome
-
-
-async def _parse_in_thread(data: bytes, url: str, content_type: str = ""):
-    return await asyncio.to_thread(parse_feed, data, url, content_type)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -29,6 +30,14 @@ from typing import Any
 
 # Jobs smaller than this (in bytes of input) run in a thread of this process.
 POOL_MIN_BYTES = 64 * 1024
+
+
+_tokens = itertools.count(1)
+
+
+def next_token() -> int:
+    """A number naming one pool's worker state (see topics.tagging.register_topics)."""
+    return next(_tokens)
 
 
 def usable_cores() -> int:
@@ -69,6 +78,18 @@ class CpuPool:
             # A worker died (killed, out of memory): do it here instead.
             self._pool = None
             return await asyncio.to_thread(self._run_here, *args)
+
+    def map_blocking(self, calls: Sequence[tuple]) -> list[Any]:
+        """Run `task(*call)` for every call on the workers and wait (for a thread
+        that may block: the CLI, or the TUI's worker threads)."""
+        if self.workers < 2 or len(calls) < 2:
+            return [self._run_here(*call) for call in calls]
+        try:
+            futures = [self._executor().submit(self.task, *call) for call in calls]
+            return [future.result() for future in futures]
+        except BrokenProcessPool:
+            self._pool = None
+            return [self._run_here(*call) for call in calls]
 
     def _run_here(self, *args: Any) -> Any:
         self._prepare_here()

@@ -36,7 +36,8 @@ from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
-from feedtui.topics.tagging import build_matchers, tag_documents, tag_papers
+from feedtui.cpu_pool import CpuPool, next_token
+from feedtui.topics.tagging import build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
 
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
@@ -220,13 +221,24 @@ class Engine:
         return list(self._stale_topics)
 
     def compute_tags(self, names: Sequence[str]) -> dict[str, set[str]]:
-        """Evaluate these topics over the whole cache (reads every shard)."""
+        """Evaluate these topics over the whole cache (reads every shard; on
+        several cores when the cache is large)."""
         entries = [self.registry.entries[n] for n in names if n in self.registry.entries]
-        matchers = build_matchers(entries)
-        found: dict[str, set[str]] = {m.name: set() for m in matchers}
-        for _shard, documents in self.cache.iter_documents():
-            for name, ids in tag_documents(documents.items(), matchers).items():
-                found[name] |= ids
+        found: dict[str, set[str]] = {e.name: set() for e in entries if not e.error}
+        paths = [str(p) for p in self.cache.shard_paths()]
+        token = next_token()
+        pool = CpuPool(tag_shard_files, initializer=register_topics, initargs=(token, topic_specs(entries)))
+        if len(paths) < 4:
+            pool.workers = 1
+        try:
+            # Largest shards first, dealt round-robin: a few even chunks per worker.
+            chunks = [paths[i :: pool.workers * 2] for i in range(min(len(paths), pool.workers * 2))]
+            for result in pool.map_blocking([(token, chunk) for chunk in chunks if chunk]):
+                for name, ids in result.items():
+                    found[name].update(ids)
+        finally:
+            pool.close()
+            forget_topics(token)
         updates = [TagUpdate(name, self.registry.entries[name].signature, ids, None) for name, ids in found.items()]
         self.tags.update(updates)
         return found

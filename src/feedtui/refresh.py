@@ -29,11 +29,11 @@ from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.cpu_pool import CpuPool
+from feedtui.cpu_pool import CpuPool, next_token
 from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.topics.query import combine_any, parse_query
 from feedtui.topics.registry import TopicEntry
-from feedtui.topics.tagging import parse_and_tag, set_worker_topics, topic_specs
+from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
 
 SLACK = timedelta(days=2)
 RSS_COVERS = timedelta(hours=36)
@@ -184,18 +184,20 @@ class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
     def __init__(self, topics: Sequence[TopicEntry]) -> None:
+        self.token = next_token()
         self.pool = CpuPool(
             parse_and_tag,
-            initializer=set_worker_topics,
-            initargs=(topic_specs(topics),),
+            initializer=register_topics,
+            initargs=(self.token, topic_specs(topics)),
             preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
         )
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
-        return await self.pool.run(len(data), data, url, content_type, now)
+        return await self.pool.run(len(data), self.token, data, url, content_type, now)
 
     def close(self) -> None:
         self.pool.close()
+        forget_topics(self.token)
 
 
 async def fetch_sources(

@@ -54,6 +54,16 @@ class IndexLoad:
     problems: list[str] = field(default_factory=list)
 
 
+def read_documents(path: Path) -> Mapping[str, dict]:
+    """The paper documents of one shard file ({} if it is missing or damaged)."""
+    try:
+        with _gc_paused():
+            data = parse_database(path, path.read_bytes())
+    except (FileNotFoundError, DamagedFileError):
+        return {}
+    return data.get(PAPERS, {})
+
+
 @contextmanager
 def _gc_paused():
     enabled = gc.isenabled()
@@ -171,13 +181,12 @@ class PaperCache:
         return found
 
     def read_shard_documents(self, shard: str) -> Mapping[str, dict]:
-        path = self._papers_path(shard)
-        try:
-            with _gc_paused():
-                data = parse_database(path, path.read_bytes())
-        except (FileNotFoundError, DamagedFileError):
-            return {}
-        return data.get(PAPERS, {})
+        return read_documents(self._papers_path(shard))
+
+    def shard_paths(self) -> list[Path]:
+        """Every papers shard, largest first (to share them out evenly)."""
+        paths = [self._papers_path(s) for s in self.shards()]
+        return sorted(paths, key=lambda p: p.stat().st_size if p.exists() else 0, reverse=True)
 
     def iter_documents(self) -> Iterator[tuple[str, Mapping[str, dict]]]:
         """(shard, {paper id: document}) for every shard, one shard in memory at a time."""

@@ -221,35 +221,56 @@ def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dic
     return found
 
 
-# -- parsing and tagging in one step, for worker processes --------------------
+# -- tagging in worker processes ----------------------------------------------
+#
+# A worker gets the topics once (`register_topics`, run in the parent before a
+# fork, or in each spawned worker) under a token, so two pools (a refresh and a
+# retag at the same time) never see each other's topics.
 
-_WORKER_MATCHERS: list[TopicMatcher] = []
+_REGISTERED: dict[int, list[TopicMatcher]] = {}
 
 
-def set_worker_topics(specs: Sequence[tuple[str, dict]]) -> None:
-    """Prepare this process to tag: `specs` are (topic name, definition dict)."""
+def register_topics(token: int, specs: Sequence[tuple[str, dict]]) -> None:
+    """Compile topics for the workers: `specs` are (topic name, definition dict)."""
     from feedtui.model import Topic, TopicDefinition
     from feedtui.topics.registry import compile_topic
 
-    global _WORKER_MATCHERS
     entries = [compile_topic(Topic(name, TopicDefinition.from_dict(definition))) for name, definition in specs]
-    _WORKER_MATCHERS = build_matchers(entries)
+    _REGISTERED[token] = build_matchers(entries)
+
+
+def forget_topics(token: int) -> None:
+    _REGISTERED.pop(token, None)
 
 
 def topic_specs(entries: Iterable[TopicEntry]) -> list[tuple[str, dict]]:
     return [(e.name, e.topic.definition.to_dict()) for e in entries if not e.error]
 
 
-def parse_and_tag(data: bytes, url: str, content_type: str, now) -> tuple[object, dict[str, tuple[str, ...]]]:
+def parse_and_tag(token: int, data: bytes, url: str, content_type: str, now) -> tuple[object, dict[str, tuple[str, ...]]]:
     """Parse a response and tag its papers as they stand in it: (ParsedFeed,
     {paper id: topic names}). Tags of papers that merge with others later are
     recomputed by the caller."""
     from feedtui.sources.parse import parse_feed
 
     feed = parse_feed(data, url, content_type, now=now)
-    found = tag_papers(feed.papers, _WORKER_MATCHERS)
+    found = tag_papers(feed.papers, _REGISTERED[token])
     tags: dict[str, list[str]] = {}
     for name, ids in found.items():
         for paper_id in ids:
             tags.setdefault(paper_id, []).append(name)
     return feed, {paper.id: tuple(tags.get(paper.id, ())) for paper in feed.papers}
+
+
+def tag_shard_files(token: int, paths: Sequence[str]) -> dict[str, list[str]]:
+    """Tag every paper in these cache shard files: topic name → paper ids."""
+    from pathlib import Path
+
+    from feedtui.store.cache import read_documents
+
+    matchers = _REGISTERED[token]
+    found: dict[str, set[str]] = {m.name: set() for m in matchers}
+    for path in paths:
+        for name, ids in tag_documents(read_documents(Path(path)).items(), matchers).items():
+            found[name] |= ids
+    return {name: sorted(ids) for name, ids in found.items()}

@@ -267,6 +267,9 @@ def _cmd_refresh(engine, args) -> int:
             sys.stderr.flush()
 
     report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    pruned = engine.prune()
+    if pruned:
+        print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
     if interactive:
         sys.stderr.write("\r\x1b[K")
     for source in report.sources:

@@ -514,6 +514,39 @@ class Engine:
         library.update_tags(universe, found)
         return stored
 
+    # -- pruning ---------------------------------------------------------------
+
+    def prune_candidates(self, limit: int | None = None) -> list[str]:
+        """The oldest papers beyond the cache limit, starred ones never among them."""
+        limit = self.settings.cache_limit if limit is None else limit
+        library = self.library
+        excess = len(library) - limit
+        if excess <= 0:
+            return []
+        starred = self.state.starred_view()
+        oldest = sorted(range(len(library)), key=library.published_at.__getitem__)
+        victims: list[str] = []
+        for position in oldest:
+            paper_id = library.ids[position]
+            if paper_id not in starred:
+                victims.append(paper_id)
+                if len(victims) == excess:
+                    break
+        return victims
+
+    def prune(self, limit: int | None = None) -> int:
+        """Keep the cache within `cache_limit` papers (reloads the library)."""
+        victims = self.prune_candidates(limit)
+        if not victims:
+            return 0
+        library = self.library
+        locations = {pid: library.rows[library.pos[pid]][C_SHARD] for pid in victims}
+        removed = self.cache.remove(locations)
+        universe = set(victims)
+        self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry)
+        self.load_library()
+        return removed
+
     # -- lifecycle ---------------------------------------------------------------
 
     def close(self) -> None:

@@ -277,6 +277,34 @@ class PaperCache:
                 self._bump_generation()
         return outcome
 
+    def remove(self, locations: Mapping[str, str]) -> int:
+        """Drop papers ({paper id: week}) from the cache; returns how many were there."""
+        by_shard: dict[str, list[str]] = {}
+        for paper_id, shard in locations.items():
+            by_shard.setdefault(shard, []).append(paper_id)
+        removed = 0
+        with self._lock:
+            for shard, ids in by_shard.items():
+                papers = self._open(self._papers_path(shard))
+                present = [pid for pid in ids if papers.table(PAPERS).get(doc_id=pid) is not None]
+                if not present:
+                    continue
+                # The index first: a card never points at a paper that is gone.
+                index = self._open(self._index_path(shard))
+                index.table(CARDS).delete_many(present)
+                index.flush()
+                self._signatures[shard] = file_signature(self._index_path(shard))
+                heads = self._open(self.heads_dir / f"{shard}.json")
+                heads.table(HEADS).delete_many(present)
+                heads.flush()
+                papers.table(PAPERS).delete_many(present)
+                papers.flush()
+                removed += len(present)
+            self._forget_heads(by_shard)
+            if removed:
+                self._bump_generation()
+        return removed
+
     def _bump_generation(self) -> None:
         try:
             db = open_database(self.meta_path)

@@ -677,6 +677,9 @@ class MainScreen(Screen):
         else:
             self.offline = ""
         self._search_cache.clear()
+        if engine.prune_candidates():
+            pruned = await asyncio.to_thread(engine.prune)
+            self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
         self.rebuild_sidebar()
         if self.current:
             self.show_topic(self.current, keep=keep)

@@ -100,6 +100,9 @@ class Engine:
         self._stale_topics: list[str] = []
         self.last_refresh: datetime | None = None
         self._cache_total_memo: tuple[tuple, int] = ((), 0)
+        # The cache generation this process has seen (its own writes included):
+        # a newer one on disk means another process changed the cache.
+        self.known_generation = 0
 
     # -- topics --------------------------------------------------------------
 
@@ -203,7 +206,8 @@ class Engine:
         stored = self.tags.load()
         if self.tags.problem:
             self.problems.messages.append(self.tags.problem)
-        library = Library(load.rows, self.state.read_view())
+        self.known_generation = self.cache.generation()
+        library = Library(load.rows, self.state.read_view)
         stale: list[str] = []
         for entry in self.registry:
             signature, ids = stored.get(entry.name, ("", []))
@@ -466,6 +470,7 @@ class Engine:
 
         def write():
             stored = self.cache.store(papers, known, now)
+            self.known_generation = self.cache.generation()
             universe = set(stored.papers)
             found: dict[str, set[str]] = {m.name: set() for m in matchers}
             new = set(stored.new)
@@ -513,6 +518,10 @@ class Engine:
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         return stored
+
+    def cache_changed_elsewhere(self) -> bool:
+        """Did another process write papers since we loaded or wrote them?"""
+        return self.library_loaded and self.cache.generation() > self.known_generation
 
     # -- pruning ---------------------------------------------------------------
 

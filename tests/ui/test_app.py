@@ -311,3 +311,41 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
         assert main.query_one(PaperList).cursor_card.paper_id == "2611.09999"
         await pilot.press("m")
         assert engine.state.is_read("2611.09999")
+
+
+async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+
+    from tests.factories import make_paper
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        before = engine.library.unread_count("Widgets")
+        # Another feedtui (the CLI in another shell) marks a paper read and follows a topic...
+        other = Engine(Config(), tmp_path / "data", background_writes=False)
+        other.mark_read(["2611.00001"])
+        other.follow("Gadgets")
+        other.state.flush()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if engine.library.unread_count("Widgets") == before - 1:
+                break
+        await pilot.pause(0.1)
+        assert engine.library.unread_count("Widgets") == before - 1
+        assert sidebar_row(app, "Widgets").rstrip().endswith(str(before - 1))
+        names = main.query_one(TopicList).names()
+        assert names.index("Gadgets") < names.index("::Topics")
+        # ...and stores new papers (a refresh of its own).
+        other.cache.store([make_paper("2611.00042", title="Widget news", abstract="A widget arrives.", published="2026-11-26T08:00:00")], {})
+        other.load_library()
+        other.retag(["Widgets", "Gadgets"])
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if engine.library.row_of("2611.00042") is not None and engine.library.tags[engine.library.pos["2611.00042"]]:
+                break
+        assert "Widgets" in engine.library.tags[engine.library.pos["2611.00042"]]
+        assert main.query_one(PaperList).card_count == 5
+        other.close()

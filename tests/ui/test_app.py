@@ -349,3 +349,49 @@ async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
         assert "Widgets" in engine.library.tags[engine.library.pos["2611.00042"]]
         assert main.query_one(PaperList).card_count == 5
         other.close()
+
+
+async def test_small_terminals_keep_room_for_cards(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(60, 20)) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        assert not main.query_one("#chart").display or main.query_one("#chart").size.height == 0
+        assert paper_list.size.height >= 8
+        assert "Widget sorting at scale" in "\n".join(lines_of(paper_list))
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert main.query_one("#chart").size.height >= 6
+
+
+async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    from tests.atom import api_feed
+
+    httpserver.expect_request("/api/query").respond_with_data(api_feed([]), content_type="application/atom+xml")
+    config = Config()
+    config.settings.arxiv.api_url = httpserver.url_for("/api/query")
+    config.settings.arxiv.rss_url = httpserver.url_for("/rss/")
+    config.settings.arxiv.min_interval = 0.01
+    engine = Engine(config, tmp_path / "fresh")
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, WelcomeScreen):
+                break
+        assert isinstance(app.screen, WelcomeScreen)
+        await pilot.press("space", "down", "space")
+        await pilot.click("#welcome-follow")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, WelcomeScreen)
+        assert len(engine.state.follows()) == 2
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if httpserver.log:
+                break
+        assert httpserver.log, "following from the welcome screen fetches the topics"
+    engine.close()

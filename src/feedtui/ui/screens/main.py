@@ -190,6 +190,14 @@ class MainScreen(Screen):
         age = self.engine.clock() - when
         return age < timedelta(0) or age > timedelta(hours=self.engine.settings.refresh_age_hours)
 
+    def on_resize(self, event) -> None:
+        """Small terminals (down to 60×20) keep room for the cards: a shorter chart,
+        then none; a narrower sidebar."""
+        width, height = event.size.width, event.size.height
+        self.set_class(height < 34, "-short")
+        self.set_class(height < 26, "-tiny")
+        self.set_class(width < 90, "-narrow")
+
     # -- the sidebar -----------------------------------------------------------
 
     def topic_rows(self) -> list[TopicRow]:
@@ -277,7 +285,7 @@ class MainScreen(Screen):
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.state.starred_view())
             header.show_header(HeaderData(STARRED_VIEW, False, "", "Your reading list: papers you starred with s.", virtual=True))
-            chart.display = False
+            chart.add_class("-hidden")
         else:
             entry = engine.topic(name)
             momentum = engine.momentum(name)
@@ -292,7 +300,7 @@ class MainScreen(Screen):
                     error=entry.error,
                 )
             )
-            chart.display = True
+            chart.remove_class("-hidden")
             chart.update_chart(ChartData.from_momentum(momentum))
         total = len(positions)
         if self.unread_only:

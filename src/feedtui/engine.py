@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from feedtui import __version__
@@ -423,7 +423,7 @@ class Engine:
             while not fetched.is_set():
                 try:
                     await asyncio.wait_for(fetched.wait(), 0.5)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
                 if not fetched.is_set() and pending and time.monotonic() - last_commit > PERIODIC_COMMIT_S:
                     await commit()

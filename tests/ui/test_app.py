@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from textual.geometry import Region
 
@@ -126,7 +125,7 @@ async def test_mark_all_read_then_undo(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
+        await ready(pilot)
         await pilot.press("M")
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == 0

@@ -31,9 +31,10 @@ def data_dir(make_engine, tmp_path) -> Path:
 def open_app(data_dir, tmp_path):
     engines: list[Engine] = []
 
-    def start(config_text: str = "") -> FeedtuiApp:
+    def start(config_text: str = "", general: str = "auto_refresh = false") -> FeedtuiApp:
+        """`config_text` continues the [general] section (line 3 on)."""
         path = tmp_path / "config.toml"
-        path.write_text("[general]\nauto_refresh = false\n" + config_text, encoding="utf-8")
+        path.write_text(f"[general]\n{general}\n{config_text}", encoding="utf-8")
         engine = Engine(load_config(path), data_dir, clock=lambda: NOW)
         engine.load_library()
         engines.append(engine)
@@ -244,3 +245,143 @@ async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_
     async with changed.run_test(size=SIZE) as pilot:
         await ready(pilot)
         assert changed.theme == "dracula"
+
+
+# -- the other [general] settings reach the app ----------------------------------------
+
+
+async def test_date_format_is_used_on_cards(open_app):
+    app = open_app('date_format = "%Y-%m-%d"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        text = "\n".join(lines_of(main.query_one(PaperList)))
+        assert "2026-11-25 · cs.DC" in text
+        assert "Nov 25, 2026" not in text
+
+
+@pytest.mark.parametrize("marks", [True, False])
+async def test_open_marks_read(open_app, marks):
+    from feedtui.ui.screens.detail import DetailScreen
+
+    app = open_app(f"open_marks_read = {'true' if marks else 'false'}\n")
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        assert app.engine.state.is_read("2611.00001") is marks
+
+
+@pytest.mark.parametrize(("sort", "first"), [("unread", "Gadgets"), ("name", None)])
+async def test_default_sort_orders_the_sidebar(open_app, sort, first):
+    from feedtui.ui.widgets.topic_list import TopicList
+
+    app = open_app(f'default_sort = "{sort}"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.sort == sort
+        ids = [o.id for o in main.query_one(TopicList).options]
+        unfollowed = ids[ids.index("::topics") + 1 :]
+        if first:
+            assert unfollowed[0] == first  # the only unfollowed topic with unread papers
+        else:
+            assert unfollowed == sorted(unfollowed, key=str.casefold)
+
+
+def write_recorder(tmp_path: Path) -> tuple[str, Path]:
+    """A stand-in browser: a real program that writes its arguments to a file."""
+    import sys
+
+    out = tmp_path / "browser-args.txt"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys\nopen({str(out)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n", encoding="utf-8")
+    return f"{sys.executable} {script}", out
+
+
+def wait_for(path: Path) -> list[str]:
+    import time
+
+    for _ in range(200):
+        if path.exists() and path.read_text():
+            return path.read_text().split("\n")
+        time.sleep(0.02)
+    raise AssertionError(f"{path} was never written")
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("{command} --new-tab {{url}}", ["--new-tab", "https://arxiv.org/abs/2611.00001v1"]),
+        ("{command} --new-tab %s", ["--new-tab", "https://arxiv.org/abs/2611.00001v1"]),
+        ("{command} --new-window", ["--new-window", "https://arxiv.org/abs/2611.00001v1"]),
+    ],
+)
+async def test_the_browser_command_gets_the_link(open_app, tmp_path, monkeypatch, template, expected):
+    monkeypatch.delenv("BROWSER", raising=False)
+    command, out = write_recorder(tmp_path)
+    app = open_app(f"browser = {template.format(command=command)!r}\n".replace("'", '"'))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        assert wait_for(out) == expected
+
+
+async def test_an_empty_browser_setting_uses_the_browser_variable(open_app, tmp_path, monkeypatch):
+    command, out = write_recorder(tmp_path)
+    monkeypatch.setenv("BROWSER", f"{command} --from-env %s")
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        assert wait_for(out) == ["--from-env", "https://arxiv.org/abs/2611.00001v1"]
+
+
+@pytest.fixture
+def arxiv_server(httpserver):
+    from tests.atom import Entry, api_feed
+
+    feed = api_feed([Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")])
+    httpserver.expect_request("/api/query").respond_with_data(feed, content_type="application/atom+xml")
+    return httpserver
+
+
+def arxiv_config(server) -> str:
+    return f'[arxiv]\napi_url = "{server.url_for("/api/query")}"\nmin_interval = 0.01\n'
+
+
+async def settle(pilot, app) -> None:
+    main = app.main_screen
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if not main.refreshing and app.engine.library.row_of("2611.09999") is not None:
+            break
+
+
+@pytest.mark.parametrize(
+    ("general", "last_refresh_hours_ago", "fetched"),
+    [
+        ("auto_refresh = true", None, True),  # never refreshed
+        ("auto_refresh = false", None, False),
+        ("auto_refresh = true\nrefresh_age_hours = 6", 1, False),  # fresh enough
+        ("auto_refresh = true\nrefresh_age_hours = 0.5", 1, True),
+    ],
+)
+async def test_auto_refresh_and_refresh_age(open_app, data_dir, arxiv_server, general, last_refresh_hours_ago, fetched):
+    from datetime import timedelta
+
+    from feedtui.store.lock import DataDirLock
+    from feedtui.store.state import StateStore
+
+    if last_refresh_hours_ago is not None:
+        state = StateStore(data_dir / "state.json", DataDirLock(data_dir), background=False)
+        state.set_pref("last_refresh", (NOW - timedelta(hours=last_refresh_hours_ago)).isoformat(timespec="seconds"))
+        state.close()
+    app = open_app(arxiv_config(arxiv_server), general=general)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await settle(pilot, app)
+        assert (len(arxiv_server.log) > 0) is fetched
+        assert (app.engine.library.row_of("2611.09999") is not None) is fetched

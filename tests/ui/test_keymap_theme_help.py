@@ -385,3 +385,33 @@ async def test_auto_refresh_and_refresh_age(open_app, data_dir, arxiv_server, ge
         await settle(pilot, app)
         assert (len(arxiv_server.log) > 0) is fetched
         assert (app.engine.library.row_of("2611.09999") is not None) is fetched
+
+
+# -- styles follow the theme ---------------------------------------------------------------
+
+NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"
+
+
+def test_the_stylesheets_use_only_theme_variables():
+    import re
+
+    from feedtui.ui.styles import stylesheets
+
+    colour = re.compile(rf"#[0-9a-fA-F]{{3,8}}\b|\b(rgb|rgba|hsl|hsla)\(|:\s*[^;$]*\b({NAMED_COLOURS})\b")
+    for sheet in stylesheets():
+        for number, line in enumerate(sheet.read_text().splitlines(), start=1):
+            code = line.split("/*")[0]
+            if ":" in code and not code.strip().endswith("{"):
+                assert not colour.search(code), f"{sheet.name}:{number}: a fixed colour: {line.strip()}"
+
+
+def test_the_ui_code_sets_no_fixed_colours():
+    import re
+    from pathlib import Path
+
+    import feedtui.ui
+
+    fixed = re.compile(rf"""(style|color|bgcolor)\s*=\s*f?["'][^"']*\b({NAMED_COLOURS}|#[0-9a-fA-F]{{3,6}})\b""")
+    for source in Path(feedtui.ui.__file__).parent.rglob("*.py"):
+        for number, line in enumerate(source.read_text().splitlines(), start=1):
+            assert not fixed.search(line), f"{source.name}:{number}: a fixed colour: {line.strip()}"

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from feedtui import __version__
 from feedtui.cli import build_parser, main
 from feedtui.config import OPTIONS
+
+# Real processes run this checkout's code, whatever is installed.
+SRC = Path(__file__).resolve().parent.parent / "src"
+ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 
 
 def every_parser(parser: argparse.ArgumentParser, name: str = "feedtui"):
@@ -36,13 +42,13 @@ def test_every_command_has_examples_that_name_it():
 
 
 def test_version_from_a_real_process():
-    result = subprocess.run([sys.executable, "-m", "feedtui", "--version"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "feedtui", "--version"], capture_output=True, text=True, timeout=60, env=ENV)
     assert result.returncode == 0
     assert result.stdout.strip() == f"feedtui {__version__}"
 
 
 def test_help_from_a_real_process_lists_the_commands():
-    result = subprocess.run([sys.executable, "-m", "feedtui", "--help"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "feedtui", "--help"], capture_output=True, text=True, timeout=60, env=ENV)
     assert result.returncode == 0
     for command in ("refresh", "topics", "papers", "follow", "topic", "export", "import", "config"):
         assert f"    {command} " in result.stdout
@@ -96,3 +102,16 @@ def test_config_needs_exactly_one_action(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    """`feedtui papers … --json | head`: the pipe closes; feedtui stops quietly."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(tmp_path), "papers", "LLM Inference", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+    )
+    assert process.stdout.read(100).startswith(b"[")
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

@@ -326,7 +326,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         shown = "true" if value else "false"
     elif isinstance(value, str):
-        shown = _toml_value(value)
+        shown = toml_value(value)
     elif isinstance(value, dict):
         shown = "{…}"
     elif isinstance(value, list):
@@ -602,7 +602,7 @@ def default_config_text() -> str:
         lines.append(f"[{section}]")
         for option in (o for o in OPTIONS if o.section == section):
             lines.extend(textwrap.wrap(option.doc, 88, initial_indent="# ", subsequent_indent="# "))
-            lines.append(f"# {option.key} = {_toml_value(default_value(option))}")
+            lines.append(f"# {option.key} = {toml_value(default_value(option))}")
         lines.append("")
     lines += [
         "[keymap]",
@@ -625,7 +625,7 @@ def default_config_text() -> str:
     return "\n".join(lines)
 
 
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -115,3 +115,14 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 1
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+@pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])
+def test_a_data_dir_that_cannot_be_made_is_named(tmp_path, capsys, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert main(["--data-dir", str(blocker / "data"), *command]) == 1
+    assert capsys.readouterr().err == (
+        f"feedtui: cannot use the data directory {blocker / 'data'}: it, or a folder on its path, is a file "
+        "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)\n"
+    )

@@ -268,6 +268,9 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as error:
+        print(f"feedtui: {data_dir_problem(directory, error)}", file=sys.stderr)
+        return EXIT_FAILED
     for message in engine.problems.messages:
         print(f"feedtui: {message}", file=sys.stderr)
     try:
@@ -284,6 +287,19 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             engine.close()
         except StoreError as error:
             print(f"feedtui: {error}", file=sys.stderr)
+
+
+def data_dir_problem(directory, error: OSError) -> str:
+    from feedtui.store.files import describe_os_error
+
+    if isinstance(error, (FileExistsError, NotADirectoryError)):
+        reason = "it, or a folder on its path, is a file"
+    else:
+        reason = describe_os_error(error)
+    return (
+        f"cannot use the data directory {directory}: {reason} "
+        "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)"
+    )
 
 
 def _check_config(path) -> int:

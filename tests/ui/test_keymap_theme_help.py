@@ -281,8 +281,8 @@ async def test_default_sort_orders_the_sidebar(open_app, sort, first):
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         assert main.sort == sort
-        ids = [o.id for o in main.query_one(TopicList).options]
-        unfollowed = ids[ids.index("::topics") + 1 :]
+        ids = main.query_one(TopicList).names()
+        unfollowed = ids[ids.index("::Topics") + 1 :]
         if first:
             assert unfollowed[0] == first  # the only unfollowed topic with unread papers
         else:

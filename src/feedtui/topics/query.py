@@ -86,6 +86,7 @@ __all__ = [
     "QueryError",
     "Term",
     "TextField",
+    "category_query",
     "combine_all",
     "combine_any",
     "compile_query",
@@ -236,6 +237,25 @@ def combine_all(queries: Iterable[Query]) -> Query:
 def combine_any(queries: Iterable[Query]) -> Query:
     """`(q1) OR (q2) OR …` — e.g. several followed topics in one API request."""
     return _combine(Or, queries)
+
+
+def category_query(category: str) -> Query:
+    """"In this arXiv category", as a topic's `categories` mean it, written as
+    a query (to fetch a category topic from the API).
+
+    `cs.DC` is that category; `cs.*`, or an archive whose categories all have
+    a dot (`cs`, `math`), is any category of the archive; any other archive
+    (`hep-lat`, `astro-ph`) is itself or any of its dotted categories. Raises
+    ValueError for something that is not a category.
+    """
+    text = category.strip()
+    if text.endswith(".*"):
+        return Term("cat", text[:-1], wildcard=True)
+    if "." in text:
+        return Term("cat", text)
+    if text.casefold() in _DOTTED_ARCHIVES:
+        return Term("cat", text + ".", wildcard=True)
+    return Or((Term("cat", text), Term("cat", text + ".", wildcard=True)))
 
 
 def _combine(kind: type[And] | type[Or], queries: Iterable[Query]) -> Query:

@@ -5,7 +5,13 @@ A paper belongs to a topic when
   came from one of those feeds, and matches the topic's query if it has one;
 - the topic is a bare query: the query matches the paper locally;
 - or the arXiv API returned the paper for that topic's own query
-  (`Paper.fetched_for`), whatever local evaluation says.
+  (`Paper.fetched_for` holds the topic's `fetch_key`), whatever local
+  evaluation says. arXiv stems words and reads fields its own way, so the two
+  can disagree; a request made for one topic alone settles it for that topic.
+  A request that combines several topics' queries cannot say which topic a
+  paper answered, so there local evaluation alone decides (see
+  `feedtui.refresh`). The key carries a digest of the query sent: after the
+  topic's query changes, what the old query fetched no longer counts.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ class TopicMatcher:
     category_prefixes: tuple[str, ...]
     feeds: frozenset[str]
     has_scope: bool = False
+    # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
+    fetch_key: str = ""
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:
@@ -59,6 +67,7 @@ class TopicMatcher:
             category_prefixes=tuple(prefixes),
             feeds=frozenset(normalise_feed_url(f) for f in definition.feeds),
             has_scope=bool(exact or prefixes or definition.feeds),
+            fetch_key=entry.fetch_key,
         )
 
     def matches(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> bool:
@@ -104,12 +113,14 @@ def tag_documents(
 ) -> dict[str, set[str]]:
     """topic name → ids of the given cached documents that belong to it."""
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
+    fetched_by = _fetch_keys(matchers)
     for paper_id, doc in documents:
         match_doc = match_doc_from_document(paper_id, doc)
         categories = doc.get("categories", ())
         sources = doc.get("sources", ())
-        for name in doc.get("fetched_for", ()):
-            if name in found:
+        for key in doc.get("fetched_for", ()):
+            name = fetched_by.get(key)
+            if name is not None:
                 found[name].add(paper_id)
         for matcher in matchers:
             if matcher.matches(match_doc, categories, sources):
@@ -118,13 +129,20 @@ def tag_documents(
 
 
 def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
+    """topic name → ids of the given papers that belong to it."""
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
+    fetched_by = _fetch_keys(matchers)
     for paper in papers:
         match_doc = match_doc_from_paper(paper)
-        for name in paper.fetched_for:
-            if name in found:
+        for key in paper.fetched_for:
+            name = fetched_by.get(key)
+            if name is not None:
                 found[name].add(paper.id)
         for matcher in matchers:
             if matcher.matches(match_doc, paper.categories, paper.sources):
                 found[matcher.name].add(paper.id)
     return found
+
+
+def _fetch_keys(matchers: Sequence[TopicMatcher]) -> dict[str, str]:
+    return {m.fetch_key: m.name for m in matchers if m.fetch_key}

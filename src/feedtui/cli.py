@@ -292,22 +292,29 @@ def _parse_as_of(text: str | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _cmd_topics(engine, args) -> int:
-    from feedtui.topics.momentum import trending_score
-
-    as_of = _parse_as_of(args.as_of)
+def _tagged_library(engine):
+    """The library with every topic's tags current. Topics whose stored tags
+    were computed for another definition (a changed catalogue or config query,
+    a new matcher) are retagged from the cache first; no network."""
     library = engine.library
+    if engine.stale_topics:
+        engine.retag()
+    return library
+
+
+def _cmd_topics(engine, args) -> int:
+    as_of = _parse_as_of(args.as_of)
+    library = _tagged_library(engine)
     follows = engine.state.follows()
     momenta = engine.momenta(None, as_of)
-    rows = [(entry, momenta[entry.name]) for entry in engine.topics()]
-    if args.sort == "name":
-        rows.sort(key=lambda r: r[0].name.casefold())
-    elif args.sort == "unread":
-        rows.sort(key=lambda r: (-library.unread_count(r[0].name), r[0].name.casefold()))
+    rows = sorted(((entry, momenta[entry.name]) for entry in engine.topics()), key=lambda r: r[0].name.casefold())
+    if args.sort == "unread":
+        rows.sort(key=lambda r: -library.unread_count(r[0].name))
     elif args.sort == "trending":
-        rows.sort(key=lambda r: (-trending_score(r[1].last4, r[1].prev4), r[0].name.casefold()))
-    else:
-        rows.sort(key=lambda r: (r[0].name not in follows, r[0].name.casefold()))
+        # As the sidebar ranks them (momentum.sort_trending): score, then volume, then name.
+        rows.sort(key=lambda r: (-r[1].score, -r[1].last4))
+    elif args.sort == "followed":
+        rows.sort(key=lambda r: r[0].name not in follows)
     if args.json:
         out = [
             {
@@ -370,6 +377,7 @@ def _cmd_papers(engine, args) -> int:
     entry = engine.topic(args.topic)
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
+    _tagged_library(engine)
     positions = engine.topic_positions(entry.name, unread_only=args.unread)
     if args.limit is not None:
         positions = positions[: args.limit]
@@ -411,6 +419,13 @@ def _marks(action: str):
 
 
 def _cmd_topic_add(engine, args) -> int:
+    from feedtui.topics.query import category_query
+
+    for category in args.category:
+        try:
+            category_query(category)
+        except ValueError:
+            raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     entry = engine.add_topic(args.name, definition, args.description)
     engine.retag([entry.name])
@@ -437,6 +452,7 @@ def _cmd_topic_show(engine, args) -> int:
     from feedtui.topics.momentum import render_text_chart
 
     entry = engine.topic(args.name)
+    library = _tagged_library(engine)
     momentum = engine.momentum(entry.name, _parse_as_of(args.as_of))
     following = "following" if engine.state.is_following(entry.name) else "not following"
     print(f"{entry.name}  ({following})")
@@ -445,7 +461,6 @@ def _cmd_topic_show(engine, args) -> int:
     print(f"definition: {entry.topic.definition.describe()}")
     if entry.error:
         print(f"error: {entry.error}")
-    library = engine.library
     print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
     print()
     print(momentum.sentence)

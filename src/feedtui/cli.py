@@ -448,6 +448,12 @@ def _cmd_topic_edit(engine, args) -> int:
     return EXIT_OK
 
 
+_SHARE_OF = {
+    "arxiv": "arXiv's count of all new papers in those 28 days",
+    "cache": "the new papers in your cache: feed topics, or no arXiv count fetched for that day",
+}
+
+
 def _cmd_topic_show(engine, args) -> int:
     from feedtui.topics.momentum import render_text_chart
 
@@ -464,6 +470,8 @@ def _cmd_topic_show(engine, args) -> int:
     print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
     print()
     print(momentum.sentence)
+    if momentum.share_of is not None:
+        print(f"(share of {_SHARE_OF[momentum.share_of]})")
     print()
     for line in render_text_chart(momentum):
         print(line)

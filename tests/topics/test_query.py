@@ -21,6 +21,7 @@ from feedtui.topics.query import (
     category_query,
     combine_all,
     combine_any,
+    compile_queries,
     compile_query,
     parse_query,
 )
@@ -598,6 +599,15 @@ def test_compiled_matcher_agrees_with_plain_evaluation_in_both_modes(query, fiel
     expected = evaluate(query, doc(**fields))
     assert compile_query(query)(doc(**fields)) is expected
     assert compile_query(query)(indexed(doc(**fields))) is expected
+
+
+@given(st.lists(small_queries, min_size=1, max_size=6), paper_fields)
+@settings(max_examples=300, deadline=None)
+def test_many_queries_compiled_together_answer_as_each_alone(queries, fields):
+    expected = [i for i, query in enumerate(queries) if evaluate(query, doc(**fields))]
+    together = compile_queries(tuple(queries))
+    assert together(doc(**fields)) == expected
+    assert together(indexed(doc(**fields))) == expected
 
 
 def test_a_field_builds_its_word_set_once_searching_costs_more():

@@ -89,6 +89,7 @@ __all__ = [
     "category_query",
     "combine_all",
     "combine_any",
+    "compile_queries",
     "compile_query",
     "parse_query",
 ]
@@ -755,7 +756,35 @@ class _CodeBuilder:
         # text keeps punctuation as spaces).
         pattern = re.compile(" " + " +".join("(?:" + "|".join(map(re.escape, f)) + ")" for f in forms) + " ")
         each = tuple(dict.fromkeys(frozenset(f) for f in forms))
-        return _Code(f"{field}.phrase({self.const(each)}, {self.const(pattern)})", cost + _COST_PHRASE)
+        pattern_name = self.const(pattern)
+        # With a word set, each word's presence is one set test (the first
+        # usually settles it) before the text is searched for the phrase.
+        present = " and ".join(f"not w.isdisjoint({self.const(f)})" for f in each)
+        return _Code(
+            f"(({present} and {pattern_name}.search({field}.text) is not None) "
+            f"if (w := {field}.words) is not None else {field}.phrase({self.const(each)}, {pattern_name}))",
+            cost + _COST_PHRASE,
+        )
+
+
+@lru_cache(maxsize=16)
+def compile_queries(queries: tuple[Query, ...]) -> Callable[[MatchDoc], list[int]]:
+    """One generated function that tests a paper against many queries at once
+    and returns the positions (in `queries`) of those that match.
+
+    Tagging a cache with every topic calls it once per paper instead of once
+    per paper and topic; each query's test is the same expression
+    `compile_query` generates, so the answers are the same.
+    """
+    builder = _CodeBuilder()
+    lines = ["def match_all(d):", "    found = []", "    add = found.append"]
+    for position, query in enumerate(queries):
+        lines.append(f"    if {builder.code(query).text}:")
+        lines.append(f"        add({position})")
+    lines.append("    return found")
+    namespace: dict[str, object] = dict(builder.constants)
+    exec(compile("\n".join(lines) + "\n", "<feedtui queries>", "exec"), namespace)  # noqa: S102
+    return namespace["match_all"]  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=512)

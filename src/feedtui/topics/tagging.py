@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from feedtui.model import Paper
-from feedtui.topics.query import MatchDoc, compile_query
+from feedtui.topics.query import MatchDoc, Query, compile_queries, compile_query
 from feedtui.topics.registry import TopicEntry
 
 # Bump when local matching changes meaning, so stored tags are recomputed.
@@ -42,6 +42,10 @@ class TopicMatcher:
     has_scope: bool = False
     # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
     fetch_key: str = ""
+    # For a topic without feeds, its whole test as one query (its categories
+    # as `cat:` terms AND its query), so many topics can be compiled into one
+    # function; None for feed topics, which need the paper's sources.
+    whole_query: Query | None = None
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:
@@ -68,6 +72,7 @@ class TopicMatcher:
             feeds=frozenset(normalise_feed_url(f) for f in definition.feeds),
             has_scope=bool(exact or prefixes or definition.feeds),
             fetch_key=entry.fetch_key,
+            whole_query=None if definition.feeds else entry.api_query,
         )
 
     def matches(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> bool:
@@ -92,6 +97,36 @@ def build_matchers(entries: Iterable[TopicEntry]) -> list[TopicMatcher]:
     return [m for m in (TopicMatcher.for_entry(e) for e in entries) if m is not None]
 
 
+class _Judge:
+    """Which of the matchers' topics one paper belongs to.
+
+    Topics without feeds are tested together by one generated function
+    (`compile_queries`): one call per paper, not one per paper and topic.
+    Feed topics, which also look at where the paper came from, are tested
+    one by one."""
+
+    def __init__(self, matchers: Sequence[TopicMatcher]) -> None:
+        together = [m for m in matchers if m.whole_query is not None]
+        self.names = [m.name for m in together]
+        self.match_all = compile_queries(tuple(m.whole_query for m in together)) if together else None
+        self.one_by_one = [m for m in matchers if m.whole_query is None]
+        self.fetched_by = {m.fetch_key: m.name for m in matchers if m.fetch_key}
+
+    def topics(
+        self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str], fetched_for: Iterable[str]
+    ) -> list[str]:
+        names = self.names
+        found = [names[position] for position in self.match_all(doc)] if self.match_all else []
+        for matcher in self.one_by_one:
+            if matcher.matches(doc, categories, sources):
+                found.append(matcher.name)
+        for key in fetched_for:
+            name = self.fetched_by.get(key)
+            if name is not None:
+                found.append(name)
+        return found
+
+
 def match_doc_from_document(paper_id: str, doc: Mapping) -> MatchDoc:
     return MatchDoc.build(
         id=paper_id,
@@ -113,36 +148,19 @@ def tag_documents(
 ) -> dict[str, set[str]]:
     """topic name → ids of the given cached documents that belong to it."""
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
-    fetched_by = _fetch_keys(matchers)
+    judge = _Judge(matchers)
     for paper_id, doc in documents:
         match_doc = match_doc_from_document(paper_id, doc)
-        categories = doc.get("categories", ())
-        sources = doc.get("sources", ())
-        for key in doc.get("fetched_for", ()):
-            name = fetched_by.get(key)
-            if name is not None:
-                found[name].add(paper_id)
-        for matcher in matchers:
-            if matcher.matches(match_doc, categories, sources):
-                found[matcher.name].add(paper_id)
+        for name in judge.topics(match_doc, doc.get("categories", ()), doc.get("sources", ()), doc.get("fetched_for", ())):
+            found[name].add(paper_id)
     return found
 
 
 def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
     """topic name → ids of the given papers that belong to it."""
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
-    fetched_by = _fetch_keys(matchers)
+    judge = _Judge(matchers)
     for paper in papers:
-        match_doc = match_doc_from_paper(paper)
-        for key in paper.fetched_for:
-            name = fetched_by.get(key)
-            if name is not None:
-                found[name].add(paper.id)
-        for matcher in matchers:
-            if matcher.matches(match_doc, paper.categories, paper.sources):
-                found[matcher.name].add(paper.id)
+        for name in judge.topics(match_doc_from_paper(paper), paper.categories, paper.sources, paper.fetched_for):
+            found[name].add(paper.id)
     return found
-
-
-def _fetch_keys(matchers: Sequence[TopicMatcher]) -> dict[str, str]:
-    return {m.fetch_key: m.name for m in matchers if m.fetch_key}

@@ -371,21 +371,18 @@ def _parse_as_of(text: str | None) -> datetime | None:
 
 
 def _cmd_topics(engine, args) -> int:
-    from feedtui.topics.momentum import trending_score
-
     as_of = _parse_as_of(args.as_of)
     library = engine.library
     follows = engine.state.follows()
     momenta = engine.momenta(None, as_of)
-    rows = [(entry, momenta[entry.name]) for entry in engine.topics()]
-    if args.sort == "name":
-        rows.sort(key=lambda r: r[0].name.casefold())
-    elif args.sort == "unread":
-        rows.sort(key=lambda r: (-library.unread_count(r[0].name), r[0].name.casefold()))
+    rows = sorted(((entry, momenta[entry.name]) for entry in engine.topics()), key=lambda r: r[0].name.casefold())
+    if args.sort == "unread":
+        rows.sort(key=lambda r: -library.unread_count(r[0].name))
     elif args.sort == "trending":
-        rows.sort(key=lambda r: (-trending_score(r[1].last4, r[1].prev4), r[0].name.casefold()))
-    else:
-        rows.sort(key=lambda r: (r[0].name not in follows, r[0].name.casefold()))
+        # As the sidebar ranks them (momentum.sort_trending): score, then volume, then name.
+        rows.sort(key=lambda r: (-r[1].score, -r[1].last4))
+    elif args.sort == "followed":
+        rows.sort(key=lambda r: r[0].name not in follows)
     if args.json:
         out = [
             {
@@ -489,6 +486,13 @@ def _marks(action: str):
 
 
 def _cmd_topic_add(engine, args) -> int:
+    from feedtui.topics.query import category_query
+
+    for category in args.category:
+        try:
+            category_query(category)
+        except ValueError:
+            raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     entry = engine.add_topic(args.name, definition, args.description)
     engine.retag([entry.name])
@@ -511,10 +515,17 @@ def _cmd_topic_edit(engine, args) -> int:
     return EXIT_OK
 
 
+_SHARE_OF = {
+    "arxiv": "arXiv's count of all new papers in those 28 days",
+    "cache": "the new papers in your cache: feed topics, or no arXiv count fetched for that day",
+}
+
+
 def _cmd_topic_show(engine, args) -> int:
     from feedtui.topics.momentum import render_text_chart
 
     entry = engine.topic(args.name)
+    library = engine.library
     momentum = engine.momentum(entry.name, _parse_as_of(args.as_of))
     following = "following" if engine.state.is_following(entry.name) else "not following"
     print(f"{entry.name}  ({following})")
@@ -523,10 +534,11 @@ def _cmd_topic_show(engine, args) -> int:
     print(f"definition: {entry.topic.definition.describe()}")
     if entry.error:
         print(f"error: {entry.error}")
-    library = engine.library
     print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
     print()
     print(momentum.sentence)
+    if momentum.share_of is not None:
+        print(f"(share of {_SHARE_OF[momentum.share_of]})")
     print()
     for line in render_text_chart(momentum):
         print(line)

@@ -37,7 +37,7 @@ from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.cpu_pool import CpuPool, next_token
-from feedtui.topics.tagging import build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
+from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
 
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
@@ -477,8 +477,9 @@ class Engine:
             retag = [p for pid, p in stored.papers.items() if pid not in new or pid not in ready]
             for name, ids in tag_papers(retag, matchers).items():
                 found[name] |= ids
+            fetched_by = Tagger(matchers)
             for pid in universe - {p.id for p in retag}:
-                for name in (*ready[pid], *stored.papers[pid].fetched_for):
+                for name in (*ready[pid], *fetched_by.fetched_for(stored.papers[pid].fetched_for)):
                     if name in found:
                         found[name].add(pid)
             if universe:

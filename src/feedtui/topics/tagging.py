@@ -5,7 +5,13 @@ A paper belongs to a topic when
   came from one of those feeds, and matches the topic's query if it has one;
 - the topic is a bare query: the query matches the paper locally;
 - or the arXiv API returned the paper for that topic's own query
-  (`Paper.fetched_for`), whatever local evaluation says.
+  (`Paper.fetched_for` holds the topic's `fetch_key`), whatever local
+  evaluation says. arXiv stems words and reads fields its own way, so the two
+  can disagree; a request made for one topic alone settles it for that topic.
+  A request that combines several topics' queries cannot say which topic a
+  paper answered, so there local evaluation alone decides (see
+  `feedtui.refresh`). The key carries a digest of the query sent: after the
+  topic's query changes, what the old query fetched no longer counts.
 
 Tagging runs for every new paper against every topic, and for the whole cache
 when a topic changes, so `Tagger` avoids evaluating what cannot match: topics
@@ -86,6 +92,8 @@ class TopicMatcher:
     feeds: frozenset[str]
     # Categories the query itself requires (None: no such requirement).
     query_gate: CategoryGate | None = None
+    # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
+    fetch_key: str = ""
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:
@@ -112,6 +120,7 @@ class TopicMatcher:
             scope=scope,
             feeds=frozenset(normalise_feed_url(f) for f in definition.feeds),
             query_gate=query_category_gate(entry.query) if entry.query is not None else None,
+            fetch_key=entry.fetch_key,
         )
 
     @property
@@ -141,6 +150,7 @@ class Tagger:
         self._by_category: dict[str, list[int]] = {}
         self._by_prefix: list[tuple[str, int]] = []
         self._ungated: list[int] = []
+        self._fetched_by = {m.fetch_key: m.name for m in self.matchers if m.fetch_key}
         for number, matcher in enumerate(self.matchers):
             for feed in matcher.feeds:
                 self._by_feed.setdefault(feed, []).append(number)
@@ -153,6 +163,10 @@ class Tagger:
             for category in gate.exact:
                 self._by_category.setdefault(category, []).append(number)
             self._by_prefix.extend((prefix, number) for prefix in gate.prefixes)
+
+    def fetched_for(self, keys: Iterable[str]) -> list[str]:
+        """The topics whose own API request returned the paper (by `fetch_key`)."""
+        return [self._fetched_by[key] for key in keys if key in self._fetched_by]
 
     def topics_of(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> list[str]:
         candidates: set[int] = set(self._ungated)
@@ -199,9 +213,8 @@ def tag_documents(
     tagger = Tagger(matchers)
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for paper_id, doc in documents:
-        for name in doc.get("fetched_for", ()):
-            if name in found:
-                found[name].add(paper_id)
+        for name in tagger.fetched_for(doc.get("fetched_for", ())):
+            found[name].add(paper_id)
         categories = doc.get("categories", ()) or ((doc["primary_category"],) if doc.get("primary_category") else ())
         for name in tagger.topics_of(match_doc_from_document(paper_id, doc), categories, doc.get("sources", ())):
             found[name].add(paper_id)
@@ -209,12 +222,12 @@ def tag_documents(
 
 
 def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
+    """topic name → ids of the given papers that belong to it."""
     tagger = Tagger(matchers)
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for paper in papers:
-        for name in paper.fetched_for:
-            if name in found:
-                found[name].add(paper.id)
+        for name in tagger.fetched_for(paper.fetched_for):
+            found[name].add(paper.id)
         categories = paper.categories or ((paper.primary_category,) if paper.primary_category else ())
         for name in tagger.topics_of(match_doc_from_paper(paper), categories, paper.sources):
             found[name].add(paper.id)

@@ -40,6 +40,7 @@ GOOD_VALUES = {
     "arxiv.min_interval": 0.25,
     "arxiv.page_size": 50,
     "arxiv.max_results": 300,
+    "arxiv.max_query_length": 2000,
     "fetch.timeout": 12.5,
     "fetch.connect_timeout": 2.0,
     "fetch.read_timeout": 4.0,

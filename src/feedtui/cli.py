@@ -351,6 +351,8 @@ def _cmd_refresh(engine, args) -> int:
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
+        if source.ok and source.warning:
+            print(f"feedtui: note: {source.label}: {source.warning}", file=sys.stderr)
     fetched = sum(1 for s in report.sources if s.ok and not s.skipped)
     print(
         f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"

@@ -34,7 +34,7 @@ from feedtui.store.state import StateStore
 from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
-from feedtui.topics.query import QueryError, parse_query
+from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.cpu_pool import CpuPool, next_token
 from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
@@ -154,6 +154,8 @@ class Engine:
             raise ValueError("a topic needs --query, --category or --feed")
         if definition.query:
             parse_query(definition.query)  # raises QueryError pointing at the problem
+        for category in definition.categories:
+            category_query(category)  # raises ValueError for something that is not a category
         for url in definition.feeds:
             if not url.startswith(("http://", "https://")):
                 raise ValueError(f"feed URL must start with http:// or https://: {url}")

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from feedtui.model import Paper, SourceReport
@@ -49,6 +49,8 @@ from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
 
 SLACK = timedelta(days=2)
+# arXiv's own limit on the results of one query.
+MAX_RESULTS_PER_REQUEST = 10_000
 RSS_COVERS = timedelta(hours=36)
 
 
@@ -254,9 +256,12 @@ async def _fetch_one(
             outcome.tags.update(tags)
             return feed
 
+        # A combined request answers several topics: give it each one's share.
+        cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
+        arxiv = replace(settings.arxiv, max_results=cap)
         result = await fetch_query(
             fetcher,
-            settings.arxiv,
+            arxiv,
             plan.query,
             since=plan.since or now - timedelta(weeks=settings.window_weeks),
             parse=parse_page,
@@ -270,6 +275,10 @@ async def _fetch_one(
         else:
             outcome.validators[first_page] = result.validators
         papers = result.papers
+        if not result.error and len(papers) >= cap:
+            report.warning = (
+                f"stopped at {cap:,} results (arxiv.max_results); older papers of the window were not fetched"
+            )
         if plan.fetched_for:
             for paper in papers:
                 paper.fetched_for = (plan.fetched_for,)

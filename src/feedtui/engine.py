@@ -43,7 +43,6 @@ from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, regist
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
 
-USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
 
 
 class TopicNotFound(KeyError):

@@ -34,7 +34,7 @@ from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import FetchResult, Validators
 from feedtui.text.sanitize import clean_line
 
-USER_AGENT = f"feedtui/{__version__} (+https://github.com/feedtui/feedtui)"
+USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
 ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 ACCEPT_ENCODING = "gzip, deflate"
 

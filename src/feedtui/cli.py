@@ -340,6 +340,9 @@ def _cmd_refresh(engine, args) -> int:
             sys.stderr.flush()
 
     report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    if engine.library_loaded:
+        # Papers arrived: leave every topic's tags complete on disk.
+        engine.ensure_tagged()
     pruned = engine.prune()
     if pruned:
         print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
@@ -733,7 +736,7 @@ def _import_json(engine, args) -> int:
 
 # Commands whose answers depend on complete topic tags: stale ones (a changed
 # catalogue, an interrupted retag) are recomputed first.
-_READS_TAGS = {"refresh", "topics", "papers", "topic show", "export"}
+_READS_TAGS = {"topics", "papers", "topic show", "export"}
 
 _HANDLERS = {
     "refresh": _cmd_refresh,

@@ -500,7 +500,7 @@ def _cmd_topic_add(engine, args) -> int:
             raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     entry = engine.add_topic(args.name, definition, args.description)
-    engine.retag([entry.name])
+    engine.compute_tags([entry.name])  # written to disk; this process needs no library
     print(f"added {entry.name}: {definition.describe()}", file=sys.stderr)
     return EXIT_OK
 
@@ -515,7 +515,7 @@ def _cmd_topic_edit(engine, args) -> int:
     if args.query is None and args.description is None:
         raise UsageError("nothing to change: give --query and/or --description")
     entry = engine.edit_topic(args.name, query=args.query, description=args.description)
-    engine.retag([entry.name])
+    engine.compute_tags([entry.name])
     print(f"changed {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
     return EXIT_OK
 

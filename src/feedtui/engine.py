@@ -412,14 +412,17 @@ class Engine:
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
         matchers = build_matchers(self.registry) if papers else []
 
+        found: dict[str, set[str]] = {}
+
+        def save_tags(changed: dict[str, Paper]) -> None:
+            # Called by the cache between writing papers and their cards.
+            found.update(tag_papers(changed.values(), matchers))
+            universe = set(changed)
+            self.tags.update(TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers)
+
         def write():
-            stored = self.cache.store(papers, known, now)
+            stored = self.cache.store(papers, known, now, before_index=save_tags)
             universe = set(stored.papers)
-            found = tag_papers(stored.papers.values(), matchers) if universe else {}
-            if universe:
-                self.tags.update(
-                    TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers
-                )
             validators = {}
             answered = {}
             totals = {}

@@ -15,8 +15,9 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from feedtui.sources.base import Validators
-from feedtui.store.files import DamagedFileError
+from feedtui.store.files import DamagedFileError, StoreError, keep_aside
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import fetch_state_shape
 from feedtui.store.tinydb_io import Database, open_database
 
 VALIDATORS = "validators"
@@ -38,12 +39,20 @@ class FetchState:
         self._db = self._open()
 
     def _open(self) -> Database:
+        """The file as on disk; a damaged one is kept aside (it holds nothing the
+        user set) and replaced by an empty one."""
         try:
-            return open_database(self.path)
+            return open_database(self.path, fetch_state_shape)
         except DamagedFileError as damage:
-            self.problem = f"{damage}; every source will be fetched in full once"
-            self.path.unlink(missing_ok=True)
-            return open_database(self.path)
+            try:
+                kept = keep_aside(self.path)
+            except OSError as error:
+                raise StoreError(f"{damage}, and it could not be moved aside: {error.strerror}") from error
+            self.problem = (
+                f"{DamagedFileError(self.path, damage.reason, kept)}; "
+                "every source will be fetched in full once"
+            )
+            return open_database(self.path, fetch_state_shape)
 
     def validators(self, url: str) -> Validators:
         doc = self._db.table(VALIDATORS).get(doc_id=url)

@@ -14,7 +14,6 @@ restored from `state.json.bak`, the copy taken at the last successful start;
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,8 +29,11 @@ from feedtui.store.files import (
     WriteFailedError,
     atomic_write,
     file_signature,
+    keep_aside,
+    remove_stale_temporaries,
 )
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import state_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
 
 SCHEMA_VERSION = 1
@@ -300,6 +302,7 @@ class StateStore:
 
     def _load(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.path.parent)
         try:
             db = self._read_disk()
         except DamagedFileError as damage:
@@ -311,7 +314,7 @@ class StateStore:
         self._signature = file_signature(self.path)
 
     def _read_disk(self) -> Database:
-        db = open_database(self.path)
+        db = open_database(self.path, state_shape)
         meta = db.table(META).get(doc_id="schema")
         version = (meta or {}).get("version", SCHEMA_VERSION)
         if version > SCHEMA_VERSION:
@@ -340,21 +343,22 @@ class StateStore:
         restored = False
         if self.backup_path.exists():
             try:
-                parse_database(self.backup_path, self.backup_path.read_bytes())
-                shutil.copyfile(self.backup_path, self.path)
+                good = self.backup_path.read_bytes()
+                parse_database(self.backup_path, good, state_shape)
+                atomic_write(self.path, good)
                 restored = True
-            except (DamagedFileError, OSError):
+            except (DamagedFileError, WriteFailedError, OSError):
                 restored = False
         when = ""
         if restored:
             when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
             self.recovery_message = (
-                f"{self.path.name} was damaged ({damage.reason}); kept it as {kept.name} and "
+                f"{self.path} was damaged ({damage.reason}); kept it as {kept.name} and "
                 f"restored your follows, read marks, stars and topics from the backup of {when}"
             )
         else:
             self.recovery_message = (
-                f"{self.path.name} was damaged ({damage.reason}) and no good backup exists; "
+                f"{self.path} was damaged ({damage.reason}) and no good backup exists; "
                 f"kept it as {kept.name} and started with empty state — your data is still in that file"
             )
         return self._read_disk()
@@ -362,14 +366,14 @@ class StateStore:
     def _replace_damaged(self, damage: DamagedFileError) -> Database:
         """The file was damaged while we ran: keep it aside and write what we hold."""
         kept = self._move_aside()
-        db = open_database(self.path)
+        db = open_database(self.path, state_shape)
         with self._lock:
             snapshot = {name: dict(table) for name, table in self._tables.items()}
         _write_ops(db, [Operation(t, k, d) for t, docs in snapshot.items() for k, d in docs.items()])
         db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
         db.flush()
         self.recovery_message = (
-            f"{self.path.name} was damaged while feedtui ran ({damage.reason}); kept it as "
+            f"{self.path} was damaged while feedtui ran ({damage.reason}); kept it as "
             f"{kept.name} and saved the state this process holds"
         )
         if self.on_error:
@@ -377,10 +381,7 @@ class StateStore:
         return db
 
     def _move_aside(self) -> Path:
-        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-        kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        shutil.move(self.path, kept)
-        return kept
+        return keep_aside(self.path)
 
     def _run(self) -> None:
         last_poll = time.monotonic()

@@ -14,7 +14,8 @@ lists the requests to make.
 - Feed URLs are fetched every time, with conditional GET.
 
 Fetching runs every planned source concurrently through one `Fetcher`
-(which paces arXiv hosts) and parses off the event loop.
+(which paces arXiv hosts, across processes and restarts through the data
+directory's shared pace) and parses off the event loop.
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ async def fetch_sources(
     now: datetime,
     on_source: ProgressCallback | None = None,
 ) -> list[SourceOutcome]:
-    async with Fetcher(settings.fetch, settings.arxiv) as fetcher:
+    async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace()) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:

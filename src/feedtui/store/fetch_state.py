@@ -1,8 +1,11 @@
 """What feedtui remembers about fetching: HTTP validators and answered queries.
 
-    http.json   validators: URL → {"etag", "last_modified", "fetched"}
-                answered:   arXiv query → {"day": "2026-11-29", "at": ISO time}
-                totals:     "2026-10-31..2026-11-28" → {"total": N, "day": …}
+    http.json         validators: URL → {"etag", "last_modified", "fetched"}
+                      answered:   arXiv query → {"day": "2026-11-29", "at": ISO time}
+                      totals:     "2026-10-31..2026-11-28" → {"total": N, "day": …}
+    arxiv-pace.json   when the next request to arXiv may start, and the lock
+                      that keeps one such request in flight across processes
+                      (see feedtui.sources.pace)
 
 arXiv publishes once a day, so an API query answered today is not sent again
 unless forced. If the clock jumps backwards, an "answered" day in the future
@@ -15,6 +18,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from feedtui.sources.base import Validators
+from feedtui.sources.pace import SharedPace
 from feedtui.store.files import DamagedFileError, StoreError, keep_aside
 from feedtui.store.lock import DataDirLock
 from feedtui.store.shapes import fetch_state_shape
@@ -53,6 +57,10 @@ class FetchState:
                 "every source will be fetched in full once"
             )
             return open_database(self.path, fetch_state_shape)
+
+    def arxiv_pace(self) -> SharedPace:
+        """The arXiv lane's turn and pause, shared by every process on this data directory."""
+        return SharedPace(self.path.with_name("arxiv-pace.json"))
 
     def validators(self, url: str) -> Validators:
         doc = self._db.table(VALIDATORS).get(doc_id=url)

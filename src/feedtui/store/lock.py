@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from feedtui.store.files import StoreError
+from feedtui.store.files import StoreError, describe_os_error
 
 
 class LockTimeoutError(StoreError):
@@ -50,10 +50,12 @@ class DataDirLock:
             self._depth += 1
             return
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            # Read-only is enough for flock, and lets a read-only directory
+            # report the write that fails rather than the lock.
+            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o600)
         except OSError as error:
             self._thread_lock.release()
-            raise StoreError(f"cannot open the lock file {self.path}: {error.strerror}") from error
+            raise StoreError(f"could not save in {self.path.parent}: {describe_os_error(error)}") from error
         deadline = time.monotonic() + wait
         delay = 0.005
         while True:

@@ -68,7 +68,7 @@ class DataDirLock:
                     self._thread_lock.release()
                     raise LockTimeoutError(
                         f"another feedtui process ({self._holder()}) has held the database in "
-                        f"{self.path.parent} for more than {wait:.0f} s; "
+                        f"{self.path.parent} for more than {wait:g} s; "
                         "close it or try again"
                     ) from None
                 time.sleep(delay)

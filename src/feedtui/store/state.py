@@ -14,6 +14,7 @@ restored from `state.json.bak`, the copy taken at the last successful start;
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -80,6 +81,7 @@ class StateStore:
         self._pending: list[Operation] = []
         self._tables: dict[str, dict[str, dict]] = {name: {} for name in TABLES}
         self._signature: tuple[int, int, int] | None = None
+        self._pinned: int | None = None
         self._seq = 0
         self._durable_seq = 0
         self._first_pending_at: float | None = None
@@ -254,11 +256,13 @@ class StateStore:
             with self._lock:
                 ops = list(self._pending)
                 seq = self._seq
-            changed_on_disk = file_signature(self.path) != self._signature
-            if not ops and not changed_on_disk:
+            if not ops and file_signature(self.path) == self._signature:
                 return
             reloaded = False
             with self._dirlock:
+                # Looked at again under the lock: another process may have
+                # written between the look above and taking the lock.
+                changed_on_disk = file_signature(self.path) != self._signature
                 if changed_on_disk:
                     try:
                         db = self._read_disk()
@@ -271,7 +275,7 @@ class StateStore:
                     _write_ops(db, ops)
                     db.flush()
                 self._db = db
-                self._signature = file_signature(self.path)
+                self._signature = self._pin()
             with self._lock:
                 del self._pending[: len(ops)]
                 if reloaded:
@@ -296,7 +300,12 @@ class StateStore:
             self._wake.notify_all()
         if self._thread:
             self._thread.join(timeout=5)
-        self.flush()
+        try:
+            self.flush()
+        finally:
+            if self._pinned is not None and not self.dirty:
+                os.close(self._pinned)
+                self._pinned = None
 
     # -- internals ---------------------------------------------------------
 
@@ -311,7 +320,7 @@ class StateStore:
             self._take_backup()
         self._db = db
         self._tables = _tables_of(db)
-        self._signature = file_signature(self.path)
+        self._signature = self._pin()
 
     def _read_disk(self) -> Database:
         db = open_database(self.path, state_shape)
@@ -325,6 +334,24 @@ class StateStore:
         if meta is None:
             db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
         return db
+
+    def _pin(self) -> tuple[int, int, int] | None:
+        """The signature of the file as this process last read or wrote it, with
+        that file held open: while it is open its inode cannot be reused, so
+        a file another process put in its place always has a different one,
+        however close in time the two writes were."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            signature = None
+            fd = None
+        else:
+            st = os.fstat(fd)
+            signature = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if self._pinned is not None:
+            os.close(self._pinned)
+        self._pinned = fd
+        return signature
 
     def _take_backup(self) -> None:
         if self.path.exists():

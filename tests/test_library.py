@@ -15,7 +15,7 @@ def rows(*specs):
 
 def test_members_are_newest_first_and_unread_counts_follow_marks():
     read: dict = {}
-    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), ("c", "2026-08-01T00:00:00")), read)
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), ("c", "2026-08-01T00:00:00")), lambda: read)
     library.set_members("T", ["a", "b", "c", "unknown"])
     assert [library.ids[i] for i in library.topic_positions("T")] == ["b", "a", "c"]
     assert library.unread_count("T") == 3
@@ -28,7 +28,7 @@ def test_members_are_newest_first_and_unread_counts_follow_marks():
 
 def test_update_tags_moves_papers_between_topics_and_keeps_other_topics():
     read: dict = {}
-    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), read)
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), lambda: read)
     library.set_members("T", ["a"])
     library.set_members("Other", ["a"])
     library.upsert_rows(rows(("c", "2026-11-01T00:00:00")))
@@ -42,7 +42,7 @@ def test_update_tags_moves_papers_between_topics_and_keeps_other_topics():
 
 
 def test_a_changed_date_resorts_the_topics_of_that_paper():
-    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), {})
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00")), dict)
     library.set_members("T", ["a", "b"])
     library.upsert_rows(rows(("a", "2026-11-01T00:00:00")))
     assert [library.ids[i] for i in library.topic_positions("T")] == ["a", "b"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from datetime import datetime
 
@@ -29,6 +30,8 @@ examples:
   feedtui read 2609.01234v2 2609.01240    mark papers read (versions ignored)
   feedtui topic add "Sparse Attention" --query 'abs:"sparse attention" AND cat:cs.LG'
   feedtui topic add "Lab blog" --feed https://example.org/feed.xml --query 'abs:robot*'
+  feedtui --demo topics --sort trending   the demo's topics, rising first
+  feedtui config --check                  what is wrong in your config file, with line numbers
 """
 
 
@@ -69,14 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="ask arXiv again even if it answered today")
 
     p = command("topics", "list every topic: following, papers, unread, momentum", "example:\n  feedtui topics --sort trending --json")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON (with the weekly counts) for scripts")
     p.add_argument("--as-of", metavar="ISO-TIME", help="momentum as of this time (default: now)")
-    p.add_argument("--sort", choices=["name", "unread", "trending", "followed"], default="followed")
+    p.add_argument(
+        "--sort", choices=["name", "unread", "trending", "followed"], default="followed",
+        help="followed first (default), name, most unread, or trending (rising momentum)",
+    )
 
     p = command("papers", "list a topic's papers, newest first", "example:\n  feedtui papers 'Visual SLAM' --unread --limit 5")
     p.add_argument("topic", metavar="TOPIC")
     p.add_argument("--unread", action="store_true", help="only unread papers")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.add_argument("--limit", type=int, metavar="N")
 
     for name, text in (("follow", "follow a topic"), ("unfollow", "stop following a topic")):
@@ -86,13 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (
         ("read", "mark papers read"),
         ("unread", "mark papers unread"),
-        ("star", "star papers (the reading list)"),
+        ("star", "star papers for your reading list"),
         ("unstar", "unstar papers"),
     ):
         p = command(name, text + " (arXiv ids, with or without version)", f"example:\n  feedtui {name} 2609.01234 2609.01240v2")
         p.add_argument("ids", nargs="+", metavar="ID")
 
-    topic = command("topic", "add, edit, remove or show a topic")
+    topic = command(
+        "topic", "add, edit, remove or show a topic",
+        "examples:\n  feedtui topic show 'Edge Inference'\n"
+        "  feedtui topic add 'Sparse Attention' --query 'abs:\"sparse attention\"'\n"
+        "  feedtui topic edit 'Sparse Attention' --query 'abs:\"sparse attention\" AND cat:cs.LG'\n"
+        "  feedtui topic rm 'Sparse Attention'\n"
+        "Query syntax: docs/queries.md (arXiv API syntax: ti: abs: au: cat: AND OR ANDNOT).",
+    )
     topic_sub = topic.add_subparsers(dest="topic_command", metavar="ACTION", parser_class=_Parser, required=True)
     add = topic_sub.add_parser(
         "add", help="add a topic", parents=[common],
@@ -106,22 +119,39 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)")
     add.add_argument("--feed", action="append", default=[], metavar="URL", help="RSS/Atom feed URL (repeatable)")
     add.add_argument("--description", default="", metavar="TEXT")
-    rm = topic_sub.add_parser("rm", help="remove a topic (a catalogue topic is hidden)", parents=[common])
+    rm = topic_sub.add_parser(
+        "rm", help="remove a topic (a catalogue topic is hidden)", parents=[common],
+        epilog="example:\n  feedtui topic rm 'Lab blog'", formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     rm.add_argument("name", metavar="NAME")
-    show = topic_sub.add_parser("show", help="definition, momentum and a weekly chart", parents=[common])
+    show = topic_sub.add_parser(
+        "show", help="definition, momentum and a weekly chart", parents=[common],
+        epilog="examples:\n  feedtui topic show 'Edge Inference'\n  feedtui topic show 'LLM Inference' --as-of 2026-09-30T12:00:00Z",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     show.add_argument("name", metavar="NAME")
     show.add_argument("--as-of", metavar="ISO-TIME")
-    edit = topic_sub.add_parser("edit", help="change a topic's query or description", parents=[common])
+    edit = topic_sub.add_parser(
+        "edit", help="change a topic's query or description", parents=[common],
+        epilog="example:\n  feedtui topic edit 'Sparse Attention' --query 'abs:\"sparse attention\" ANDNOT ti:survey'",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     edit.add_argument("name", metavar="NAME")
     edit.add_argument("--query", metavar="Q")
     edit.add_argument("--description", metavar="TEXT")
 
     _add_export_commands(command, common)
 
-    p = command("config", "where the config file is, or a commented default one")
+    p = command(
+        "config", "where the config file is, a commented default one, or what is wrong in yours",
+        "examples:\n  feedtui config --path\n"
+        "  mkdir -p ~/.config/feedtui && feedtui config --default > ~/.config/feedtui/config.toml\n"
+        "  feedtui config --check                                   exits 1 if a key or value is wrong",
+    )
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--path", action="store_true", help="print the config file's path")
     group.add_argument("--default", action="store_true", help="print a commented default config")
+    group.add_argument("--check", action="store_true", help="report every problem in the config file (file:line: what)")
     return parser
 
 
@@ -204,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `feedtui papers … | head`: the reader left; say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -213,6 +248,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if command == "config":
         if args.path:
             print(config_path(getattr(args, "config", None)))
+        elif args.check:
+            return _check_config(config_path(getattr(args, "config", None)))
         else:
             print(default_config_text())
         return EXIT_OK
@@ -231,11 +268,16 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as error:
+        print(f"feedtui: {data_dir_problem(directory, error)}", file=sys.stderr)
+        return EXIT_FAILED
     for message in engine.problems.messages:
         print(f"feedtui: {message}", file=sys.stderr)
     try:
-        handler = _HANDLERS[command if command != "topic" else f"topic {args.topic_command}"]
-        return handler(engine, args)
+        key = command if command != "topic" else f"topic {args.topic_command}"
+        if key in _READS_TAGS:
+            engine.ensure_tagged()
+        return _HANDLERS[key](engine, args)
     except TopicNotFound as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
@@ -247,6 +289,39 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             engine.close()
         except StoreError as error:
             print(f"feedtui: {error}", file=sys.stderr)
+
+
+def data_dir_problem(directory, error: OSError) -> str:
+    from feedtui.store.files import describe_os_error
+
+    if isinstance(error, (FileExistsError, NotADirectoryError)):
+        reason = "it, or a folder on its path, is a file"
+    else:
+        reason = describe_os_error(error)
+    return (
+        f"cannot use the data directory {directory}: {reason} "
+        "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)"
+    )
+
+
+def _check_config(path) -> int:
+    """Everything the app would say about the file, including the theme and keymap checks."""
+    from textual.theme import BUILTIN_THEMES
+
+    from feedtui.config import check_ui_settings
+    from feedtui.ui.screens.help import keymap_scopes
+
+    if not path.exists():
+        print(f"{path}: no config file; feedtui uses the defaults (feedtui config --default writes a commented one)")
+        return EXIT_OK
+    config = load_config(path)
+    check_ui_settings(config, themes=BUILTIN_THEMES, scopes=keymap_scopes())
+    for problem in sorted(config.problems, key=lambda p: (str(p.file), p.line or 0)):
+        print(problem, file=sys.stderr)
+    if config.problems:
+        return EXIT_FAILED
+    print(f"{path}: no problems")
+    return EXIT_OK
 
 
 def _cmd_refresh(engine, args) -> int:
@@ -265,6 +340,9 @@ def _cmd_refresh(engine, args) -> int:
             sys.stderr.flush()
 
     report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    pruned = engine.prune()
+    if pruned:
+        print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
     if interactive:
         sys.stderr.write("\r\x1b[K")
     for source in report.sources:
@@ -273,6 +351,8 @@ def _cmd_refresh(engine, args) -> int:
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
+        if source.ok and source.warning:
+            print(f"feedtui: note: {source.label}: {source.warning}", file=sys.stderr)
     fetched = sum(1 for s in report.sources if s.ok and not s.skipped)
     print(
         f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"
@@ -293,21 +373,18 @@ def _parse_as_of(text: str | None) -> datetime | None:
 
 
 def _cmd_topics(engine, args) -> int:
-    from feedtui.topics.momentum import trending_score
-
     as_of = _parse_as_of(args.as_of)
     library = engine.library
     follows = engine.state.follows()
     momenta = engine.momenta(None, as_of)
-    rows = [(entry, momenta[entry.name]) for entry in engine.topics()]
-    if args.sort == "name":
-        rows.sort(key=lambda r: r[0].name.casefold())
-    elif args.sort == "unread":
-        rows.sort(key=lambda r: (-library.unread_count(r[0].name), r[0].name.casefold()))
+    rows = sorted(((entry, momenta[entry.name]) for entry in engine.topics()), key=lambda r: r[0].name.casefold())
+    if args.sort == "unread":
+        rows.sort(key=lambda r: -library.unread_count(r[0].name))
     elif args.sort == "trending":
-        rows.sort(key=lambda r: (-trending_score(r[1].last4, r[1].prev4), r[0].name.casefold()))
-    else:
-        rows.sort(key=lambda r: (r[0].name not in follows, r[0].name.casefold()))
+        # As the sidebar ranks them (momentum.sort_trending): score, then volume, then name.
+        rows.sort(key=lambda r: (-r[1].score, -r[1].last4))
+    elif args.sort == "followed":
+        rows.sort(key=lambda r: r[0].name not in follows)
     if args.json:
         out = [
             {
@@ -411,6 +488,13 @@ def _marks(action: str):
 
 
 def _cmd_topic_add(engine, args) -> int:
+    from feedtui.topics.query import category_query
+
+    for category in args.category:
+        try:
+            category_query(category)
+        except ValueError:
+            raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     entry = engine.add_topic(args.name, definition, args.description)
     engine.retag([entry.name])
@@ -433,10 +517,17 @@ def _cmd_topic_edit(engine, args) -> int:
     return EXIT_OK
 
 
+_SHARE_OF = {
+    "arxiv": "arXiv's count of all new papers in those 28 days",
+    "cache": "the new papers in your cache: feed topics, or no arXiv count fetched for that day",
+}
+
+
 def _cmd_topic_show(engine, args) -> int:
     from feedtui.topics.momentum import render_text_chart
 
     entry = engine.topic(args.name)
+    library = engine.library
     momentum = engine.momentum(entry.name, _parse_as_of(args.as_of))
     following = "following" if engine.state.is_following(entry.name) else "not following"
     print(f"{entry.name}  ({following})")
@@ -445,10 +536,11 @@ def _cmd_topic_show(engine, args) -> int:
     print(f"definition: {entry.topic.definition.describe()}")
     if entry.error:
         print(f"error: {entry.error}")
-    library = engine.library
     print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
     print()
     print(momentum.sentence)
+    if momentum.share_of is not None:
+        print(f"(share of {_SHARE_OF[momentum.share_of]})")
     print()
     for line in render_text_chart(momentum):
         print(line)
@@ -638,6 +730,10 @@ def _import_json(engine, args) -> int:
         print(f"  {line}", file=sys.stderr)
     return EXIT_FAILED if summary.skipped else EXIT_OK
 
+
+# Commands whose answers depend on complete topic tags: stale ones (a changed
+# catalogue, an interrupted retag) are recomputed first.
+_READS_TAGS = {"refresh", "topics", "papers", "topic show", "export"}
 
 _HANDLERS = {
     "refresh": _cmd_refresh,

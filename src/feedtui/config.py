@@ -2,17 +2,28 @@
 
 Every key is declared once in `OPTIONS` with its type, default and meaning;
 from that one table come the parser, the validation messages (file, line,
-what was expected) and `feedtui config --default`. A bad value never stops
-the app: it is reported and the default is used for that key.
+what was expected), `feedtui config --default` and the README's reference.
+A bad value never stops the app: it is reported as `FILE:LINE: …` and the
+default is used for that key.
+
+Two checks need the running UI (Textual's theme names and the app's binding
+ids); `check_ui_settings` does them when the app starts, so the command-line
+tools never pay for importing Textual.
 """
 
 from __future__ import annotations
 
+import difflib
+import math
 import os
 import re
+import shlex
+import textwrap
 import tomllib
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +45,27 @@ class Option:
     key: str
     kind: type
     doc: str
-    check: Callable[[Any], str] | None = None  # returns a problem, or ""
+    check: Callable[[Any], str] | None = None  # returns what was expected, or ""
     attribute: str = ""  # dotted path in Settings; defaults to section.key
 
     @property
     def path(self) -> str:
         return self.attribute or (self.key if self.section == "general" else f"{self.section}.{self.key}")
 
+    @property
+    def name(self) -> str:
+        return f"{self.section}.{self.key}"
 
-def _positive(value: Any) -> str:
-    return "" if value > 0 else "a number above 0"
 
+def _at_least(low: float, high: float | None = None) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value >= low and (high is None or value <= high):
+            return ""
+        if high is None:
+            return "a number above 0" if low > 0 else "a number of 0 or more"
+        return f"a number from {low:g} to {high:g}"
 
-def _non_negative(value: Any) -> str:
-    return "" if value >= 0 else "a number of 0 or more"
+    return check
 
 
 def _http_url(value: Any) -> str:
@@ -61,36 +79,81 @@ def _one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
+def _command_line(value: Any) -> str:
+    try:
+        shlex.split(value)
+    except ValueError as error:
+        return f"a command line as a shell would split it ({error})"
+    return ""
+
+
+def _strftime_format(value: Any) -> str:
+    if "%" not in value:
+        return 'a strftime format such as "%b %-d, %Y" (this one has no % directive, so every date would look the same)'
+    try:
+        datetime(2026, 10, 4, 9, 30).strftime(value)
+    except ValueError as error:
+        return f'a strftime format such as "%b %-d, %Y" ({error})'
+    return ""
+
+
 OPTIONS: tuple[Option, ...] = (
-    Option("general", "window_weeks", int, "Weeks of papers fetched and kept.", _positive),
-    Option("general", "refresh_age_hours", float, "Followed topics older than this are refreshed when the app starts.", _non_negative),
-    Option("general", "auto_refresh", bool, "Refresh stale followed topics in the background on start."),
-    Option("general", "open_marks_read", bool, "Opening a paper's detail marks it read."),
-    Option("general", "cache_limit", int, "Most papers kept in the cache; the oldest unstarred are pruned first.", _positive),
-    Option("general", "browser", str, "Command to open links ({url} is replaced); empty uses $BROWSER, then the system's."),
-    Option("general", "theme", str, "Textual theme name (the command palette lists them)."),
-    Option("general", "default_sort", str, "Sidebar order.", _one_of("followed", "name", "unread", "trending")),
-    Option("general", "date_format", str, "strftime format of card dates."),
-    Option("arxiv", "api_url", str, "arXiv API endpoint (env FEEDTUI_ARXIV_API_URL).", _http_url),
-    Option("arxiv", "rss_url", str, "arXiv category feed base, categories are appended (env FEEDTUI_ARXIV_RSS_URL).", _http_url),
-    Option("arxiv", "min_interval", float, "Seconds between requests to arXiv hosts (arXiv asks for 3).", _non_negative),
-    Option("arxiv", "page_size", int, "Results per arXiv API page.", _positive),
-    Option("arxiv", "max_results", int, "Most results fetched for one query per refresh.", _positive),
-    Option("fetch", "timeout", float, "Seconds allowed for a whole request.", _positive),
-    Option("fetch", "connect_timeout", float, "Seconds allowed to connect.", _positive),
-    Option("fetch", "read_timeout", float, "Seconds allowed between two chunks of a response.", _positive),
-    Option("fetch", "max_bytes", int, "Largest response accepted, in bytes, after decompression.", _positive),
-    Option("fetch", "concurrency", int, "Requests in flight at once.", _positive),
-    Option("fetch", "per_host", int, "Requests in flight at once to one host (arXiv hosts always get one).", _positive),
-    Option("fetch", "retries", int, "Retries after 429, 503 and network errors.", _non_negative),
-    Option("fetch", "max_redirects", int, "Redirects followed.", _non_negative),
+    Option("general", "window_weeks", int, "Weeks of papers fetched and kept.", _at_least(1, 2000)),
+    Option(
+        "general", "refresh_age_hours", float,
+        "Followed topics last refreshed longer ago than this are refreshed when the app starts.",
+        _at_least(0, 100_000),
+    ),
+    Option("general", "auto_refresh", bool, "Refresh stale followed topics in the background when the app starts."),
+    Option("general", "open_marks_read", bool, "Opening a paper's detail view marks it read."),
+    Option(
+        "general", "cache_limit", int,
+        "Most papers kept in the cache; beyond it the oldest papers that are not starred are pruned.",
+        _at_least(1),
+    ),
+    Option(
+        "general", "browser", str,
+        "Command that opens links: {url} (or %s) is replaced by the link, else the link is appended; "
+        "empty uses $BROWSER, then the system's browser.",
+        _command_line,
+    ),
+    Option(
+        "general", "theme", str,
+        "Textual theme (ctrl+p, then Theme, lists them). A theme picked in the app is remembered "
+        "until this value changes.",
+    ),
+    Option(
+        "general", "default_sort", str,
+        "Topic sidebar order until you pick one with S (followed first then by name, name, unread, trending).",
+        _one_of("followed", "name", "unread", "trending"),
+    ),
+    Option("general", "date_format", str, "strftime format of the dates on cards.", _strftime_format),
+    Option("arxiv", "api_url", str, "arXiv API endpoint (env FEEDTUI_ARXIV_API_URL overrides it).", _http_url),
+    Option(
+        "arxiv", "rss_url", str,
+        "arXiv category feed base; categories are appended (env FEEDTUI_ARXIV_RSS_URL overrides it).",
+        _http_url,
+    ),
+    Option("arxiv", "min_interval", float, "Seconds between requests to arXiv hosts (arXiv asks for 3).", _at_least(0, 3600)),
+    Option("arxiv", "page_size", int, "Results per arXiv API page.", _at_least(1, 2000)),
+    Option("arxiv", "max_results", int, "Most results fetched for one topic's query per refresh (a combined request gets this per topic, up to 10,000).", _at_least(1)),
+    Option("arxiv", "max_query_length", int, "Longest combined search_query sent in one API request.", _at_least(200)),
+    Option("fetch", "timeout", float, "Seconds allowed for a whole request.", _at_least(0.001)),
+    Option("fetch", "connect_timeout", float, "Seconds allowed to connect.", _at_least(0.001)),
+    Option("fetch", "read_timeout", float, "Seconds allowed between two chunks of a response.", _at_least(0.001)),
+    Option("fetch", "max_bytes", int, "Largest response accepted, in bytes, after decompression.", _at_least(1)),
+    Option("fetch", "concurrency", int, "Requests in flight at once.", _at_least(1)),
+    Option("fetch", "per_host", int, "Requests in flight at once to one host (arXiv hosts always get one).", _at_least(1)),
+    Option("fetch", "retries", int, "Retries after 429, 503 and network errors.", _at_least(0, 100)),
+    Option("fetch", "max_redirects", int, "Redirects followed.", _at_least(0, 100)),
 )
 SECTIONS = ("general", "arxiv", "fetch", "keymap", "topic")
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 
 
 @dataclass(slots=True)
 class ConfigProblem:
-    file: Path
+    file: Path | str
     line: int | None
     message: str
 
@@ -105,6 +168,9 @@ class Config:
     topics: list[Topic] = field(default_factory=list)
     path: Path | None = None
     problems: list[ConfigProblem] = field(default_factory=list)
+    # Where each key was set ("general.theme", "keymap.paper.star"): the line
+    # for problems found later, when the app checks the theme and the keymap.
+    lines: dict[str, int | None] = field(default_factory=dict)
 
 
 def default_config_path() -> Path:
@@ -136,112 +202,364 @@ def load_config(path: Path | None = None) -> Config:
     path = path or config_path()
     config = Config(path=path)
     text = ""
-    if path.exists():
+    data: dict[str, Any] = {}
+    if path.is_dir():
+        config.problems.append(ConfigProblem(path, None, "is a directory, not a config file; using the defaults"))
+    elif path.exists():
         try:
             text = path.read_text(encoding="utf-8")
             data = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError) as error:
-            config.problems.append(ConfigProblem(path, None, f"cannot read the file: {error}; using the defaults"))
-            data = {}
+        except UnicodeDecodeError:
+            config.problems.append(ConfigProblem(path, None, "is not UTF-8 text; using the defaults (save it as UTF-8)"))
+        except OSError as error:
+            config.problems.append(ConfigProblem(path, None, f"cannot read it ({error.strerror or error}); using the defaults"))
         except tomllib.TOMLDecodeError as error:
-            line = _toml_error_line(str(error))
-            config.problems.append(ConfigProblem(path, line, f"not valid TOML ({error}); using the defaults"))
+            config.problems.append(
+                ConfigProblem(path, _toml_error_line(str(error)), f"not valid TOML: {error}; every setting is at its default until this is fixed")
+            )
             data = {}
-    else:
-        data = {}
-    _apply_options(config, data, text)
-    _apply_environment(config.settings)
+    _apply_options(config, data, _Locator(text))
+    _apply_environment(config)
     return config
 
 
-def _apply_options(config: Config, data: dict[str, Any], text: str) -> None:
+class _Locator:
+    """Finds the line where a key or a table header is written in the file."""
+
+    def __init__(self, text: str) -> None:
+        self.keys: dict[str, int] = {}  # full dotted path -> line
+        self.headers: dict[str, int] = {}
+        self.arrays: dict[str, list[int]] = {}
+        current = ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            stripped = line.strip()
+            header = re.match(r"^(\[\[?)\s*([^\]]+?)\s*\]", stripped)
+            if header:
+                current = _unquote_dotted(header.group(2))
+                self.headers.setdefault(current, number)
+                if header.group(1) == "[[":
+                    # Keys of the n-th [[topic]] are found under "topic#n".
+                    self.arrays.setdefault(current, []).append(number)
+                    current = f"{current}#{len(self.arrays[current])}"
+                    self.headers[current] = number
+                continue
+            key = re.match(r"""^("[^"]*"|'[^']*'|[A-Za-z0-9_.\- ]+?)\s*=""", stripped)
+            if key:
+                name = _unquote_dotted(key.group(1))
+                self.keys.setdefault(f"{current}.{name}" if current else name, number)
+
+    def key(self, section: str, key: str) -> int | None:
+        """The line of `key` in [section], however the path was split between
+        header and key; else the section's header."""
+        found = self.keys.get(f"{section}.{key}")
+        return found if found is not None else self.header(section)
+
+    def header(self, section: str) -> int | None:
+        found = self.headers.get(section)
+        if found is None:
+            found = self.keys.get(section)
+        if found is None:
+            found = next((n for path, n in self.keys.items() if path.startswith(section + ".")), None)
+        return found
+
+
+def _unquote_dotted(name: str) -> str:
+    """`"paper.star"`, `paper.star` and `'paper'.star` all name the key paper.star."""
+    parts = re.findall(r"""("[^"]*"|'[^']*'|[^.\s]+)""", name)
+    return ".".join(part.strip("\"'") for part in parts)
+
+
+def _apply_options(config: Config, data: dict[str, Any], where: _Locator) -> None:
     path = config.path or Path("config.toml")
     known = {(o.section, o.key): o for o in OPTIONS}
     for section, values in data.items():
         if section not in SECTIONS:
-            config.problems.append(
-                ConfigProblem(path, _line_of(text, f"[{section}"), f"unknown section [{section}] (sections: {', '.join(SECTIONS)})")
-            )
+            config.problems.append(ConfigProblem(path, where.header(section), _unknown_section(section, values)))
             continue
         if section == "keymap":
-            _apply_keymap(config, values, text)
+            _apply_keymap(config, values, where)
             continue
         if section == "topic":
-            _apply_topics(config, values, text)
+            _apply_topics(config, values, where)
             continue
         if not isinstance(values, dict):
-            config.problems.append(ConfigProblem(path, _line_of(text, section), f"[{section}] must be a table"))
+            config.problems.append(ConfigProblem(path, where.header(section), f"{section} must be a table: write [{section}] on a line of its own, then its keys"))
             continue
         for key, value in values.items():
             option = known.get((section, key))
-            line = _line_of(text, key, section)
+            line = where.key(section, key)
+            config.lines[f"{section}.{key}"] = line
             if option is None:
-                names = ", ".join(o.key for o in OPTIONS if o.section == section)
-                config.problems.append(ConfigProblem(path, line, f"unknown key '{key}' in [{section}] (keys: {names})"))
+                config.problems.append(ConfigProblem(path, line, _unknown_key(section, key)))
                 continue
             problem = _check(option, value)
             if problem:
                 config.problems.append(
-                    ConfigProblem(path, line, f"{section}.{key} = {value!r}: expected {problem}; using the default")
+                    ConfigProblem(path, line, f"{section}.{key} = {_show(value)}: expected {problem}; using the default")
                 )
                 continue
             _set(config.settings, option.path, option.kind(value))
 
 
+def _unknown_section(section: str, value: Any) -> str:
+    homes = [o.section for o in OPTIONS if o.key == section]
+    if homes and not isinstance(value, dict):
+        return f"{section} = {_show(value)} belongs under [{homes[0]}]: move it below that header"
+    suggestion = _did_you_mean(section, SECTIONS)
+    return f"unknown section [{section}]{suggestion} (sections: {', '.join(SECTIONS)})"
+
+
+def _unknown_key(section: str, key: str) -> str:
+    names = [o.key for o in OPTIONS if o.section == section]
+    homes = [o.section for o in OPTIONS if o.key == key]
+    if homes:
+        return f"'{key}' belongs under [{homes[0]}], not [{section}]"
+    return f"unknown key '{key}' in [{section}]{_did_you_mean(key, names)} (keys: {', '.join(names)})"
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" — did you mean '{close[0]}'?" if close else ""
+
+
+def _show(value: Any) -> str:
+    """A value as written in TOML, shortened: messages quote what the user wrote."""
+    if isinstance(value, bool):
+        shown = "true" if value else "false"
+    elif isinstance(value, str):
+        shown = toml_value(value)
+    elif isinstance(value, dict):
+        shown = "{…}"
+    elif isinstance(value, list):
+        shown = "[…]"
+    else:
+        shown = str(value)
+    return shown if len(shown) <= 60 else shown[:57] + "…"
+
+
 def _check(option: Option, value: Any) -> str:
-    if option.kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
     if option.kind is bool and not isinstance(value, bool):
         return "true or false"
     if option.kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        return "a number"
+        return "a number, without quotes" if isinstance(value, str) else "a number"
     if option.kind is int and not isinstance(value, int):
         return "a whole number"
-    if option.kind is str and not isinstance(value, str):
-        return "a string in quotes"
+    if option.kind is float and not math.isfinite(value):
+        return "a finite number"
+    if option.kind is str:
+        if not isinstance(value, str):
+            return "a string in quotes"
+        if any(unicodedata.category(c) == "Cc" for c in value):
+            return "text without control characters"
     return option.check(value) if option.check else ""
 
 
-def _apply_keymap(config: Config, values: Any, text: str) -> None:
+def _apply_keymap(config: Config, values: Any, where: _Locator) -> None:
+    """[keymap] binding-id = "keys". Dotted ids may be written unquoted
+    (`paper.star = "x"` is the table paper = {star = "x"} in TOML): both work."""
     path = config.path or Path("config.toml")
     if not isinstance(values, dict):
-        config.problems.append(ConfigProblem(path, _line_of(text, "[keymap"), "[keymap] must be a table of binding id = \"keys\""))
+        config.problems.append(ConfigProblem(path, where.header("keymap"), '[keymap] must be a table of binding-id = "keys"'))
         return
-    for binding_id, keys in values.items():
-        if not isinstance(keys, str) or not keys.strip():
-            config.problems.append(
-                ConfigProblem(path, _line_of(text, binding_id, "keymap"), f"keymap.{binding_id}: expected keys like \"x\" or \"ctrl+x,x\"")
-            )
+    for binding_id, keys in _flatten(values):
+        line = where.key("keymap", binding_id)
+        config.lines[f"keymap.{binding_id}"] = line
+        problem = _keys_problem(keys)
+        if problem:
+            config.problems.append(ConfigProblem(path, line, f"keymap.{binding_id} = {_show(keys)}: expected {problem}; keeping its default keys"))
             continue
-        config.settings.keymap[str(binding_id)] = keys.strip()
+        config.settings.keymap[binding_id] = ",".join(k.strip() for k in keys.split(","))
 
 
-def _apply_topics(config: Config, values: Any, text: str) -> None:
+def _flatten(values: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _flatten(value, name + ".")
+        else:
+            yield name, value
+
+
+def _keys_problem(keys: Any) -> str:
+    """Shape only (the key names themselves are checked by `check_ui_settings`)."""
+    expected = 'keys like "x", "ctrl+x" or "x,ctrl+x" (a comma between alternatives)'
+    if not isinstance(keys, str) or not keys.strip():
+        return expected
+    for key in (k.strip() for k in keys.split(",")):
+        if not key or any(c.isspace() for c in key) or any(unicodedata.category(c) == "Cc" for c in key):
+            return expected
+    return ""
+
+
+TOPIC_KEYS = ("name", "description", "query", "categories", "feeds")
+
+
+def _apply_topics(config: Config, values: Any, where: _Locator) -> None:
     path = config.path or Path("config.toml")
     if not isinstance(values, list):
-        config.problems.append(ConfigProblem(path, _line_of(text, "topic"), "topics are written as [[topic]] tables"))
+        config.problems.append(ConfigProblem(path, where.header("topic"), "topics are written as [[topic]] tables (two brackets), one per topic"))
         return
     for number, entry in enumerate(values, start=1):
-        line = _nth_line_of(text, "[[topic]]", number)
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
-            config.problems.append(ConfigProblem(path, line, f"topic #{number} needs a name = \"…\""))
+        topic, problems = _topic_from_table(number, entry)
+        config.problems.extend(
+            ConfigProblem(path, where.key(f"topic#{number}", key) if key else where.header(f"topic#{number}"), problem)
+            for key, problem in problems
+        )
+        if topic is not None:
+            config.topics.append(topic)
+
+
+def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple[str, str]]]:
+    """A [[topic]] table as a Topic, or None (left out) — with what was wrong,
+    each problem as (the key it is about or "", the message)."""
+    from feedtui.topics.query import QueryError, parse_query
+
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        return None, [("", f'topic #{number} needs a name = "…"; it is left out')]
+    name = entry["name"].strip()
+    problems = [
+        (key, f"topic '{name}': unknown key '{key}'{_did_you_mean(key, TOPIC_KEYS)} (keys: {', '.join(TOPIC_KEYS)}); ignored")
+        for key in entry
+        if key not in TOPIC_KEYS
+    ]
+    left_out = "; the topic is left out"
+    for key in ("description", "query"):
+        if not isinstance(entry.get(key, ""), str):
+            return None, problems + [(key, f"topic '{name}': {key} must be a string in quotes{left_out}")]
+    lists: dict[str, tuple[str, ...]] = {}
+    for key, shape, example in (
+        ("categories", r"^[A-Za-z-]+(\.[A-Za-z-]+)?$", '["cs.DC", "cs.AR"]'),
+        ("feeds", r"^https?://[^\s/]+", '["https://example.org/feed.xml"]'),
+    ):
+        value = entry.get(key, [])
+        items = value.replace(",", " ").split() if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            return None, problems + [(key, f"topic '{name}': {key} must be a list of strings like {example}{left_out}")]
+        bad = [i for i in items if not re.match(shape, i.strip())]
+        if bad:
+            return None, problems + [(key, f"topic '{name}': {_show(bad[0])} is not valid in {key} (like {example}){left_out}")]
+        lists[key] = tuple(i.strip() for i in items)
+    definition = TopicDefinition(query=entry.get("query", "").strip(), categories=lists["categories"], feeds=lists["feeds"])
+    if definition.is_empty:
+        return None, problems + [("", f"topic '{name}' needs a query, categories or feeds{left_out}")]
+    if definition.query:
+        try:
+            parse_query(definition.query)
+        except QueryError as error:
+            return None, problems + [("query", f"topic '{name}': bad query: {error}{left_out}")]
+    return Topic(name, definition, entry.get("description", "").strip(), origin="config"), problems
+
+
+def _apply_environment(config: Config) -> None:
+    settings = config.settings
+    for variable, attribute in ((ENV_API_URL, "api_url"), (ENV_RSS_URL, "rss_url")):
+        value = os.environ.get(variable)
+        if not value:
             continue
-        definition = TopicDefinition.from_dict(entry)
-        if definition.is_empty:
+        if _http_url(value):
             config.problems.append(
-                ConfigProblem(path, line, f"topic '{entry['name']}' needs a query, categories or feeds")
+                ConfigProblem(f"${variable}", None, f"{value!r} is not an http:// or https:// URL; using {getattr(settings.arxiv, attribute)}")
             )
             continue
-        config.topics.append(
-            Topic(entry["name"].strip(), definition, str(entry.get("description", "")), origin="config")
+        setattr(settings.arxiv, attribute, value)
+
+
+def check_ui_settings(
+    config: Config, *, themes: Collection[str], scopes: Mapping[str, Sequence[tuple[str, str]]]
+) -> list[ConfigProblem]:
+    """The checks that need the UI: the theme name, and [keymap]'s ids, key
+    names and clashes. `scopes` holds, per place bindings live (the main
+    screen, the paper list…), each binding's (id, default keys). What is
+    wrong is reported and left at its default; the problems are also added to
+    `config.problems`."""
+    path = config.path or Path("config.toml")
+    settings = config.settings
+    problems: list[ConfigProblem] = []
+    if settings.theme not in themes:
+        problems.append(
+            ConfigProblem(
+                path, config.lines.get("general.theme"),
+                f"general.theme = {_show(settings.theme)}: expected one of {', '.join(sorted(themes))}; using {Settings().theme}",
+            )
         )
+        settings.theme = Settings().theme
+    known = {binding_id for bindings in scopes.values() for binding_id, _ in bindings}
+    for binding_id, keys in list(settings.keymap.items()):
+        line = config.lines.get(f"keymap.{binding_id}")
+        if binding_id not in known:
+            problems.append(
+                ConfigProblem(
+                    path, line,
+                    f"unknown binding id '{binding_id}'{_did_you_mean(binding_id, known)}; ids: {', '.join(sorted(known))}",
+                )
+            )
+            del settings.keymap[binding_id]
+            continue
+        bad = next((p for p in (_key_name_problem(k) for k in keys.split(",")) if p), "")
+        if bad:
+            problems.append(ConfigProblem(path, line, f"keymap.{binding_id} = {_show(keys)}: {bad}; keeping its default keys"))
+            del settings.keymap[binding_id]
+    problems.extend(_clashes(config, scopes))
+    config.problems.extend(problems)
+    return problems
 
 
-def _apply_environment(settings: Settings) -> None:
-    if os.environ.get(ENV_API_URL):
-        settings.arxiv.api_url = os.environ[ENV_API_URL]
-    if os.environ.get(ENV_RSS_URL):
-        settings.arxiv.rss_url = os.environ[ENV_RSS_URL]
+def _key_name_problem(key: str) -> str:
+    *modifiers, name = key.split("+")
+    wrong = [m for m in modifiers if m not in MODIFIERS]
+    if wrong:
+        return f"'{wrong[0]}' is not a modifier (modifiers: {', '.join(MODIFIERS)})"
+    if name in _key_names():
+        return ""
+    return (
+        f"'{name}' is not a key name (a single character like x, X or ?, or one of "
+        "escape, enter, tab, space, backspace, delete, insert, up, down, left, right, "
+        "home, end, pageup, pagedown, f1…f24, question_mark, slash)"
+    )
+
+
+def _key_names() -> set[str]:
+    from textual.keys import KEY_ALIASES, Keys, _character_to_key
+
+    names = {k.value.split("+")[-1] for k in Keys if not k.value.startswith("<")}
+    names |= set(KEY_ALIASES)
+    for code in range(33, 127):
+        character = chr(code)
+        names.add(character)
+        names.add(_character_to_key(character))
+    return names
+
+
+def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
+    """Two bindings of one place on one key: Textual gives the key to the
+    remapped binding and the other one silently loses it. Say so."""
+    path = config.path or Path("config.toml")
+    keymap = config.settings.keymap
+    problems: list[ConfigProblem] = []
+    for bindings in scopes.values():
+        owners: dict[str, list[str]] = {}
+        for binding_id, default in bindings:
+            for key in keymap.get(binding_id, default).split(","):
+                owners.setdefault(_normal_key(key), []).append(binding_id)
+        for key, ids in owners.items():
+            remapped = [i for i in ids if i in keymap]
+            if len(ids) > 1 and remapped:
+                others = [i for i in ids if i != remapped[0]]
+                problems.append(
+                    ConfigProblem(
+                        path, config.lines.get(f"keymap.{remapped[0]}"),
+                        f"keymap.{remapped[0]}: '{key}' is also the key of {', '.join(others)} on the same screen; "
+                        f"give {others[0]} another key in [keymap]",
+                    )
+                )
+    return problems
+
+
+def _normal_key(key: str) -> str:
+    from textual.keys import _character_to_key
+
+    key = key.strip()
+    return _character_to_key(key) if len(key) == 1 else key
 
 
 def _set(settings: Settings, dotted: str, value: Any) -> None:
@@ -259,32 +577,8 @@ def _get(settings: Settings, dotted: str) -> Any:
     return target
 
 
-def _line_of(text: str, needle: str, section: str | None = None) -> int | None:
-    """The line where `needle` is set (inside [section] when given)."""
-    current = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        header = re.match(r"^\[+\s*([^\]]+?)\s*\]+", stripped)
-        if header:
-            current = header.group(1)
-            if needle.startswith("[") and stripped.startswith(needle):
-                return number
-            continue
-        if section is not None and current != section:
-            continue
-        if re.match(rf"^[\"']?{re.escape(needle)}[\"']?\s*=", stripped):
-            return number
-    return None
-
-
-def _nth_line_of(text: str, needle: str, n: int) -> int | None:
-    seen = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith(needle):
-            seen += 1
-            if seen == n:
-                return number
-    return None
+def default_value(option: Option) -> Any:
+    return _get(Settings(), option.path)
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -293,36 +587,46 @@ def _toml_error_line(message: str) -> int | None:
 
 
 def default_config_text() -> str:
-    """A commented config file with every key at its default."""
-    defaults = Settings()
+    """A commented config file with every key at its default.
+
+    Each setting is one `# key = value` line; prose and examples are comment
+    lines that never take that shape (examples are indented: `#   key = …`),
+    so removing `# ` from every setting line gives a file equal to the defaults.
+    """
     lines = [
-        "# feedtui configuration. Every key is optional; shown here with its default.",
+        "# feedtui configuration. Every key is optional; each is shown here with its default.",
         f"# Location: {default_config_path()} (or --config FILE, or ${ENV_CONFIG}).",
+        "# Check it with: feedtui config --check",
         "",
     ]
     for section in ("general", "arxiv", "fetch"):
         lines.append(f"[{section}]")
         for option in (o for o in OPTIONS if o.section == section):
-            lines.append(f"# {option.doc}")
-            lines.append(f"# {option.key} = {_toml_value(_get(defaults, option.path))}")
+            lines.extend(textwrap.wrap(option.doc, 88, initial_indent="# ", subsequent_indent="# "))
+            lines.append(f"# {option.key} = {toml_value(default_value(option))}")
         lines.append("")
     lines += [
         "[keymap]",
-        "# Remap any binding by its id (`?` in the app lists them), e.g.:",
-        '# "paper.toggle_read" = "x"',
+        "# Remap any key by its binding id (`?` in the app and the README list every id).",
+        "# Several keys: separate them with commas. For example, to mark read with x or ctrl+r:",
+        '#   paper.toggle_read = "x,ctrl+r"',
         "",
-        "# Your own topics (also: feedtui topic add). A query in arXiv API syntax,",
-        "# arXiv categories, and/or feed URLs (narrowed by the query when both are given).",
-        "# [[topic]]",
-        '# name = "Sparse Attention"',
-        '# description = "Attention that skips most of the sequence."',
-        '# query = \'abs:"sparse attention" AND cat:cs.LG\'',
+        "# Your own topics (also: feedtui topic add). A topic is an arXiv API query, arXiv",
+        "# categories, or feed URLs (narrowed by the query when both are given). For example:",
+        "#   [[topic]]",
+        '#   name = "Sparse Attention"',
+        '#   description = "Attention that skips most of the sequence."',
+        "#   query = 'abs:\"sparse attention\" AND cat:cs.LG'",
+        "#",
+        "#   [[topic]]",
+        '#   name = "Lab blog"',
+        '#   feeds = ["https://example.org/lab/atom.xml"]',
         "",
     ]
     return "\n".join(lines)
 
 
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

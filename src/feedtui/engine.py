@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
-from feedtui import __version__
 from feedtui.config import Config
 from feedtui.library import Library
 from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
@@ -33,11 +33,15 @@ from feedtui.store.state import StateStore
 from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
-from feedtui.topics.query import QueryError, parse_query
+from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
-from feedtui.topics.tagging import build_matchers, tag_documents, tag_papers
+from feedtui.cpu_pool import CpuPool, next_token
+from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
 
-USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
+# A refresh that runs longer than this (arXiv paced at one request per 3 s)
+# saves what it has so far every this many seconds.
+PERIODIC_COMMIT_S = 10.0
+
 
 
 class TopicNotFound(KeyError):
@@ -93,6 +97,10 @@ class Engine:
         self._library: Library | None = None
         self._stale_topics: list[str] = []
         self.last_refresh: datetime | None = None
+        self._cache_total_memo: tuple[tuple, int] = ((), 0)
+        # The cache generation this process has seen (its own writes included):
+        # a newer one on disk means another process changed the cache.
+        self.known_generation = 0
 
     # -- topics --------------------------------------------------------------
 
@@ -144,6 +152,8 @@ class Engine:
             raise ValueError("a topic needs --query, --category or --feed")
         if definition.query:
             parse_query(definition.query)  # raises QueryError pointing at the problem
+        for category in definition.categories:
+            category_query(category)  # raises ValueError for something that is not a category
         for url in definition.feeds:
             if not url.startswith(("http://", "https://")):
                 raise ValueError(f"feed URL must start with http:// or https://: {url}")
@@ -196,7 +206,8 @@ class Engine:
         stored = self.tags.load()
         if self.tags.problem:
             self.problems.messages.append(self.tags.problem)
-        library = Library(load.rows, self.state.read_view())
+        self.known_generation = self.cache.generation()
+        library = Library(load.rows, self.state.read_view)
         stale: list[str] = []
         for entry in self.registry:
             signature, ids = stored.get(entry.name, ("", []))
@@ -214,13 +225,24 @@ class Engine:
         return list(self._stale_topics)
 
     def compute_tags(self, names: Sequence[str]) -> dict[str, set[str]]:
-        """Evaluate these topics over the whole cache (reads every shard)."""
+        """Evaluate these topics over the whole cache (reads every shard; on
+        several cores when the cache is large)."""
         entries = [self.registry.entries[n] for n in names if n in self.registry.entries]
-        matchers = build_matchers(entries)
-        found: dict[str, set[str]] = {m.name: set() for m in matchers}
-        for _shard, documents in self.cache.iter_documents():
-            for name, ids in tag_documents(documents.items(), matchers).items():
-                found[name] |= ids
+        found: dict[str, set[str]] = {e.name: set() for e in entries if not e.error}
+        paths = [str(p) for p in self.cache.shard_paths()]
+        token = next_token()
+        pool = CpuPool(tag_shard_files, initializer=register_topics, initargs=(token, topic_specs(entries)))
+        if len(paths) < 4:
+            pool.workers = 1
+        try:
+            # Largest shards first, dealt round-robin: a few even chunks per worker.
+            chunks = [paths[i :: pool.workers * 2] for i in range(min(len(paths), pool.workers * 2))]
+            for result in pool.map_blocking([(token, chunk) for chunk in chunks if chunk]):
+                for name, ids in result.items():
+                    found[name].update(ids)
+        finally:
+            pool.close()
+            forget_topics(token)
         updates = [TagUpdate(name, self.registry.entries[name].signature, ids, None) for name, ids in found.items()]
         self.tags.update(updates)
         return found
@@ -230,6 +252,16 @@ class Engine:
         for name, ids in found.items():
             library.set_members(name, ids)
         self._stale_topics = [n for n in self._stale_topics if n not in found]
+
+    def ensure_tagged(self) -> None:
+        """Retag topics whose stored tags are missing or out of date (for answers
+        that must be complete now, as the CLI's; the TUI does it in the background)."""
+        if self.library_loaded and self._stale_topics:
+            self.retag()
+        elif not self.library_loaded:
+            self.load_library()
+            if self._stale_topics:
+                self.retag()
 
     def retag(self, names: Sequence[str] | None = None) -> dict[str, set[str]]:
         found = self.compute_tags(list(names) if names is not None else self.stale_topics)
@@ -314,13 +346,22 @@ class Engine:
                 total, share_of = arxiv_total, "arxiv"
             else:
                 if cache_total is None:
-                    start = moment - 28 * 86400
-                    cache_total = sum(1 for p in library.all_published() if start < p <= moment)
+                    cache_total = self._cache_total(moment)
                 total, share_of = cache_total, "cache"
             out[entry.name] = compute_momentum(
                 library.published(entry.name), moment, total_new=total, share_of=share_of
             )
         return out
+
+    def _cache_total(self, moment: int) -> int:
+        """Cached papers first submitted in the 28 days up to `moment` (memoised
+        per minute and library size: the sidebar asks for it per topic)."""
+        key = (moment // 60, len(self.library), self.library.version)
+        if self._cache_total_memo[0] != key:
+            start = moment - 28 * 86400
+            total = sum(1 for p in self.library.all_published() if start < p <= moment)
+            self._cache_total_memo = (key, total)
+        return self._cache_total_memo[1]
 
     # -- refresh -----------------------------------------------------------------
 
@@ -382,15 +423,20 @@ class Engine:
             while not fetched.is_set():
                 try:
                     await asyncio.wait_for(fetched.wait(), 0.5)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
-                if not fetched.is_set() and pending and time.monotonic() - last_commit > 3.0:
+                if not fetched.is_set() and pending and time.monotonic() - last_commit > PERIODIC_COMMIT_S:
                     await commit()
 
         committer = asyncio.ensure_future(periodic_commits())
         try:
             outcomes = await fetch_sources(
-                plans, settings=self.settings, fetch_state=self.fetch_state, now=now, on_source=on_source
+                plans,
+                settings=self.settings,
+                fetch_state=self.fetch_state,
+                now=now,
+                topics=list(self.registry),
+                on_source=on_source,
             )
         finally:
             fetched.set()
@@ -412,16 +458,44 @@ class Engine:
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
         matchers = build_matchers(self.registry) if papers else []
 
-        found: dict[str, set[str]] = {}
+        # Tags computed beside the parser hold for papers new to the cache that
+        # arrived once in this batch: what was stored is what was tagged.
+        seen = Counter(p.id for p in papers)
+        ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
 
-        def save_tags(changed: dict[str, Paper]) -> None:
-            # Called by the cache between writing papers and their cards.
-            found.update(tag_papers(changed.values(), matchers))
-            universe = set(changed)
-            self.tags.update(TagUpdate(m.name, m.signature, found.get(m.name, set()), universe) for m in matchers)
+        stale = set(self._stale_topics)
+        members = {
+            m.name: {library.ids[i] for i in library.topic_positions(m.name)} for m in matchers if m.name not in stale
+        }
+        found: dict[str, set[str]] = {m.name: set() for m in matchers}
+
+        def save_tags(stored: StoreOutcome) -> None:
+            # Called by the cache once the papers are on disk and before their
+            # cards are, so that a crash never leaves a card without its tags.
+            universe = set(stored.papers)
+            new = set(stored.new)
+            retag = [p for pid, p in stored.papers.items() if pid not in new or pid not in ready]
+            for name, ids in tag_papers(retag, matchers).items():
+                found[name] |= ids
+            fetched_by = Tagger(matchers)
+            for pid in universe - {p.id for p in retag}:
+                for name in (*ready[pid], *fetched_by.fetched_for(stored.papers[pid].fetched_for)):
+                    if name in found:
+                        found[name].add(pid)
+            self.tags.update(
+                TagUpdate(
+                    m.name,
+                    m.signature,
+                    found.get(m.name, set()),
+                    universe,
+                    known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
+                )
+                for m in matchers
+            )
 
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags)
+            self.known_generation = self.cache.generation()
             universe = set(stored.papers)
             validators = {}
             answered = {}
@@ -449,6 +523,43 @@ class Engine:
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         return stored
+
+    def cache_changed_elsewhere(self) -> bool:
+        """Did another process write papers since we loaded or wrote them?"""
+        return self.library_loaded and self.cache.generation() > self.known_generation
+
+    # -- pruning ---------------------------------------------------------------
+
+    def prune_candidates(self, limit: int | None = None) -> list[str]:
+        """The oldest papers beyond the cache limit, starred ones never among them."""
+        limit = self.settings.cache_limit if limit is None else limit
+        library = self.library
+        excess = len(library) - limit
+        if excess <= 0:
+            return []
+        starred = self.state.starred_view()
+        oldest = sorted(range(len(library)), key=library.published_at.__getitem__)
+        victims: list[str] = []
+        for position in oldest:
+            paper_id = library.ids[position]
+            if paper_id not in starred:
+                victims.append(paper_id)
+                if len(victims) == excess:
+                    break
+        return victims
+
+    def prune(self, limit: int | None = None) -> int:
+        """Keep the cache within `cache_limit` papers (reloads the library)."""
+        victims = self.prune_candidates(limit)
+        if not victims:
+            return 0
+        library = self.library
+        locations = {pid: library.rows[library.pos[pid]][C_SHARD] for pid in victims}
+        removed = self.cache.remove(locations)
+        universe = set(victims)
+        self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry)
+        self.load_library()
+        return removed
 
     # -- lifecycle ---------------------------------------------------------------
 

@@ -8,7 +8,7 @@ in hot paths, so a 10,000-paper topic is a list of ints, not of objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
 
@@ -16,7 +16,7 @@ _NO_TAGS: tuple[str, ...] = ()
 
 
 class Library:
-    def __init__(self, rows: Mapping[str, list], read: Mapping[str, object]) -> None:
+    def __init__(self, rows: Mapping[str, list], read: Callable[[], Mapping[str, object]]) -> None:
         self.ids: list[str] = list(rows)
         self.rows: list[list] = list(rows.values())
         self.pos: dict[str, int] = {pid: i for i, pid in enumerate(self.ids)}
@@ -25,6 +25,10 @@ class Library:
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
+        # Bumped whenever rows change, for callers that memoise over them.
+        self.version = 0
+        # The current read marks (paper id → …); a callable because the state
+        # store swaps its tables when another process changed them.
         self._read = read
 
     def __len__(self) -> int:
@@ -40,7 +44,7 @@ class Library:
         return self.unread.get(topic, 0)
 
     def is_read(self, position: int) -> bool:
-        return self.ids[position] in self._read
+        return self.ids[position] in self._read()
 
     def row_of(self, paper_id: str) -> list | None:
         position = self.pos.get(paper_id)
@@ -58,12 +62,13 @@ class Library:
         return [row[C_PUBLISHED] for row in self.rows if not row[C_ESTIMATED]]
 
     def total_unread(self) -> int:
-        read = self._read
+        read = self._read()
         return sum(1 for pid in self.ids if pid not in read)
 
     # -- changes -----------------------------------------------------------
 
     def upsert_rows(self, rows: Mapping[str, list]) -> None:
+        self.version += 1
         resort: set[str] = set()
         for pid, row in rows.items():
             position = self.pos.get(pid)
@@ -161,5 +166,5 @@ class Library:
         members.sort(key=self.published_at.__getitem__, reverse=True)
 
     def _count(self, topic: str) -> None:
-        read, ids = self._read, self.ids
+        read, ids = self._read(), self.ids
         self.unread[topic] = sum(1 for i in self.members.get(topic, ()) if ids[i] not in read)

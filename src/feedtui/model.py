@@ -218,6 +218,8 @@ class SourceReport:
     not_modified: bool = False
     skipped: str = ""
     error: str = ""
+    # Worth telling even though the source worked (a result cap reached, …).
+    warning: str = ""
     requests: int = 0
 
 

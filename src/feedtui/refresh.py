@@ -4,14 +4,27 @@ Planning is pure: given the topics, what was fetched when, and the clock, it
 lists the requests to make.
 
 - Query topics are combined into as few arXiv API requests as the query
-  length allows (`(q1) OR (q2) OR …`), each paged back only as far as needed:
-  the whole window the first time, since the last answer (less two days of
-  slack for late announcements) afterwards. A topic answered today is not
-  asked again unless forced: arXiv publishes once a day.
+  length allows (`(q1) OR (q2) OR …`, at most `arxiv.max_query_length`
+  characters of search_query), each paged back only as far as needed: the
+  whole window the first time, since the last answer (less two days of slack
+  for late announcements) afterwards. A topic answered today is not asked
+  again unless forced: arXiv publishes once a day.
+- Which topics a paper belongs to is then decided locally (see
+  `feedtui.topics.tagging`). A request made for one topic alone also marks its
+  papers as the API's answer for that topic (`Paper.fetched_for`), so they
+  belong to it even where local evaluation disagrees. A combined request
+  cannot say which topic a paper answered, so its papers go to the topics
+  whose queries match them locally; a paper that matches none of them (arXiv
+  stems words, local matching does not) is kept in the cache, untagged, where
+  a topic added later can still find it.
 - Category topics share one category-feed request (`cs.DC+cs.AR`), which
   carries the latest announcements. When a category topic has never been
-  fetched, or not for more than a day and a half, the API fills the gap.
+  fetched from the API, or not for more than a day and a half, the API fills
+  the gap (its categories as `cat:` terms, batched like query topics).
 - Feed URLs are fetched every time, with conditional GET.
+- Whenever arXiv is asked anything, the count of all new arXiv papers in the
+  last 28 days (a `submittedDate:[FROM TO TO]` query, one result) is fetched
+  once a day: the denominator of the topics' momentum share.
 
 Fetching runs every planned source concurrently through one `Fetcher`
 (which paces arXiv hosts, across processes and restarts through the data
@@ -22,7 +35,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from feedtui.model import Paper, SourceReport
@@ -30,12 +43,15 @@ from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.sources.parse import parse_feed
+from feedtui.cpu_pool import CpuPool, next_token
 from feedtui.store.fetch_state import FetchState, new_papers_key
-from feedtui.topics.query import combine_any, parse_query
+from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
+from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
 
 SLACK = timedelta(days=2)
+# arXiv's own limit on the results of one query.
+MAX_RESULTS_PER_REQUEST = 10_000
 RSS_COVERS = timedelta(hours=36)
 
 
@@ -49,6 +65,9 @@ class PlannedSource:
     # Signature keys of the topics answered by this source, for "answered today".
     answers: tuple[str, ...] = ()
     since: datetime | None = None
+    # An API request made for one topic alone: its `fetch_key`, recorded in
+    # every paper it returns.
+    fetched_for: str = ""
 
 
 @dataclass(slots=True)
@@ -58,22 +77,18 @@ class SourceOutcome:
     papers: list[Paper] = field(default_factory=list)
     validators: dict[str, Validators] = field(default_factory=dict)
     total: int | None = None
+    # Topics each paper matched as parsed (computed beside the parser).
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def answered_key(entry: TopicEntry) -> str:
     return f"topic:{entry.signature}"
 
 
-def api_query_of(entry: TopicEntry) -> str:
-    """The API search_query that fetches a topic (categories become cat: terms)."""
-    definition = entry.topic.definition
-    parts: list[str] = []
-    if definition.categories:
-        cats = " OR ".join(f"cat:{c if '.' in c or c.endswith('*') else c + '.*'}" for c in definition.categories)
-        parts.append(f"({cats})" if len(definition.categories) > 1 else cats)
-    if entry.query is not None:
-        parts.append(f"({entry.query.to_api()})" if parts else entry.query.to_api())
-    return " AND ".join(parts)
+def rss_category(category: str) -> str:
+    """A topic's category as the category feed's URL names it (`cs.*` is `cs`)."""
+    category = category.strip()
+    return category[:-2] if category.endswith(".*") else category
 
 
 def plan_refresh(
@@ -106,11 +121,11 @@ def plan_refresh(
             for url in definition.feeds:
                 feeds.setdefault(url, []).append(entry.name)
         if definition.categories:
-            rss_categories.update(dict.fromkeys(definition.categories))
+            rss_categories.update(dict.fromkeys(rss_category(c) for c in definition.categories))
             rss_topics.append(entry.name)
             if force or last is None or now - last > RSS_COVERS:
                 api_topics.append((entry, since))
-        elif not definition.feeds:
+        elif entry.api_query is not None:
             if not force and last is not None and last.date() == today:
                 skipped.append(
                     SourceReport(
@@ -134,40 +149,42 @@ def plan_refresh(
 
 
 def _api_batches(topics: list[tuple[TopicEntry, datetime]], settings: Settings) -> list[PlannedSource]:
-    """Greedy packing of topic queries into requests under the length limit."""
-    batches: list[PlannedSource] = []
-    current: list[tuple[TopicEntry, datetime, str]] = []
-
-    def close() -> None:
-        if not current:
-            return
-        queries = [q for _, _, q in current]
-        combined = queries[0] if len(queries) == 1 else combine_any([parse_query(q) for q in queries]).to_api()
-        names = tuple(e.name for e, _, _ in current)
-        label = names[0] if len(names) == 1 else f"{len(names)} topics ({', '.join(names[:3])}{'…' if len(names) > 3 else ''})"
-        batches.append(
-            PlannedSource(
-                "api",
-                label,
-                query=combined,
-                topics=names,
-                answers=tuple(answered_key(e) for e, _, _ in current),
-                since=min(s for _, s, _ in current),
-            )
-        )
-        current.clear()
-
+    """Pack topic queries, in order of how far back they must reach, into
+    requests whose combined search_query fits `arxiv.max_query_length` (a
+    query longer than that on its own is sent alone)."""
     limit = settings.arxiv.max_query_length
-    for entry, since, query in sorted(
-        ((e, s, api_query_of(e)) for e, s in topics), key=lambda item: item[1]
-    ):
-        trial = [q for _, _, q in current] + [query]
-        length = sum(len(q) + 6 for q in trial)
-        if current and length > limit:
-            close()
-        current.append((entry, since, query))
-    close()
+    batches: list[PlannedSource] = []
+    current: list[tuple[TopicEntry, datetime]] = []
+    sent = ""
+    for entry, since in sorted(topics, key=lambda item: item[1]):
+        assert entry.api_query is not None
+        trial = _combined(current + [(entry, since)])
+        if current and len(trial) > limit:
+            batches.append(_batch(current, sent))
+            current, trial = [], entry.api_query.to_api()
+        current.append((entry, since))
+        sent = trial
+    if current:
+        batches.append(_batch(current, sent))
     return batches
+
+
+def _combined(topics: list[tuple[TopicEntry, datetime]]) -> str:
+    return combine_any(entry.api_query for entry, _ in topics).to_api()  # type: ignore[misc]
+
+
+def _batch(topics: list[tuple[TopicEntry, datetime]], query: str) -> PlannedSource:
+    names = tuple(entry.name for entry, _ in topics)
+    label = names[0] if len(names) == 1 else f"{len(names)} topics ({', '.join(names[:3])}{'…' if len(names) > 3 else ''})"
+    return PlannedSource(
+        "api",
+        label,
+        query=query,
+        topics=names,
+        answers=tuple(answered_key(entry) for entry, _ in topics),
+        since=min(since for _, since in topics),
+        fetched_for=topics[0][0].fetch_key if len(topics) == 1 else "",
+    )
 
 
 def total_query(now: datetime) -> str:
@@ -178,19 +195,41 @@ def total_query(now: datetime) -> str:
 ProgressCallback = Callable[[SourceOutcome], None]
 
 
+class Parser:
+    """Parses (and tags) response bodies on the CPU pool."""
+
+    def __init__(self, topics: Sequence[TopicEntry]) -> None:
+        self.token = next_token()
+        self.pool = CpuPool(
+            parse_and_tag,
+            initializer=register_topics,
+            initargs=(self.token, topic_specs(topics)),
+            preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
+        )
+
+    async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
+        return await self.pool.run(len(data), self.token, data, url, content_type, now)
+
+    def close(self) -> None:
+        self.pool.close()
+        forget_topics(self.token)
+
+
 async def fetch_sources(
     plans: Sequence[PlannedSource],
     *,
     settings: Settings,
     fetch_state: FetchState,
     now: datetime,
+    topics: Sequence[TopicEntry] = (),
     on_source: ProgressCallback | None = None,
 ) -> list[SourceOutcome]:
+    parser = Parser(topics)
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace()) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:
-                outcome = await _fetch_one(fetcher, plan, settings, fetch_state, now)
+                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now)
             except Exception as error:  # one bad source never stops the others
                 outcome = SourceOutcome(
                     plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
@@ -199,22 +238,34 @@ async def fetch_sources(
                 on_source(outcome)
             return outcome
 
-        return list(await asyncio.gather(*(run(plan) for plan in plans)))
+        try:
+            return list(await asyncio.gather(*(run(plan) for plan in plans)))
+        finally:
+            parser.close()
 
 
 async def _fetch_one(
-    fetcher: Fetcher, plan: PlannedSource, settings: Settings, fetch_state: FetchState, now: datetime
+    fetcher: Fetcher, parser: Parser, plan: PlannedSource, settings: Settings, fetch_state: FetchState, now: datetime
 ) -> SourceOutcome:
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
     if plan.kind == "api":
         first_page = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+
+        async def parse_page(data: bytes, url: str):
+            feed, tags = await parser.parse(data, url, now=now)
+            outcome.tags.update(tags)
+            return feed
+
+        # A combined request answers several topics: give it each one's share.
+        cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
+        arxiv = replace(settings.arxiv, max_results=cap)
         result = await fetch_query(
             fetcher,
-            settings.arxiv,
+            arxiv,
             plan.query,
             since=plan.since or now - timedelta(weeks=settings.window_weeks),
-            parse=parse_feed,
+            parse=parse_page,
             validators=fetch_state.validators(first_page),
         )
         report.url = first_page
@@ -225,9 +276,13 @@ async def _fetch_one(
         else:
             outcome.validators[first_page] = result.validators
         papers = result.papers
-        if len(plan.topics) == 1:
+        if not result.error and len(papers) >= cap:
+            report.warning = (
+                f"stopped at {cap:,} results (arxiv.max_results); older papers of the window were not fetched"
+            )
+        if plan.fetched_for:
             for paper in papers:
-                paper.fetched_for = (plan.topics[0],)
+                paper.fetched_for = (plan.fetched_for,)
         outcome.papers = papers
         report.papers = len(papers)
         return outcome
@@ -240,7 +295,7 @@ async def _fetch_one(
             report.ok, report.error = False, fetched.error
             return outcome
         try:
-            parsed = await _parse_in_thread(fetched.body, url)
+            parsed, _ = await parser.parse(fetched.body, url)
         except FeedError as error:
             report.ok, report.error = False, str(error)
             return outcome
@@ -259,7 +314,7 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed = await _parse_in_thread(fetched.body, plan.url, fetched.content_type)
+        parsed, outcome.tags = await parser.parse(fetched.body, plan.url, fetched.content_type, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
@@ -267,7 +322,3 @@ async def _fetch_one(
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
     return outcome
-
-
-async def _parse_in_thread(data: bytes, url: str, content_type: str = ""):
-    return await asyncio.to_thread(parse_feed, data, url, content_type)

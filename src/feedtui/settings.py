@@ -22,7 +22,7 @@ class ArxivSettings:
     page_size: int = 200
     max_results: int = 2000
     # Longest search_query sent in one request; longer batches are split.
-    max_query_length: int = 1000
+    max_query_length: int = 3500
     # How often an empty page is retried while totalResults says there is more.
     empty_page_retries: int = 2
 

@@ -105,8 +105,8 @@ def test_documents_then_tags_then_cards(data_dir):
     cache = open_cache(data_dir)
     seen = {}
 
-    def before_index(papers):
-        seen["papers"] = set(papers)
+    def before_index(outcome):
+        seen["papers"] = set(outcome.papers)
         seen["documents"] = set(cache.read_shard_documents("2026-09-28"))
         seen["cards"] = set(open_cache(data_dir).load_index().rows)
 
@@ -120,7 +120,7 @@ def test_a_moving_paper_leaves_its_old_week_after_its_card_moved(data_dir):
     cache.store([make_paper("2609.00001", published="2026-09-01T00:00:00", date_estimated=True)], known={})
     seen = {}
 
-    def before_index(papers):
+    def before_index(outcome):
         seen["old week"] = "2609.00001" in cache.read_shard_documents("2026-08-31")
         seen["new week"] = "2609.00001" in cache.read_shard_documents("2026-09-14")
         seen["card"] = open_cache(data_dir).load_index().rows["2609.00001"][C_SHARD]
@@ -135,7 +135,7 @@ def test_a_moving_paper_leaves_its_old_week_after_its_card_moved(data_dir):
 def test_a_failing_tag_save_writes_no_card(data_dir):
     cache = open_cache(data_dir)
 
-    def before_index(papers):
+    def before_index(outcome):
         raise OSError("the tags could not be saved")
 
     try:

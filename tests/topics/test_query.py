@@ -18,8 +18,10 @@ from feedtui.topics.query import (
     Query,
     QueryError,
     Term,
+    category_query,
     combine_all,
     combine_any,
+    compile_queries,
     compile_query,
     parse_query,
 )
@@ -259,6 +261,33 @@ def test_combine_any_and_all_flatten():
     assert combine_all([q1, q2]).to_api() == "cat:cs.DC AND ti:gpu AND ti:fpga"
     with pytest.raises(ValueError):
         combine_any([])
+
+
+@pytest.mark.parametrize(
+    ("category", "api", "inside", "outside"),
+    [
+        ("cs.DC", "cat:cs.DC", ["cs.DC"], ["cs.DS", "cs"]),
+        ("cs.*", "cat:cs.*", ["cs.DC", "cs.LG"], ["q-bio.NC", "math.CO"]),
+        ("cs", "cat:cs.*", ["cs.DC"], ["stat.ML"]),
+        ("q-bio", "cat:q-bio.*", ["q-bio.NC"], ["q-fin.ST"]),
+        ("hep-lat", "cat:hep-lat OR cat:hep-lat.*", ["hep-lat"], ["hep-ph", "hep-th"]),
+        ("astro-ph", "cat:astro-ph OR cat:astro-ph.*", ["astro-ph", "astro-ph.CO"], ["gr-qc"]),
+    ],
+)
+def test_category_query_means_what_topic_categories_mean(category, api, inside, outside):
+    query = category_query(category)
+    assert query.to_api() == api
+    assert parse_query(api) == query
+    for cat in inside:
+        assert query.matches(doc(categories=(cat,))), cat
+    for cat in outside:
+        assert not query.matches(doc(categories=(cat,))), cat
+
+
+@pytest.mark.parametrize("category", ["", "cs DC", "1cs", "cs.DC OR", "cs.D*C"])
+def test_category_query_refuses_what_is_not_a_category(category):
+    with pytest.raises(ValueError):
+        category_query(category)
 
 
 # --- printing --------------------------------------------------------------
@@ -570,6 +599,15 @@ def test_compiled_matcher_agrees_with_plain_evaluation_in_both_modes(query, fiel
     expected = evaluate(query, doc(**fields))
     assert compile_query(query)(doc(**fields)) is expected
     assert compile_query(query)(indexed(doc(**fields))) is expected
+
+
+@given(st.lists(small_queries, min_size=1, max_size=6), paper_fields)
+@settings(max_examples=300, deadline=None)
+def test_many_queries_compiled_together_answer_as_each_alone(queries, fields):
+    expected = [i for i, query in enumerate(queries) if evaluate(query, doc(**fields))]
+    together = compile_queries(tuple(queries))
+    assert together(doc(**fields)) == expected
+    assert together(indexed(doc(**fields))) == expected
 
 
 def test_a_field_builds_its_word_set_once_searching_costs_more():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from textual.geometry import Region
 
@@ -126,7 +125,7 @@ async def test_mark_all_read_then_undo(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
+        await ready(pilot)
         await pilot.press("M")
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == 0
@@ -311,3 +310,87 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
         assert main.query_one(PaperList).cursor_card.paper_id == "2611.09999"
         await pilot.press("m")
         assert engine.state.is_read("2611.09999")
+
+
+async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+
+    from tests.factories import make_paper
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        before = engine.library.unread_count("Widgets")
+        # Another feedtui (the CLI in another shell) marks a paper read and follows a topic...
+        other = Engine(Config(), tmp_path / "data", background_writes=False)
+        other.mark_read(["2611.00001"])
+        other.follow("Gadgets")
+        other.state.flush()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if engine.library.unread_count("Widgets") == before - 1:
+                break
+        await pilot.pause(0.1)
+        assert engine.library.unread_count("Widgets") == before - 1
+        assert sidebar_row(app, "Widgets").rstrip().endswith(str(before - 1))
+        names = main.query_one(TopicList).names()
+        assert names.index("Gadgets") < names.index("::Topics")
+        # ...and stores new papers (a refresh of its own).
+        other.cache.store([make_paper("2611.00042", title="Widget news", abstract="A widget arrives.", published="2026-11-26T08:00:00")], {})
+        other.load_library()
+        other.retag(["Widgets", "Gadgets"])
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if engine.library.row_of("2611.00042") is not None and engine.library.tags[engine.library.pos["2611.00042"]]:
+                break
+        assert "Widgets" in engine.library.tags[engine.library.pos["2611.00042"]]
+        assert main.query_one(PaperList).card_count == 5
+        other.close()
+
+
+async def test_small_terminals_keep_room_for_cards(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(60, 20)) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        assert not main.query_one("#chart").display or main.query_one("#chart").size.height == 0
+        assert paper_list.size.height >= 8
+        assert "Widget sorting at scale" in "\n".join(lines_of(paper_list))
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert main.query_one("#chart").size.height >= 6
+
+
+async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    from tests.atom import api_feed
+
+    httpserver.expect_request("/api/query").respond_with_data(api_feed([]), content_type="application/atom+xml")
+    config = Config()
+    config.settings.arxiv.api_url = httpserver.url_for("/api/query")
+    config.settings.arxiv.rss_url = httpserver.url_for("/rss/")
+    config.settings.arxiv.min_interval = 0.01
+    engine = Engine(config, tmp_path / "fresh")
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, WelcomeScreen):
+                break
+        assert isinstance(app.screen, WelcomeScreen)
+        await pilot.press("space", "down", "space")
+        await pilot.click("#welcome-follow")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, WelcomeScreen)
+        assert len(engine.state.follows()) == 2
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if httpserver.log:
+                break
+        assert httpserver.log, "following from the welcome screen fetches the topics"
+    engine.close()

@@ -9,7 +9,8 @@ lane keeps pages at least `min_interval` seconds apart on one connection.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import quote, urlencode
@@ -24,7 +25,8 @@ from feedtui.sources.http import Fetcher
 # that starts with this.
 API_ERROR_PREFIX = "arXiv API error:"
 
-Parse = Callable[[bytes, str], ParsedFeed]
+# A parser, plain (run in a thread) or a coroutine function (awaited as it is).
+Parse = Callable[[bytes, str], ParsedFeed] | Callable[[bytes, str], Awaitable[ParsedFeed]]
 
 
 @dataclass(slots=True)
@@ -124,7 +126,11 @@ async def fetch_query(
                 result.error = _on_page("the arXiv API answered 304 to a request that was not conditional", start)
             break
         try:
-            page = await asyncio.to_thread(parse, fetched.body, fetched.final_url or url)
+            page_url = fetched.final_url or url
+            if inspect.iscoroutinefunction(parse):
+                page = await parse(fetched.body, page_url)
+            else:
+                page = await asyncio.to_thread(parse, fetched.body, page_url)
         except FeedError as exc:
             result.error = _on_page(str(exc), start)
             break

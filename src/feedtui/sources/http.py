@@ -36,7 +36,7 @@ from feedtui.sources.base import FetchResult, Validators
 from feedtui.sources.pace import SharedPace
 from feedtui.text.sanitize import clean_line
 
-USER_AGENT = f"feedtui/{__version__} (+https://github.com/feedtui/feedtui)"
+USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
 ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 ACCEPT_ENCODING = "gzip, deflate"
 
@@ -134,9 +134,11 @@ class Fetcher:
             ),
             # httpx caps a pool at 100 connections (20 kept alive) by default;
             # our own semaphores do the limiting, the pool must not undercut them.
-            limits=httpx.Limits(
-                max_connections=settings.concurrency,
-                max_keepalive_connections=settings.concurrency,
+            transport=LazyTLSTransport(
+                httpx.Limits(
+                    max_connections=settings.concurrency,
+                    max_keepalive_connections=settings.concurrency,
+                )
             ),
             follow_redirects=False,
         )
@@ -286,6 +288,31 @@ class Fetcher:
     def _in_arxiv_lane(self, url: httpx.URL) -> bool:
         host = url.host.lower().rstrip(".")
         return host == "arxiv.org" or host.endswith(".arxiv.org") or _host_key(url) in self._arxiv_hosts
+
+
+class LazyTLSTransport(httpx.AsyncBaseTransport):
+    """Routes http and https to two pools; the https one, with full certificate
+    verification, is built on the first https request. Loading the CA bundle
+    costs 50–100 ms of CPU, which a refresh of plain-http feeds (or a test on
+    127.0.0.1) should not pay."""
+
+    def __init__(self, limits: httpx.Limits) -> None:
+        self._limits = limits
+        # Only ever given http:// requests, so it never negotiates TLS.
+        self._plain = httpx.AsyncHTTPTransport(limits=limits, verify=False)
+        self._tls: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            if self._tls is None:
+                self._tls = httpx.AsyncHTTPTransport(limits=self._limits)
+            return await self._tls.handle_async_request(request)
+        return await self._plain.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._plain.aclose()
+        if self._tls is not None:
+            await self._tls.aclose()
 
 
 class PacedLane:

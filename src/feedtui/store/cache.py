@@ -76,6 +76,16 @@ class IndexLoad:
     problems: list[str] = field(default_factory=list)
 
 
+def read_documents(path: Path) -> Mapping[str, dict]:
+    """The paper documents of one shard file ({} if it is missing or damaged)."""
+    try:
+        with _gc_paused():
+            data = parse_database(path, path.read_bytes())
+    except (FileNotFoundError, DamagedFileError):
+        return {}
+    return data.get(PAPERS, {})
+
+
 @contextmanager
 def _gc_paused():
     enabled = gc.isenabled()
@@ -234,13 +244,12 @@ class PaperCache:
         return found
 
     def read_shard_documents(self, shard: str) -> Mapping[str, dict]:
-        path = self._papers_path(shard)
-        try:
-            with _gc_paused():
-                data = parse_database(path, path.read_bytes())
-        except (FileNotFoundError, DamagedFileError):
-            return {}
-        return data.get(PAPERS, {})
+        return read_documents(self._papers_path(shard))
+
+    def shard_paths(self) -> list[Path]:
+        """Every papers shard, largest first (to share them out evenly)."""
+        paths = [self._papers_path(s) for s in self.shards()]
+        return sorted(paths, key=lambda p: p.stat().st_size if p.exists() else 0, reverse=True)
 
     def iter_documents(self) -> Iterator[tuple[str, Mapping[str, dict]]]:
         """(shard, {paper id: document}) for every shard, one shard in memory at a time."""
@@ -255,16 +264,16 @@ class PaperCache:
         known: Mapping[str, list],
         now: datetime | None = None,
         *,
-        before_index: Callable[[dict[str, Paper]], None] | None = None,
+        before_index: Callable[[StoreOutcome], None] | None = None,
     ) -> StoreOutcome:
         """Merge papers into the cache. `known` maps paper id → card row for what
         the caller already holds; rows that changed on disk meanwhile are re-read.
 
-        `before_index(papers)` is called with the new and changed papers once
-        their documents are on disk and before their cards are: the caller
-        saves what it derives from them (tags) there, so that a crash never
-        leaves a paper with a card but without its tags. Errors it raises
-        stop the store before any card is written."""
+        `before_index(outcome)` is called with what is being stored (new and
+        changed papers, their rows) once their documents are on disk and before
+        their cards are: the caller saves what it derives from them (tags)
+        there, so that a crash never leaves a paper with a card but without its
+        tags. Errors it raises stop the store before any card is written."""
         stamp = (now or utcnow()).isoformat(timespec="seconds")
         incoming: dict[str, Paper] = {}
         for paper in papers:
@@ -315,7 +324,7 @@ class PaperCache:
             week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
             # 2. What the caller derives from them.
             if before_index is not None:
-                before_index(outcome.papers)
+                before_index(outcome)
             # 3. The cards.
             for shard, ids in moved_out.items():
                 week.index(shard).table(CARDS).delete_many(ids)
@@ -333,6 +342,32 @@ class PaperCache:
             week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
             self._write_meta(week.written, bump=True)
         return outcome
+
+    def remove(self, locations: Mapping[str, str]) -> int:
+        """Drop papers ({paper id: week}) from the cache; returns how many were there."""
+        by_shard: dict[str, list[str]] = {}
+        for paper_id, shard in locations.items():
+            by_shard.setdefault(shard, []).append(paper_id)
+        removed = 0
+        with self._lock:
+            week = _OpenWeeks(self)
+            for shard, ids in by_shard.items():
+                papers = week.papers(shard)
+                present = [pid for pid in ids if papers.table(PAPERS).get(doc_id=pid) is not None]
+                if not present:
+                    continue
+                # The index first: a card never points at a paper that is gone.
+                week.index(shard).table(CARDS).delete_many(present)
+                week.flush([self._index_path(shard)])
+                self._signatures[shard] = file_signature(self._index_path(shard))
+                week.heads(shard).table(HEADS).delete_many(present)
+                papers.table(PAPERS).delete_many(present)
+                week.flush([self._heads_path(shard), self._papers_path(shard)])
+                removed += len(present)
+            self._forget_heads(by_shard)
+            if removed:
+                self._write_meta(week.written, bump=True)
+        return removed
 
     def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> None:
         """Record the signatures of shard files just written or checked (None

@@ -290,7 +290,7 @@ class StateStore:
                 self._wake.notify_all()
         if self.on_durable:
             self.on_durable(self._durable_seq)
-        if reloaded and not ops and self.on_external_change:
+        if reloaded and self.on_external_change:
             self.on_external_change()
 
     def close(self) -> None:

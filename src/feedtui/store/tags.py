@@ -32,6 +32,9 @@ class TagUpdate:
     matches: set[str]
     # None means every cached paper was examined (a full retag).
     universe: set[str] | None
+    # The topic's whole membership as the writer knows it, used when the file
+    # has no entry for the topic yet (a partial update has nothing to amend).
+    known: set[str] | None = None
 
 
 class TagStore:
@@ -70,6 +73,8 @@ class TagStore:
                 old = current.get(update.topic)
                 if update.universe is None:
                     ids = update.matches
+                elif old is None and update.known is not None:
+                    ids = update.known
                 elif old is None or old.get("sig") != update.signature:
                     # A partial update against another definition: the full retag
                     # that follows a definition change will write this topic.

@@ -86,8 +86,10 @@ __all__ = [
     "QueryError",
     "Term",
     "TextField",
+    "category_query",
     "combine_all",
     "combine_any",
+    "compile_queries",
     "compile_query",
     "parse_query",
 ]
@@ -236,6 +238,25 @@ def combine_all(queries: Iterable[Query]) -> Query:
 def combine_any(queries: Iterable[Query]) -> Query:
     """`(q1) OR (q2) OR …` — e.g. several followed topics in one API request."""
     return _combine(Or, queries)
+
+
+def category_query(category: str) -> Query:
+    """"In this arXiv category", as a topic's `categories` mean it, written as
+    a query (to fetch a category topic from the API).
+
+    `cs.DC` is that category; `cs.*`, or an archive whose categories all have
+    a dot (`cs`, `math`), is any category of the archive; any other archive
+    (`hep-lat`, `astro-ph`) is itself or any of its dotted categories. Raises
+    ValueError for something that is not a category.
+    """
+    text = category.strip()
+    if text.endswith(".*"):
+        return Term("cat", text[:-1], wildcard=True)
+    if "." in text:
+        return Term("cat", text)
+    if text.casefold() in _DOTTED_ARCHIVES:
+        return Term("cat", text + ".", wildcard=True)
+    return Or((Term("cat", text), Term("cat", text + ".", wildcard=True)))
 
 
 def _combine(kind: type[And] | type[Or], queries: Iterable[Query]) -> Query:
@@ -735,7 +756,35 @@ class _CodeBuilder:
         # text keeps punctuation as spaces).
         pattern = re.compile(" " + " +".join("(?:" + "|".join(map(re.escape, f)) + ")" for f in forms) + " ")
         each = tuple(dict.fromkeys(frozenset(f) for f in forms))
-        return _Code(f"{field}.phrase({self.const(each)}, {self.const(pattern)})", cost + _COST_PHRASE)
+        pattern_name = self.const(pattern)
+        # With a word set, each word's presence is one set test (the first
+        # usually settles it) before the text is searched for the phrase.
+        present = " and ".join(f"not w.isdisjoint({self.const(f)})" for f in each)
+        return _Code(
+            f"(({present} and {pattern_name}.search({field}.text) is not None) "
+            f"if (w := {field}.words) is not None else {field}.phrase({self.const(each)}, {pattern_name}))",
+            cost + _COST_PHRASE,
+        )
+
+
+@lru_cache(maxsize=16)
+def compile_queries(queries: tuple[Query, ...]) -> Callable[[MatchDoc], list[int]]:
+    """One generated function that tests a paper against many queries at once
+    and returns the positions (in `queries`) of those that match.
+
+    Tagging a cache with every topic calls it once per paper instead of once
+    per paper and topic; each query's test is the same expression
+    `compile_query` generates, so the answers are the same.
+    """
+    builder = _CodeBuilder()
+    lines = ["def match_all(d):", "    found = []", "    add = found.append"]
+    for position, query in enumerate(queries):
+        lines.append(f"    if {builder.code(query).text}:")
+        lines.append(f"        add({position})")
+    lines.append("    return found")
+    namespace: dict[str, object] = dict(builder.constants)
+    exec(compile("\n".join(lines) + "\n", "<feedtui queries>", "exec"), namespace)  # noqa: S102
+    return namespace["match_all"]  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=512)

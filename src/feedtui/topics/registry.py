@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from feedtui.model import Topic, TopicDefinition
-from feedtui.topics.query import Query, QueryError, parse_query
+from feedtui.topics.query import Query, QueryError, category_query, combine_all, combine_any, parse_query
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,10 @@ class TopicEntry:
     topic: Topic
     query: Query | None
     error: str = ""
+    # What the arXiv API is asked to fetch the topic's arXiv papers: its
+    # categories (as `cat:` terms) AND its query. None for a topic of feeds
+    # without categories, and for a topic with an error.
+    api_query: Query | None = None
 
     @property
     def name(self) -> str:
@@ -28,6 +32,16 @@ class TopicEntry:
     @property
     def signature(self) -> str:
         return definition_signature(self.topic.definition)
+
+    @property
+    def fetch_key(self) -> str:
+        """How a paper records that the API returned it for this topic's own
+        query (`Paper.fetched_for`): the name and a digest of the query sent,
+        so a changed query no longer claims what the old one fetched."""
+        if self.api_query is None:
+            return ""
+        digest = hashlib.blake2b(self.api_query.to_api().encode(), digest_size=6).hexdigest()
+        return f"{self.name}@{digest}"
 
 
 def definition_signature(definition: TopicDefinition) -> str:
@@ -41,12 +55,22 @@ def definition_signature(definition: TopicDefinition) -> str:
 
 
 def compile_topic(topic: Topic) -> TopicEntry:
-    if not topic.definition.query:
-        return TopicEntry(topic, None)
+    definition = topic.definition
+    query: Query | None = None
+    if definition.query:
+        try:
+            query = parse_query(definition.query)
+        except QueryError as error:
+            return TopicEntry(topic, None, f"topic '{topic.name}': {error}")
+    if not definition.categories:
+        # A bare query is fetched as it is; feeds with a query only narrow the feeds.
+        return TopicEntry(topic, query, api_query=None if definition.feeds else query)
     try:
-        return TopicEntry(topic, parse_query(topic.definition.query))
-    except QueryError as error:
+        in_categories = combine_any(category_query(c) for c in definition.categories)
+    except ValueError as error:
         return TopicEntry(topic, None, f"topic '{topic.name}': {error}")
+    api_query = in_categories if query is None else combine_all([in_categories, query])
+    return TopicEntry(topic, query, api_query=api_query)
 
 
 class TopicRegistry:

@@ -5,7 +5,20 @@ A paper belongs to a topic when
   came from one of those feeds, and matches the topic's query if it has one;
 - the topic is a bare query: the query matches the paper locally;
 - or the arXiv API returned the paper for that topic's own query
-  (`Paper.fetched_for`), whatever local evaluation says.
+  (`Paper.fetched_for` holds the topic's `fetch_key`), whatever local
+  evaluation says. arXiv stems words and reads fields its own way, so the two
+  can disagree; a request made for one topic alone settles it for that topic.
+  A request that combines several topics' queries cannot say which topic a
+  paper answered, so there local evaluation alone decides (see
+  `feedtui.refresh`). The key carries a digest of the query sent: after the
+  topic's query changes, what the old query fetched no longer counts.
+
+Tagging runs for every new paper against every topic, and for the whole cache
+when a topic changes, so `Tagger` avoids evaluating what cannot match: topics
+are indexed by the feeds and categories a paper must have (a topic's own
+categories and feeds, or the `cat:` terms a query requires, as in the
+catalogue's `(cat:cs.DC OR cat:cs.AR) AND (…)`), and only the topics a paper's
+sources and categories point at, plus those with no such gate, are evaluated.
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from feedtui.model import Paper
-from feedtui.topics.query import MatchDoc, compile_query
+from feedtui.topics.query import And, AndNot, MatchDoc, Or, Query, Term, compile_query
 from feedtui.topics.registry import TopicEntry
 
 # Bump when local matching changes meaning, so stored tags are recomputed.
@@ -25,15 +38,62 @@ def normalise_feed_url(url: str) -> str:
     return url.strip().rstrip("/")
 
 
+@dataclass(frozen=True, slots=True)
+class CategoryGate:
+    """A paper must be in one of these categories (lower case) or under one of these prefixes."""
+
+    exact: frozenset[str]
+    prefixes: tuple[str, ...]
+
+    def admits(self, categories: Iterable[str]) -> bool:
+        for category in categories:
+            folded = category.lower()
+            if folded in self.exact or (self.prefixes and folded.startswith(self.prefixes)):
+                return True
+        return False
+
+
+def query_category_gate(query: Query) -> CategoryGate | None:
+    """The categories a paper needs for `query` to match it, if the query says so.
+
+    `cat:x` needs x; `a OR b` needs what a or b needs (only if both need some);
+    `a AND b` needs what any one operand needs; `a ANDNOT b` what a needs.
+    """
+    if isinstance(query, Term):
+        if query.field != "cat":
+            return None
+        text = query.text.lower()
+        if query.wildcard:
+            return CategoryGate(frozenset(), (text,))
+        return CategoryGate(frozenset({text}), ())
+    if isinstance(query, Or):
+        gates = [query_category_gate(child) for child in query.children]
+        if any(gate is None for gate in gates):
+            return None
+        return CategoryGate(
+            frozenset().union(*(g.exact for g in gates)),  # type: ignore[union-attr]
+            tuple(p for g in gates for p in g.prefixes),  # type: ignore[union-attr]
+        )
+    if isinstance(query, And):
+        gates = [g for g in (query_category_gate(child) for child in query.children) if g is not None]
+        return min(gates, key=lambda g: len(g.exact) + 10 * len(g.prefixes)) if gates else None
+    if isinstance(query, AndNot):
+        return query_category_gate(query.include)
+    return None
+
+
 @dataclass(slots=True)
 class TopicMatcher:
     name: str
     signature: str
     query: object | None  # a compiled matcher: MatchDoc -> bool
-    exact_categories: frozenset[str]
-    category_prefixes: tuple[str, ...]
+    # The topic's own scope: its categories and feeds.
+    scope: CategoryGate | None
     feeds: frozenset[str]
-    has_scope: bool = False
+    # Categories the query itself requires (None: no such requirement).
+    query_gate: CategoryGate | None = None
+    # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
+    fetch_key: str = ""
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:
@@ -44,39 +104,86 @@ class TopicMatcher:
         exact: set[str] = set()
         prefixes: list[str] = []
         for category in definition.categories:
-            if category.endswith(".*"):
-                prefixes.append(category[:-1])
-            elif "." not in category:
-                prefixes.append(category + ".")
-                exact.add(category)
+            folded = category.lower()
+            if folded.endswith(".*"):
+                prefixes.append(folded[:-1])
+            elif "." not in folded:
+                prefixes.append(folded + ".")
+                exact.add(folded)
             else:
-                exact.add(category)
+                exact.add(folded)
+        scope = CategoryGate(frozenset(exact), tuple(prefixes)) if (exact or prefixes) else None
         return cls(
             name=entry.name,
             signature=entry.signature,
             query=compile_query(entry.query) if entry.query is not None else None,
-            exact_categories=frozenset(exact),
-            category_prefixes=tuple(prefixes),
+            scope=scope,
             feeds=frozenset(normalise_feed_url(f) for f in definition.feeds),
-            has_scope=bool(exact or prefixes or definition.feeds),
+            query_gate=query_category_gate(entry.query) if entry.query is not None else None,
+            fetch_key=entry.fetch_key,
         )
 
+    @property
+    def has_scope(self) -> bool:
+        return self.scope is not None or bool(self.feeds)
+
     def matches(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> bool:
-        if self.has_scope and not self._in_scope(categories, sources):
-            return False
+        """The plain rule, without the index (the Tagger gives the same answers faster)."""
+        if self.has_scope:
+            in_scope = (self.scope is not None and self.scope.admits(categories)) or (
+                bool(self.feeds) and any(normalise_feed_url(s) in self.feeds for s in sources)
+            )
+            if not in_scope:
+                return False
         if self.query is None:
             return self.has_scope
         return self.query(doc)  # type: ignore[operator]
 
-    def _in_scope(self, categories: Sequence[str], sources: Sequence[str]) -> bool:
+
+class Tagger:
+    """Evaluates, for each paper, only the topics its feeds and categories allow."""
+
+    def __init__(self, matchers: Sequence[TopicMatcher]) -> None:
+        self.matchers = list(matchers)
+        self.names = [m.name for m in self.matchers]
+        self._by_feed: dict[str, list[int]] = {}
+        self._by_category: dict[str, list[int]] = {}
+        self._by_prefix: list[tuple[str, int]] = []
+        self._ungated: list[int] = []
+        self._fetched_by = {m.fetch_key: m.name for m in self.matchers if m.fetch_key}
+        for number, matcher in enumerate(self.matchers):
+            for feed in matcher.feeds:
+                self._by_feed.setdefault(feed, []).append(number)
+            gate = matcher.scope if matcher.has_scope else matcher.query_gate
+            if matcher.has_scope and matcher.scope is None:
+                continue  # feeds only
+            if gate is None:
+                self._ungated.append(number)
+                continue
+            for category in gate.exact:
+                self._by_category.setdefault(category, []).append(number)
+            self._by_prefix.extend((prefix, number) for prefix in gate.prefixes)
+
+    def fetched_for(self, keys: Iterable[str]) -> list[str]:
+        """The topics whose own API request returned the paper (by `fetch_key`)."""
+        return [self._fetched_by[key] for key in keys if key in self._fetched_by]
+
+    def topics_of(self, doc: MatchDoc, categories: Sequence[str], sources: Sequence[str]) -> list[str]:
+        candidates: set[int] = set(self._ungated)
+        for source in sources:
+            candidates.update(self._by_feed.get(normalise_feed_url(source), ()))
         for category in categories:
-            if category in self.exact_categories or (
-                self.category_prefixes and category.startswith(self.category_prefixes)
-            ):
-                return True
-        if self.feeds:
-            return any(normalise_feed_url(s) in self.feeds for s in sources)
-        return False
+            folded = category.lower()
+            candidates.update(self._by_category.get(folded, ()))
+            for prefix, number in self._by_prefix:
+                if folded.startswith(prefix):
+                    candidates.add(number)
+        found: list[str] = []
+        for number in sorted(candidates):
+            matcher = self.matchers[number]
+            if matcher.query is None or matcher.query(doc):  # type: ignore[operator]
+                found.append(matcher.name)
+        return found
 
 
 def build_matchers(entries: Iterable[TopicEntry]) -> list[TopicMatcher]:
@@ -103,28 +210,80 @@ def tag_documents(
     documents: Iterable[tuple[str, Mapping]], matchers: Sequence[TopicMatcher]
 ) -> dict[str, set[str]]:
     """topic name → ids of the given cached documents that belong to it."""
+    tagger = Tagger(matchers)
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for paper_id, doc in documents:
-        match_doc = match_doc_from_document(paper_id, doc)
-        categories = doc.get("categories", ())
-        sources = doc.get("sources", ())
-        for name in doc.get("fetched_for", ()):
-            if name in found:
-                found[name].add(paper_id)
-        for matcher in matchers:
-            if matcher.matches(match_doc, categories, sources):
-                found[matcher.name].add(paper_id)
+        for name in tagger.fetched_for(doc.get("fetched_for", ())):
+            found[name].add(paper_id)
+        categories = doc.get("categories", ()) or ((doc["primary_category"],) if doc.get("primary_category") else ())
+        for name in tagger.topics_of(match_doc_from_document(paper_id, doc), categories, doc.get("sources", ())):
+            found[name].add(paper_id)
     return found
 
 
 def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
+    """topic name → ids of the given papers that belong to it."""
+    tagger = Tagger(matchers)
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for paper in papers:
-        match_doc = match_doc_from_paper(paper)
-        for name in paper.fetched_for:
-            if name in found:
-                found[name].add(paper.id)
-        for matcher in matchers:
-            if matcher.matches(match_doc, paper.categories, paper.sources):
-                found[matcher.name].add(paper.id)
+        for name in tagger.fetched_for(paper.fetched_for):
+            found[name].add(paper.id)
+        categories = paper.categories or ((paper.primary_category,) if paper.primary_category else ())
+        for name in tagger.topics_of(match_doc_from_paper(paper), categories, paper.sources):
+            found[name].add(paper.id)
     return found
+
+
+# -- tagging in worker processes ----------------------------------------------
+#
+# A worker gets the topics once (`register_topics`, run in the parent before a
+# fork, or in each spawned worker) under a token, so two pools (a refresh and a
+# retag at the same time) never see each other's topics.
+
+_REGISTERED: dict[int, list[TopicMatcher]] = {}
+
+
+def register_topics(token: int, specs: Sequence[tuple[str, dict]]) -> None:
+    """Compile topics for the workers: `specs` are (topic name, definition dict)."""
+    from feedtui.model import Topic, TopicDefinition
+    from feedtui.topics.registry import compile_topic
+
+    entries = [compile_topic(Topic(name, TopicDefinition.from_dict(definition))) for name, definition in specs]
+    _REGISTERED[token] = build_matchers(entries)
+
+
+def forget_topics(token: int) -> None:
+    _REGISTERED.pop(token, None)
+
+
+def topic_specs(entries: Iterable[TopicEntry]) -> list[tuple[str, dict]]:
+    return [(e.name, e.topic.definition.to_dict()) for e in entries if not e.error]
+
+
+def parse_and_tag(token: int, data: bytes, url: str, content_type: str, now) -> tuple[object, dict[str, tuple[str, ...]]]:
+    """Parse a response and tag its papers as they stand in it: (ParsedFeed,
+    {paper id: topic names}). Tags of papers that merge with others later are
+    recomputed by the caller."""
+    from feedtui.sources.parse import parse_feed
+
+    feed = parse_feed(data, url, content_type, now=now)
+    found = tag_papers(feed.papers, _REGISTERED[token])
+    tags: dict[str, list[str]] = {}
+    for name, ids in found.items():
+        for paper_id in ids:
+            tags.setdefault(paper_id, []).append(name)
+    return feed, {paper.id: tuple(tags.get(paper.id, ())) for paper in feed.papers}
+
+
+def tag_shard_files(token: int, paths: Sequence[str]) -> dict[str, list[str]]:
+    """Tag every paper in these cache shard files: topic name → paper ids."""
+    from pathlib import Path
+
+    from feedtui.store.cache import read_documents
+
+    matchers = _REGISTERED[token]
+    found: dict[str, set[str]] = {m.name: set() for m in matchers}
+    for path in paths:
+        for name, ids in tag_documents(read_documents(Path(path)).items(), matchers).items():
+            found[name] |= ids
+    return {name: sorted(ids) for name, ids in found.items()}

@@ -24,38 +24,41 @@ class FeedtuiApp(App):
         self.engine = engine
         self.browser = Browser(engine.settings.browser)
         self.copier = Copier(self.copy_to_clipboard)
+        self._check_config()
         if engine.settings.keymap:
             self.set_keymap(engine.settings.keymap)
         self.main_screen = MainScreen(engine)
 
+    def _check_config(self) -> None:
+        """Theme names and binding ids are only known here: check the config's."""
+        from feedtui.config import check_ui_settings
+        from feedtui.ui.screens.help import keymap_scopes
+
+        problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=keymap_scopes())
+        self.engine.problems.messages.extend(str(p) for p in problems)
+
     def on_mount(self) -> None:
-        theme = self.engine.state.pref("theme") or self.engine.settings.theme
-        if theme in self.available_themes:
-            self.theme = theme
+        self.theme = self._start_theme()
         self.push_screen(self.main_screen)
 
+    def _start_theme(self) -> str:
+        """The theme last picked in the app, unless the config's theme changed since."""
+        state, configured = self.engine.state, self.engine.settings.theme
+        picked = state.pref("theme")
+        if picked in self.available_themes and state.pref("theme_config", configured) == configured:
+            return picked
+        return configured
+
     def watch_theme(self, theme: str) -> None:
-        if getattr(self, "engine", None) is not None and self.engine.state.pref("theme") != theme:
-            self.engine.state.set_pref("theme", theme)
+        engine = getattr(self, "engine", None)
+        if engine is not None and engine.state.pref("theme") != theme:
+            engine.state.set_pref("theme", theme)
+            engine.state.set_pref("theme_config", engine.settings.theme)
 
     def action_help(self) -> None:
         from feedtui.ui.screens.help import HelpScreen
-        from feedtui.ui.widgets.paper_list import PaperList
-        from feedtui.ui.widgets.topic_list import TopicList
-        from feedtui.ui.screens.detail import DetailScreen
 
-        bindings = []
-        for source in (FeedtuiApp, MainScreen, TopicList, PaperList, DetailScreen):
-            for binding in source.BINDINGS:
-                if isinstance(binding, Binding) and binding.id:
-                    bindings.append(self._remapped(binding))
-        self.push_screen(HelpScreen(bindings))
-
-    def _remapped(self, binding: Binding) -> Binding:
-        keys = self._keymap.get(binding.id) if binding.id else None
-        if keys:
-            return Binding(keys, binding.action, binding.description, show=binding.show, id=binding.id)
-        return binding
+        self.push_screen(HelpScreen(self.engine.settings.keymap))
 
     def action_welcome(self) -> None:
         from feedtui.ui.screens.welcome import WelcomeScreen
@@ -73,6 +76,8 @@ class FeedtuiApp(App):
         self.push_screen(WelcomeScreen(catalogue), follow)
 
     def get_system_commands(self, screen):
+        from feedtui.ui.screens.help import key_labels, mapped
+
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help: every key", "Show every key binding, grouped", self.action_help)
         main = self.main_screen
@@ -80,7 +85,8 @@ class FeedtuiApp(App):
             if binding.id and binding.description:
                 action = binding.action
                 yield SystemCommand(
-                    binding.description, f"{self.get_key_display(binding)} · {binding.id}",
+                    binding.description,
+                    f"{', '.join(key_labels(mapped(binding, self.engine.settings.keymap).key))} · {binding.id}",
                     lambda action=action: main.run_action(action),
                 )
 

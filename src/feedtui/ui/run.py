@@ -20,6 +20,11 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return 1
+    except OSError as error:
+        from feedtui.cli import data_dir_problem
+
+        print(f"feedtui: {data_dir_problem(data_dir, error)}", file=sys.stderr)
+        return 1
     from feedtui.ui.app import FeedtuiApp
 
     app = FeedtuiApp(engine)

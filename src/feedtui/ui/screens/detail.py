@@ -55,7 +55,8 @@ class DetailScreen(Screen):
         paper = self.paper
         body = self.query_one("#detail-body", Static)
         if paper is None:
-            body.update(Text(f"{self.paper_id} is no longer in the cache", style="bold red"))
+            error = self.app.get_css_variables().get("error", "")
+            body.update(Text(f"{self.paper_id} is no longer in the cache (refresh its topic to fetch it again)", style=f"bold {error}"))
             return
         state = self.engine.state
         text = Text()

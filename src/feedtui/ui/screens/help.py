@@ -1,58 +1,163 @@
-"""`?`: every key, grouped, as the keymap currently has it."""
+"""`?`: every key, grouped, as the keymap currently has it.
+
+Also the one list of where feedtui defines keys (`binding_sources`), which the
+config check, the command palette and the README's key table read too.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+# Help groups, by the first part of a binding id, in the order shown.
 GROUPS = {
     "app": "General",
     "topics": "Topic sidebar",
     "topic": "The topic",
     "paper": "The paper under the cursor",
     "paper_list": "Moving in the list",
-    "detail": "Paper detail",
+    "detail": "Paper detail (enter on a card)",
+    "help": "This help",
+    "welcome": "Welcome screen (first run)",
+    "pick": "Choosing a topic (t with several tags)",
 }
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close")]
+def binding_sources() -> dict[str, list[Binding]]:
+    """Each class that defines feedtui's keys, by a short name, with its bindings."""
+    from feedtui.ui.app import FeedtuiApp
+    from feedtui.ui.screens.detail import DetailScreen
+    from feedtui.ui.screens.main import MainScreen
+    from feedtui.ui.screens.pick_topic import PickTopicScreen
+    from feedtui.ui.screens.welcome import WelcomeScreen
+    from feedtui.ui.widgets.paper_list import PaperList
+    from feedtui.ui.widgets.topic_list import TopicList
 
-    def __init__(self, bindings: list[Binding]) -> None:
+    classes = {
+        "app": FeedtuiApp,
+        "main": MainScreen,
+        "topic_list": TopicList,
+        "paper_list": PaperList,
+        "detail": DetailScreen,
+        "help": HelpScreen,
+        "welcome": WelcomeScreen,
+        "pick": PickTopicScreen,
+    }
+    return {name: [b for b in cls.BINDINGS if isinstance(b, Binding)] for name, cls in classes.items()}
+
+
+def all_bindings() -> list[Binding]:
+    """Every binding with an id, once each, in the order the classes list them."""
+    seen: dict[str, Binding] = {}
+    for bindings in binding_sources().values():
+        for binding in bindings:
+            if binding.id and binding.id not in seen:
+                seen[binding.id] = binding
+    return list(seen.values())
+
+
+def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
+    """The sets of bindings active at the same time, as (id, default keys):
+    a key given twice inside one of them hides one of the two bindings."""
+    sources = binding_sources()
+    together = {
+        "the topic sidebar": ("app", "main", "topic_list"),
+        "the paper list": ("app", "main", "paper_list"),
+        "the detail view": ("app", "detail"),
+        "the help": ("app", "help"),
+        "the welcome screen": ("app", "welcome"),
+        "the topic chooser": ("app", "pick"),
+    }
+    return {
+        place: [(b.id, b.key) for name in names for b in sources[name] if b.id]
+        for place, names in together.items()
+    }
+
+
+def mapped(binding: Binding, keymap: Mapping[str, str]) -> Binding:
+    """The binding with the keys the keymap gives it."""
+    keys = keymap.get(binding.id or "")
+    return binding.with_key(keys, None) if keys else binding
+
+
+def key_label(key: str) -> str:
+    """One key as the footer shows it: `ctrl+f` → `^f`, `question_mark` → `?`."""
+    *modifiers, name = key.strip().split("+")
+    name = format_key(name)
+    if "ctrl" in modifiers:
+        modifiers.remove("ctrl")
+        name = f"^{name}"
+    return "+".join([*modifiers, name])
+
+
+def key_labels(keys: str) -> list[str]:
+    """Every key of a binding (`j,down` → [`j`, `↓`])."""
+    return [key_label(key) for key in keys.split(",") if key.strip()]
+
+
+def grouped(bindings: list[Binding]) -> list[tuple[str, list[Binding]]]:
+    """The bindings under their group titles, groups in `GROUPS` order."""
+    by_group: dict[str, list[Binding]] = {}
+    for binding in bindings:
+        by_group.setdefault((binding.id or "app").split(".")[0], []).append(binding)
+    ordered = [(GROUPS[g], by_group.pop(g)) for g in GROUPS if g in by_group]
+    return ordered + [(g, rows) for g, rows in by_group.items()]
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
+        Binding("j,down", "scroll_down", "Scroll down", show=False, id="help.down"),
+        Binding("k,up", "scroll_up", "Scroll up", show=False, id="help.up"),
+    ]
+
+    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
-        self.bindings_shown = bindings
+        self.keymap = dict(keymap or {})
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Static(self._table(), id="help-body")
 
+    def shown_bindings(self) -> list[Binding]:
+        return [mapped(binding, self.keymap) for binding in all_bindings()]
+
+    def keys_text(self, binding: Binding) -> str:
+        """The binding's keys, each as the footer shows it."""
+        return "  ".join(
+            self.app.get_key_display(binding.with_key(key.strip(), None)) for key in binding.key.split(",") if key.strip()
+        )
+
     def _table(self) -> Table:
-        table = Table(title="feedtui keys", expand=True, show_edge=False, pad_edge=False)
-        table.add_column("Keys", no_wrap=True, style="bold")
-        table.add_column("Does")
-        table.add_column("Id (for [keymap])", style="dim", no_wrap=True)
-        grouped: dict[str, list[Binding]] = {}
-        for binding in self.bindings_shown:
-            group = (binding.id or "app").split(".")[0]
-            grouped.setdefault(group, []).append(binding)
-        for group, title in GROUPS.items():
-            rows = grouped.pop(group, [])
-            if not rows:
-                continue
-            table.add_row(Text(title, style="bold underline"), "", "")
-            for binding in rows:
-                table.add_row(Text(self.app.get_key_display(binding)), Text(binding.description), Text(binding.id or ""))
-        for group, rows in grouped.items():
-            table.add_row(Text(group, style="bold underline"), "", "")
-            for binding in rows:
-                table.add_row(Text(self.app.get_key_display(binding)), Text(binding.description), Text(binding.id or ""))
-        table.caption = "ctrl+p opens the command palette: every action, themes, and more"
+        table = Table(title=Text("feedtui keys", style="bold"), expand=True, show_edge=False, pad_edge=False)
+        table.add_column(Text("Keys"), no_wrap=True, style="bold")
+        table.add_column(Text("Does"), ratio=1)
+        table.add_column(Text("Id, for [keymap] in the config"), style="dim", no_wrap=True)
+        for title, bindings in grouped(self.shown_bindings()):
+            table.add_row(Text(title, style="bold underline"), Text(""), Text(""))
+            for binding in bindings:
+                remapped = " (remapped)" if binding.id in self.keymap else ""
+                does = (binding.tooltip or binding.description) + remapped
+                table.add_row(Text(self.keys_text(binding)), Text(does), Text(binding.id or ""))
+        table.caption = Text(
+            "ctrl+p opens the command palette: every action, and Theme to change the look. "
+            "Remap keys in the [keymap] section of the config file (feedtui config --path)."
+        )
         return table
 
     def action_dismiss(self) -> None:
         self.dismiss(None)
+
+    def action_scroll_down(self) -> None:
+        self.query_one("#help", VerticalScroll).scroll_down()
+
+    def action_scroll_up(self) -> None:
+        self.query_one("#help", VerticalScroll).scroll_up()

@@ -126,12 +126,54 @@ class MainScreen(Screen):
     def after_first_paint(self) -> None:
         """Work that can wait until the reader sees the screen."""
         engine = self.engine
+        engine.state.on_external_change = self._state_changed_elsewhere
+        self.set_interval(2.0, self.check_cache_elsewhere)
         if engine.stale_topics:
             self.retag(engine.stale_topics)
         if not engine.state.follows() and not len(engine.library) and not engine.demo:
             self.app.action_welcome()
         elif engine.settings.auto_refresh and self._followed_stale():
             self.refresh_topics(None)
+
+    # -- another feedtui process at work ---------------------------------------------
+
+    def _state_changed_elsewhere(self) -> None:
+        """Called by the state store (usually from its thread) after it re-read a
+        state.json another process wrote: follows, marks or topics changed."""
+        try:
+            self.app.call_from_thread(self.on_state_changed)
+        except RuntimeError:  # already on the app's thread (a flush it asked for)
+            self.call_later(self.on_state_changed)
+
+    def on_state_changed(self) -> None:
+        engine = self.engine
+        stale = engine.reload_topics()
+        engine.library.recount()
+        if stale:
+            self.retag(stale)
+        self.rebuild_sidebar()
+        if self.current:
+            if self.current != STARRED_VIEW and self.current not in engine.registry:
+                self.current = None
+                self.rebuild_sidebar()
+            else:
+                self.show_topic(self.current, keep=self._cursor_id())
+
+    def check_cache_elsewhere(self) -> None:
+        if not self.refreshing and self.engine.cache_changed_elsewhere():
+            self.reload_library()
+
+    @work(exclusive=True, group="reload")
+    async def reload_library(self) -> None:
+        keep = self._cursor_id()
+        await asyncio.to_thread(self.engine.load_library)
+        self._search_cache.clear()
+        if self.engine.stale_topics:
+            self.retag(self.engine.stale_topics)
+        self.rebuild_sidebar()
+        if self.current:
+            self.show_topic(self.current, keep=keep)
+        self.show_status("new papers from another feedtui")
 
     def _followed_stale(self) -> bool:
         from datetime import datetime, timedelta
@@ -147,6 +189,14 @@ class MainScreen(Screen):
             return True
         age = self.engine.clock() - when
         return age < timedelta(0) or age > timedelta(hours=self.engine.settings.refresh_age_hours)
+
+    def on_resize(self, event) -> None:
+        """Small terminals (down to 60×20) keep room for the cards: a shorter chart,
+        then none; a narrower sidebar."""
+        width, height = event.size.width, event.size.height
+        self.set_class(height < 34, "-short")
+        self.set_class(height < 26, "-tiny")
+        self.set_class(width < 90, "-narrow")
 
     # -- the sidebar -----------------------------------------------------------
 
@@ -235,7 +285,7 @@ class MainScreen(Screen):
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.state.starred_view())
             header.show_header(HeaderData(STARRED_VIEW, False, "", "Your reading list: papers you starred with s.", virtual=True))
-            chart.display = False
+            chart.add_class("-hidden")
         else:
             entry = engine.topic(name)
             momentum = engine.momentum(name)
@@ -250,7 +300,7 @@ class MainScreen(Screen):
                     error=entry.error,
                 )
             )
-            chart.display = True
+            chart.remove_class("-hidden")
             chart.update_chart(ChartData.from_momentum(momentum))
         total = len(positions)
         if self.unread_only:
@@ -677,6 +727,9 @@ class MainScreen(Screen):
         else:
             self.offline = ""
         self._search_cache.clear()
+        if engine.prune_candidates():
+            pruned = await asyncio.to_thread(engine.prune)
+            self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
         self.rebuild_sidebar()
         if self.current:
             self.show_topic(self.current, keep=keep)

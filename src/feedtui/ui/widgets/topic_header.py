@@ -32,6 +32,7 @@ class TopicHeader(Vertical):
     TopicHeader { height: auto; }
     TopicHeader > Static { height: auto; }
     TopicHeader > #header-definition { text-wrap: nowrap; text-overflow: ellipsis; }
+    TopicHeader > .-empty { display: none; }
     """
 
     def compose(self) -> ComposeResult:
@@ -60,13 +61,12 @@ class TopicHeader(Vertical):
 
     def _set(self, selector: str, text: Text | None) -> None:
         widget = self.query_one(selector, Static)
-        widget.display = text is not None
-        if text is not None:
-            widget.update(text)
+        widget.set_class(text is None, "-empty")
+        widget.update(text if text is not None else "")
 
     @property
     def text(self) -> str:
         """What the header says, line by line (for tests and the screen reader)."""
         return "\n".join(
-            str(w.render()) for w in self.query(Static) if w.display
+            str(w.render()) for w in self.query(Static) if not w.has_class("-empty")
         )

@@ -1,0 +1,148 @@
+"""CPU-bound work off the event loop, on every core when it pays.
+
+Parsing and tagging are pure-Python CPU work (about a millisecond per arXiv
+entry), so threads would only take turns with the event loop and the UI.
+Large jobs go to worker processes; small ones run in a thread, which costs
+less than the round trip to a worker.
+
+On Linux the workers are forked after the initializer ran here, so they start
+with the modules imported and the topic matchers compiled (a forkserver or
+spawned worker pays a second or more for that on a slow machine). A forked
+worker runs only the task: its signal handlers are reset so a terminal resize
+or Ctrl+C meant for the app never runs the app's handlers in the worker, and
+CPython re-initialises the import lock in the child.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+# Jobs smaller than this (in bytes of input) run in a thread of this process.
+POOL_MIN_BYTES = 64 * 1024
+
+
+_tokens = itertools.count(1)
+
+
+def next_token() -> int:
+    """A number naming one pool's worker state (see topics.tagging.register_topics)."""
+    return next(_tokens)
+
+
+def usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class CpuPool:
+    """Runs `task(*args)`; `initializer(*initargs)` prepares each process (and this
+    one, before the first job run in a thread)."""
+
+    def __init__(
+        self,
+        task: Callable[..., Any],
+        *,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple = (),
+        preload: Sequence[str] = (),
+        workers: int | None = None,
+    ) -> None:
+        self.task = task
+        self.initializer = initializer
+        self.initargs = initargs
+        self.preload = list(preload)
+        self.workers = workers if workers is not None else min(usable_cores(), 4)
+        self._pool: ProcessPoolExecutor | None = None
+        self._local_ready = False
+        self._local_lock = threading.Lock()
+
+    async def run(self, size: int, *args: Any) -> Any:
+        if self.workers < 2 or size < POOL_MIN_BYTES:
+            return await asyncio.to_thread(self._run_here, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), self.task, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): do it here instead.
+            self._pool = None
+            return await asyncio.to_thread(self._run_here, *args)
+
+    def map_blocking(self, calls: Sequence[tuple]) -> list[Any]:
+        """Run `task(*call)` for every call on the workers and wait (for a thread
+        that may block: the CLI, or the TUI's worker threads)."""
+        if self.workers < 2 or len(calls) < 2:
+            return [self._run_here(*call) for call in calls]
+        try:
+            futures = [self._executor().submit(self.task, *call) for call in calls]
+            return [future.result() for future in futures]
+        except BrokenProcessPool:
+            self._pool = None
+            return [self._run_here(*call) for call in calls]
+
+    def _run_here(self, *args: Any) -> Any:
+        self._prepare_here()
+        return self.task(*args)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            if sys.platform == "linux":
+                self._prepare_here()
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("fork"),
+                    initializer=_quiet_signals,
+                )
+            else:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=context,
+                    initializer=_prepare_spawned,
+                    initargs=(self.preload, self.initializer, self.initargs),
+                )
+        return self._pool
+
+    def _prepare_here(self) -> None:
+        with self._local_lock:
+            if not self._local_ready:
+                for module in self.preload:
+                    importlib.import_module(module)
+                if self.initializer is not None:
+                    self.initializer(*self.initargs)
+                self._local_ready = True
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _quiet_signals() -> None:
+    for name in ("SIGINT", "SIGTERM", "SIGWINCH", "SIGTSTP", "SIGCONT", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:
+        pass
+
+
+def _prepare_spawned(preload: Sequence[str], initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    for module in preload:
+        importlib.import_module(module)
+    if initializer is not None:
+        initializer(*initargs)

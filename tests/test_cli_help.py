@@ -1,0 +1,128 @@
+"""`feedtui --help`, every subcommand's help, `--version`, and `feedtui config`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from feedtui import __version__
+from feedtui.cli import build_parser, main
+from feedtui.config import OPTIONS
+
+# Real processes run this checkout's code, whatever is installed.
+SRC = Path(__file__).resolve().parent.parent / "src"
+ENV = {**os.environ, "PYTHONPATH": str(SRC)}
+
+
+def every_parser(parser: argparse.ArgumentParser, name: str = "feedtui"):
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from every_parser(sub, f"{name} {sub_name}")
+
+
+def test_every_command_has_examples_that_name_it():
+    names = []
+    for name, parser in every_parser(build_parser()):
+        names.append(name)
+        text = parser.format_help()
+        assert "example" in text, f"{name} --help has no examples"
+        examples = text[text.index("example") :]
+        assert name in examples or name.replace("feedtui ", "feedtui --demo ") in examples, name
+    # Every command the CLI has was looked at.
+    assert {"feedtui config", "feedtui topic show", "feedtui export bibtex", "feedtui import opml"} <= set(names)
+    assert len(names) >= 23
+
+
+def test_version_from_a_real_process():
+    result = subprocess.run([sys.executable, "-m", "feedtui", "--version"], capture_output=True, text=True, timeout=60, env=ENV)
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"feedtui {__version__}"
+
+
+def test_help_from_a_real_process_lists_the_commands():
+    result = subprocess.run([sys.executable, "-m", "feedtui", "--help"], capture_output=True, text=True, timeout=60, env=ENV)
+    assert result.returncode == 0
+    for command in ("refresh", "topics", "papers", "follow", "topic", "export", "import", "config"):
+        assert f"    {command} " in result.stdout
+
+
+def test_config_default_is_the_commented_file(capsys):
+    assert main(["config", "--default"]) == 0
+    text = capsys.readouterr().out
+    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "keymap": {}}
+    for option in OPTIONS:
+        assert f"# {option.key} = " in text
+
+
+def test_config_path_honours_the_flag_and_the_environment(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FEEDTUI_CONFIG", str(tmp_path / "env.toml"))
+    assert main(["config", "--path"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "env.toml")
+    assert main(["config", "--path", "--config", str(tmp_path / "flag.toml")]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "flag.toml")
+
+
+def test_config_check_lists_every_problem_in_line_order(tmp_path, capsys):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[general]\ntheme = "no-such-theme"\nwindow_weeks = "4"\n\n[keymap]\npaper.strr = "x"\n'
+        '\n[[topic]]\nname = "T"\nquery = "tl:gpu"\n',
+        encoding="utf-8",
+    )
+    assert main(["config", "--check", "--config", str(path)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[1] for line in lines] == ["2", "3", "6", "10"]
+    assert lines[0].startswith(f'{path}:2: general.theme = "no-such-theme": expected one of ')
+    assert "textual-light" in lines[0]
+    assert lines[1] == f'{path}:3: general.window_weeks = "4": expected a number, without quotes; using the default'
+    assert lines[2].startswith(f"{path}:6: unknown binding id 'paper.strr' — did you mean 'paper.star'?; ids: ")
+    assert lines[3].startswith(f"{path}:10: topic 'T': bad query: unknown field 'tl:'")
+
+
+def test_config_check_of_a_good_file_and_of_no_file(tmp_path, capsys):
+    path = tmp_path / "config.toml"
+    path.write_text('[general]\ntheme = "nord"\n[keymap]\npaper.star = "x"\n', encoding="utf-8")
+    assert main(["config", "--check", "--config", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == f"{path}: no problems"
+    missing = tmp_path / "none.toml"
+    assert main(["config", "--check", "--config", str(missing)]) == 0
+    assert "no config file; feedtui uses the defaults" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["config"], ["config", "--path", "--default"]])
+def test_config_needs_exactly_one_action(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    """`feedtui papers … --json | head`: the pipe closes; feedtui stops quietly."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(tmp_path), "papers", "LLM Inference", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+    )
+    assert process.stdout.read(100).startswith(b"[")
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+@pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])
+def test_a_data_dir_that_cannot_be_made_is_named(tmp_path, capsys, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert main(["--data-dir", str(blocker / "data"), *command]) == 1
+    assert capsys.readouterr().err == (
+        f"feedtui: cannot use the data directory {blocker / 'data'}: it, or a folder on its path, is a file "
+        "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)\n"
+    )

@@ -1,0 +1,475 @@
+"""The config file: every key, every kind of mistake, the messages, the defaults."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from feedtui.config import (
+    ENV_API_URL,
+    ENV_CONFIG,
+    ENV_DATA_DIR,
+    ENV_RSS_URL,
+    OPTIONS,
+    Config,
+    check_ui_settings,
+    config_path,
+    data_dir,
+    default_config_text,
+    default_value,
+    load_config,
+)
+from feedtui.settings import Settings
+
+# A value of each option's kind that differs from its default and passes its check.
+GOOD_VALUES = {
+    "general.window_weeks": 8,
+    "general.refresh_age_hours": 0.5,
+    "general.auto_refresh": False,
+    "general.open_marks_read": False,
+    "general.cache_limit": 5000,
+    "general.browser": "firefox --new-tab {url}",
+    "general.theme": "nord",
+    "general.default_sort": "trending",
+    "general.date_format": "%Y-%m-%d",
+    "arxiv.api_url": "http://127.0.0.1:8080/api/query",
+    "arxiv.rss_url": "http://127.0.0.1:8080/rss/",
+    "arxiv.min_interval": 0.25,
+    "arxiv.page_size": 50,
+    "arxiv.max_results": 300,
+    "arxiv.max_query_length": 2000,
+    "fetch.timeout": 12.5,
+    "fetch.connect_timeout": 2.0,
+    "fetch.read_timeout": 4.0,
+    "fetch.max_bytes": 1_000_000,
+    "fetch.concurrency": 4,
+    "fetch.per_host": 2,
+    "fetch.retries": 0,
+    "fetch.max_redirects": 1,
+}
+
+
+def toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def setting(settings: Settings, path: str):
+    target = settings
+    for part in path.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def messages(config: Config) -> list[str]:
+    return [str(p) for p in config.problems]
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch):
+    for variable in (ENV_API_URL, ENV_RSS_URL, ENV_CONFIG, ENV_DATA_DIR):
+        monkeypatch.delenv(variable, raising=False)
+
+
+def test_a_missing_file_is_every_default(tmp_path):
+    config = load_config(tmp_path / "nowhere.toml")
+    assert config.settings == Settings()
+    assert config.problems == []
+    assert config.topics == []
+
+
+def test_the_good_values_table_covers_every_option():
+    assert set(GOOD_VALUES) == {o.name for o in OPTIONS}
+    for option in OPTIONS:
+        assert GOOD_VALUES[option.name] != default_value(option), option.name
+
+
+def test_every_option_is_read_into_its_setting(tmp_path):
+    text = ""
+    for section in ("general", "arxiv", "fetch"):
+        text += f"[{section}]\n"
+        for option in (o for o in OPTIONS if o.section == section):
+            text += f"{option.key} = {toml(GOOD_VALUES[option.name])}\n"
+    config = load_config(write(tmp_path, text))
+    assert config.problems == []
+    for option in OPTIONS:
+        assert setting(config.settings, option.path) == GOOD_VALUES[option.name], option.name
+        assert type(setting(config.settings, option.path)) is option.kind
+
+
+def test_a_whole_number_is_accepted_where_a_fraction_may_go(tmp_path):
+    config = load_config(write(tmp_path, "[arxiv]\nmin_interval = 3\n"))
+    assert config.problems == []
+    assert config.settings.arxiv.min_interval == 3.0
+    assert isinstance(config.settings.arxiv.min_interval, float)
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "written", "expected"),
+    [
+        ("general", "auto_refresh", '"yes"', "expected true or false"),
+        ("general", "open_marks_read", "1", "expected true or false"),
+        ("general", "window_weeks", '"16"', "expected a number, without quotes"),
+        ("general", "window_weeks", "true", "expected a number"),
+        ("general", "window_weeks", "2.5", "expected a whole number"),
+        ("general", "window_weeks", "0", "expected a number from 1 to 2000"),
+        ("general", "window_weeks", "100000000000", "expected a number from 1 to 2000"),
+        ("general", "cache_limit", "-5", "expected a number above 0"),
+        ("general", "refresh_age_hours", "nan", "expected a finite number"),
+        ("general", "refresh_age_hours", "-1", "expected a number from 0 to 100000"),
+        ("general", "theme", "3", "expected a string in quotes"),
+        ("general", "default_sort", '"newest"', "expected one of 'followed', 'name', 'unread', 'trending'"),
+        ("general", "date_format", '"today"', "has no % directive"),
+        ("general", "date_format", '"%d\\u001b[31m"', "text without control characters"),
+        ("general", "browser", "\"firefox 'unclosed\"", "a command line as a shell would split it"),
+        ("arxiv", "api_url", '"ftp://example.org/api"', "expected an http:// or https:// URL"),
+        ("arxiv", "min_interval", "inf", "expected a finite number"),
+        ("arxiv", "page_size", "5000", "expected a number from 1 to 2000"),
+        ("fetch", "timeout", "0", "expected a number above 0"),
+        ("fetch", "retries", "-1", "expected a number from 0 to 100"),
+        ("fetch", "concurrency", "[4]", "expected a number"),
+    ],
+)
+def test_a_bad_value_names_file_line_and_what_was_expected_and_keeps_the_default(tmp_path, section, key, written, expected):
+    # Good keys around the bad one, in every section: it spoils nothing else.
+    good = {
+        "general": ("cache_limit", 7) if key != "cache_limit" else ("theme", '"nord"'),
+        "arxiv": ("max_results", 9),
+        "fetch": ("max_redirects", 2),
+    }
+    text = "# my settings\n"
+    for name, (good_key, good_value) in good.items():
+        text += f"[{name}]\n{good_key} = {good_value}\n"
+        if name == section:
+            text += f"{key} = {written}\n"
+    line = text.splitlines().index(f"{key} = {written}") + 1
+    path = write(tmp_path, text)
+    config = load_config(path)
+    assert len(config.problems) == 1, messages(config)
+    message = messages(config)[0]
+    assert message.startswith(f"{path}:{line}: {section}.{key} = ")
+    assert expected in message
+    assert message.endswith("; using the default")
+    option = next(o for o in OPTIONS if (o.section, o.key) == (section, key))
+    assert setting(config.settings, option.path) == default_value(option)
+    assert (config.settings.arxiv.max_results, config.settings.fetch.max_redirects) == (9, 2)
+    assert config.settings.cache_limit == 7 or config.settings.theme == "nord"
+
+
+def test_an_unknown_key_is_named_with_a_suggestion(tmp_path):
+    path = write(tmp_path, "[general]\ncache_limt = 10\ntheme = \"nord\"\n")
+    config = load_config(path)
+    assert messages(config) == [
+        f"{path}:2: unknown key 'cache_limt' in [general] — did you mean 'cache_limit'? (keys: "
+        + ", ".join(o.key for o in OPTIONS if o.section == "general")
+        + ")"
+    ]
+    assert config.settings.cache_limit == Settings().cache_limit
+    assert config.settings.theme == "nord"
+
+
+def test_a_key_in_the_wrong_section_says_where_it_belongs(tmp_path):
+    path = write(tmp_path, "[arxiv]\n\ntimeout = 5\n")
+    config = load_config(path)
+    assert messages(config) == [f"{path}:3: 'timeout' belongs under [fetch], not [arxiv]"]
+    assert config.settings.fetch.timeout == Settings().fetch.timeout
+
+
+def test_a_key_above_every_section_says_which_section(tmp_path):
+    path = write(tmp_path, '# top\ntheme = "nord"\n[general]\nwindow_weeks = 4\n')
+    config = load_config(path)
+    assert messages(config) == [f'{path}:2: theme = "nord" belongs under [general]: move it below that header']
+    assert config.settings.theme == Settings().theme
+    assert config.settings.window_weeks == 4
+
+
+def test_an_unknown_section_is_named(tmp_path):
+    path = write(tmp_path, "[general]\nwindow_weeks = 4\n\n[genral]\ntheme = \"nord\"\n")
+    config = load_config(path)
+    assert messages(config) == [
+        f"{path}:4: unknown section [genral] — did you mean 'general'? (sections: general, arxiv, fetch, keymap, topic)"
+    ]
+    assert config.settings.theme == Settings().theme
+    assert config.settings.window_weeks == 4
+
+
+def test_a_section_that_is_not_a_table(tmp_path):
+    path = write(tmp_path, 'general = "x"\n')
+    config = load_config(path)
+    assert messages(config) == [f"{path}:1: general must be a table: write [general] on a line of its own, then its keys"]
+
+
+def test_invalid_toml_points_at_its_line_and_everything_is_default(tmp_path):
+    path = write(tmp_path, '[general]\nwindow_weeks = 4\ntheme = "nord\n')
+    config = load_config(path)
+    assert len(config.problems) == 1
+    message = messages(config)[0]
+    assert message.startswith(f"{path}:3: not valid TOML: ")
+    assert message.endswith("every setting is at its default until this is fixed")
+    assert config.settings == Settings()
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[general]\ntheme = "caf\xe9"\n')
+    config = load_config(path)
+    assert messages(config) == [f"{path}: is not UTF-8 text; using the defaults (save it as UTF-8)"]
+    assert config.settings == Settings()
+
+
+def test_a_directory_where_the_file_should_be(tmp_path):
+    config = load_config(tmp_path)
+    assert messages(config) == [f"{tmp_path}: is a directory, not a config file; using the defaults"]
+
+
+# -- the keymap ------------------------------------------------------------------
+
+
+def test_keymap_ids_may_be_quoted_dotted_or_a_subtable(tmp_path):
+    path = write(
+        tmp_path,
+        '[keymap]\n"paper.star" = "x"\npaper.toggle_read = "ctrl+r, R"\n\n[keymap.topic]\nfollow = "F"\n',
+    )
+    config = load_config(path)
+    assert config.problems == []
+    assert config.settings.keymap == {"paper.star": "x", "paper.toggle_read": "ctrl+r,R", "topic.follow": "F"}
+    assert config.lines["keymap.paper.star"] == 2
+    assert config.lines["keymap.paper.toggle_read"] == 3
+    assert config.lines["keymap.topic.follow"] == 6
+
+
+@pytest.mark.parametrize("written", ['""', '"ctrl+ x"', '"x,,y"', "3", "true"])
+def test_keys_of_the_wrong_shape_keep_the_default(tmp_path, written):
+    path = write(tmp_path, f'[keymap]\npaper.star = "x"\npaper.open = {written}\n')
+    config = load_config(path)
+    assert [p.line for p in config.problems] == [3]
+    assert messages(config)[0].startswith(f"{path}:3: keymap.paper.open = ")
+    assert "expected keys like" in messages(config)[0]
+    assert config.settings.keymap == {"paper.star": "x"}
+
+
+SCOPES = {
+    "main": [("paper.star", "s"), ("paper.toggle_read", "m"), ("topic.follow", "f"), ("app.quit", "q")],
+    "detail": [("detail.back", "escape,q"), ("app.quit", "q")],
+}
+
+
+def ui_check(tmp_path, text: str, themes=("textual-dark", "nord")) -> tuple[Path, Config, list[str]]:
+    path = write(tmp_path, text)
+    config = load_config(path)
+    assert config.problems == []
+    problems = check_ui_settings(config, themes=set(themes), scopes=SCOPES)
+    assert [str(p) for p in problems] == messages(config)
+    return path, config, [str(p) for p in problems]
+
+
+def test_an_unknown_binding_id_is_named_with_the_ids(tmp_path):
+    path, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "x"\npaper.stra = "y"\n')
+    assert problems == [
+        f"{path}:3: unknown binding id 'paper.stra' — did you mean 'paper.star'?; ids: "
+        "app.quit, detail.back, paper.star, paper.toggle_read, topic.follow"
+    ]
+    assert config.settings.keymap == {"paper.star": "x"}
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        ("ctlr+x", "'ctlr' is not a modifier (modifiers: ctrl, shift, alt, meta, super, hyper)"),
+        ("esc", "'esc' is not a key name"),
+        ("x,pgdown", "'pgdown' is not a key name"),
+    ],
+)
+def test_a_key_name_textual_does_not_know_keeps_the_default(tmp_path, keys, expected):
+    path, config, problems = ui_check(tmp_path, f'[keymap]\npaper.star = "{keys}"\n')
+    assert len(problems) == 1
+    assert problems[0].startswith(f'{path}:2: keymap.paper.star = "{keys}": {expected}')
+    assert problems[0].endswith("; keeping its default keys")
+    assert config.settings.keymap == {}
+
+
+@pytest.mark.parametrize("keys", ["x", "X", "?", "question_mark", "ctrl+x", "shift+tab", "f5", "escape", "space", "pagedown", "x,ctrl+shift+up"])
+def test_key_names_textual_knows_are_accepted(tmp_path, keys):
+    _, config, problems = ui_check(tmp_path, f'[keymap]\npaper.star = "{keys}"\n')
+    assert problems == []
+    assert config.settings.keymap == {"paper.star": keys}
+
+
+def test_a_remapped_key_that_another_binding_holds_is_a_clash(tmp_path):
+    path, config, problems = ui_check(tmp_path, '[keymap]\n\npaper.star = "f"\n')
+    assert problems == [
+        f"{path}:3: keymap.paper.star: 'f' is also the key of topic.follow on the same screen; "
+        "give topic.follow another key in [keymap]"
+    ]
+    # Moving the other binding away as well resolves it.
+    _, _, problems = ui_check(tmp_path, '[keymap]\npaper.star = "f"\ntopic.follow = "F"\n')
+    assert problems == []
+
+
+def test_default_keys_shared_by_design_are_not_clashes(tmp_path):
+    _, _, problems = ui_check(tmp_path, '[keymap]\npaper.star = "x"\n')
+    assert problems == []  # q is both app.quit and detail.back on the detail view, as shipped
+
+
+def test_an_unknown_theme_is_named_and_the_default_used(tmp_path):
+    path, config, problems = ui_check(tmp_path, '[general]\n\ntheme = "solarised"\n')
+    assert problems == [f'{path}:3: general.theme = "solarised": expected one of nord, textual-dark; using textual-dark']
+    assert config.settings.theme == "textual-dark"
+
+
+def test_a_known_theme_passes(tmp_path):
+    _, config, problems = ui_check(tmp_path, '[general]\ntheme = "nord"\n')
+    assert problems == []
+    assert config.settings.theme == "nord"
+
+
+# -- topics ----------------------------------------------------------------------
+
+
+def test_config_topics_are_read(tmp_path):
+    path = write(
+        tmp_path,
+        '[[topic]]\nname = " Sparse Attention "\ndescription = "Skipping."\nquery = \'abs:"sparse attention"\'\n\n'
+        '[[topic]]\nname = "Systems"\ncategories = "cs.DC, cs.AR"\n\n'
+        '[[topic]]\nname = "Lab"\nfeeds = ["https://example.org/a.xml"]\nquery = "abs:robot*"\n',
+    )
+    config = load_config(path)
+    assert config.problems == []
+    assert [(t.name, t.description, t.origin) for t in config.topics] == [
+        ("Sparse Attention", "Skipping.", "config"),
+        ("Systems", "", "config"),
+        ("Lab", "", "config"),
+    ]
+    assert config.topics[0].definition.query == 'abs:"sparse attention"'
+    assert config.topics[1].definition.categories == ("cs.DC", "cs.AR")
+    assert config.topics[2].definition.feeds == ("https://example.org/a.xml",)
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "expected"),
+    [
+        ('description = "no name"\nquery = "ti:x"', 4, "topic #2 needs a name"),
+        ('name = "B"', 4, "topic 'B' needs a query, categories or feeds; the topic is left out"),
+        ('name = "B"\nquery = "ti:(gpu"', 6, "topic 'B': bad query: unbalanced parenthesis"),
+        ('name = "B"\nquery = 5', 6, "topic 'B': query must be a string in quotes"),
+        ('name = "B"\ncategories = [1, 2]', 6, "categories must be a list of strings"),
+        ('name = "B"\ncategories = ["cs DC"]', 6, "\"cs DC\" is not valid in categories"),
+        ('name = "B"\nfeeds = ["file:///etc/passwd"]', 6, "is not valid in feeds"),
+    ],
+)
+def test_a_bad_topic_is_left_out_with_its_line(tmp_path, body, line, expected):
+    path = write(tmp_path, f'[[topic]]\nname = "A"\nquery = "ti:a"\n[[topic]]\n{body}\n')
+    config = load_config(path)
+    assert len(config.problems) == 1, messages(config)
+    assert messages(config)[0].startswith(f"{path}:{line}: ")
+    assert expected in messages(config)[0]
+    assert [t.name for t in config.topics] == ["A"]
+
+
+def test_an_unknown_topic_key_is_ignored_with_a_suggestion(tmp_path):
+    path = write(tmp_path, '[[topic]]\nname = "A"\nquery = "ti:a"\ncategory = "cs.DC"\n')
+    config = load_config(path)
+    assert messages(config) == [
+        f"{path}:4: topic 'A': unknown key 'category' — did you mean 'categories'? "
+        "(keys: name, description, query, categories, feeds); ignored"
+    ]
+    assert [t.name for t in config.topics] == ["A"]
+
+
+def test_topic_written_as_a_single_table(tmp_path):
+    path = write(tmp_path, '[topic]\nname = "A"\n')
+    assert messages(load_config(path)) == [f"{path}:1: topics are written as [[topic]] tables (two brackets), one per topic"]
+
+
+# -- the environment and paths -------------------------------------------------------
+
+
+def test_environment_urls_override_the_file(tmp_path, monkeypatch):
+    path = write(tmp_path, '[arxiv]\napi_url = "https://a.example/api"\n')
+    monkeypatch.setenv(ENV_API_URL, "http://127.0.0.1:9/api/query")
+    monkeypatch.setenv(ENV_RSS_URL, "http://127.0.0.1:9/rss/")
+    config = load_config(path)
+    assert config.problems == []
+    assert config.settings.arxiv.api_url == "http://127.0.0.1:9/api/query"
+    assert config.settings.arxiv.rss_url == "http://127.0.0.1:9/rss/"
+
+
+def test_a_bad_environment_url_is_reported_and_ignored(tmp_path, monkeypatch):
+    path = write(tmp_path, '[arxiv]\napi_url = "https://a.example/api"\n')
+    monkeypatch.setenv(ENV_API_URL, "localhost:8080")
+    config = load_config(path)
+    assert messages(config) == [
+        "$FEEDTUI_ARXIV_API_URL: 'localhost:8080' is not an http:// or https:// URL; using https://a.example/api"
+    ]
+    assert config.settings.arxiv.api_url == "https://a.example/api"
+
+
+def test_config_path_flag_then_environment_then_platform(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert config_path() == tmp_path / "xdg" / "feedtui" / "config.toml"
+    monkeypatch.setenv(ENV_CONFIG, str(tmp_path / "env.toml"))
+    assert config_path() == tmp_path / "env.toml"
+    assert config_path(tmp_path / "flag.toml") == tmp_path / "flag.toml"
+
+
+def test_data_dir_flag_then_environment_then_platform_and_the_demo_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "feedtui"
+    assert data_dir(demo=True) == tmp_path / "xdg" / "feedtui" / "demo"
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path / "env"))
+    assert data_dir() == tmp_path / "env"
+    assert data_dir(tmp_path / "flag", demo=True) == tmp_path / "flag" / "demo"
+
+
+# -- the commented default file ------------------------------------------------------
+
+SETTING_LINE = re.compile(r"^# ([a-z_]+ = .*)$")
+
+
+def test_the_default_file_is_valid_toml_and_all_defaults(tmp_path):
+    text = default_config_text()
+    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "keymap": {}}
+    config = load_config(write(tmp_path, text))
+    assert config.problems == []
+    assert config.settings == Settings()
+
+
+def test_uncommenting_every_setting_gives_the_defaults(tmp_path):
+    lines = default_config_text().splitlines()
+    uncommented = [SETTING_LINE.sub(r"\1", line) for line in lines]
+    settings_written = [line for line in uncommented if re.match(r"^[a-z_]+ = ", line)]
+    assert len(settings_written) == len(OPTIONS)
+    config = load_config(write(tmp_path, "\n".join(uncommented)))
+    assert config.problems == []
+    assert config.settings == Settings()
+    assert set(config.lines) == {o.name for o in OPTIONS}
+
+
+def test_every_option_is_documented_in_the_default_file():
+    text = default_config_text()
+    for option in OPTIONS:
+        first_words = " ".join(option.doc.split()[:4])
+        assert first_words in text.replace("\n# ", " "), option.name
+        assert f"# {option.key} = " in text
+
+
+def test_the_examples_in_the_default_file_work_when_uncommented(tmp_path):
+    examples = [line[4:] for line in default_config_text().splitlines() if line.startswith("#   ")]
+    assert examples
+    text = "[keymap]\n" + "\n".join(line for line in examples)
+    config = load_config(write(tmp_path, text))
+    assert config.problems == []
+    assert config.settings.keymap == {"paper.toggle_read": "x,ctrl+r"}
+    assert [t.name for t in config.topics] == ["Sparse Attention", "Lab blog"]

@@ -1,0 +1,417 @@
+"""Keys remapped from the config file, themes chosen and remembered, and `?`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.widgets._footer import FooterKey
+
+from feedtui.config import load_config
+from feedtui.engine import Engine
+from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_sources, key_label, key_labels
+from feedtui.ui.widgets.paper_list import PaperList
+
+from tests.ui.conftest import NOW
+from tests.ui.test_app import SIZE, lines_of, ready
+
+
+@pytest.fixture
+def data_dir(make_engine, tmp_path) -> Path:
+    """A data dir with the invented library, its engine closed: each test
+    opens it the way the app starts, from a config file."""
+    directory = tmp_path / "data"
+    make_engine(data_dir=directory).close()
+    return directory
+
+
+@pytest.fixture
+def open_app(data_dir, tmp_path):
+    engines: list[Engine] = []
+
+    def start(config_text: str = "", general: str = "auto_refresh = false") -> FeedtuiApp:
+        """`config_text` continues the [general] section (line 3 on)."""
+        path = tmp_path / "config.toml"
+        path.write_text(f"[general]\n{general}\n{config_text}", encoding="utf-8")
+        engine = Engine(load_config(path), data_dir, clock=lambda: NOW)
+        engine.load_library()
+        engines.append(engine)
+        return FeedtuiApp(engine)
+
+    yield start
+    for engine in engines:
+        try:
+            engine.close()
+        except Exception:
+            pass
+
+
+def footer_keys(app) -> dict[str, str]:
+    """What the footer shows: description -> key."""
+    shown: dict[str, str] = {}
+    for footer_key in app.screen.query(FooterKey):
+        shown[footer_key.description] = footer_key.key_display
+    return shown
+
+
+def help_lines(app) -> list[str]:
+    return lines_of(app.screen.query_one("#help-body"))
+
+
+# -- every binding has an id --------------------------------------------------------
+
+
+def test_every_binding_has_a_unique_id_and_a_description():
+    ids: list[str] = []
+    for source, bindings in binding_sources().items():
+        assert bindings, source
+        for binding in bindings:
+            assert isinstance(binding, Binding), (source, binding)
+            assert binding.id and "." in binding.id, (source, binding)
+            assert binding.description, binding.id
+            ids.append(binding.id)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert {i.split(".")[0] for i in ids} <= set(GROUPS)
+
+
+def test_key_labels_match_what_the_app_shows():
+    app = FeedtuiApp.__new__(FeedtuiApp)  # get_key_display needs no running app
+    for binding in all_bindings():
+        for key in binding.key.split(","):
+            assert key_label(key) == FeedtuiApp.get_key_display(app, Binding(key, "x")), key
+    assert key_labels("j,down") == ["j", "↓"]
+    assert key_labels("ctrl+f") == ["^f"]
+    assert key_labels("question_mark,escape") == ["?", "esc"]
+
+
+# -- remapping ----------------------------------------------------------------------------
+
+
+async def test_a_remapped_key_works_and_the_default_no_longer_does(open_app):
+    app = open_app('[keymap]\npaper.toggle_read = "x"\npaper_list.next = "ctrl+n"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        engine = app.engine
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j")  # no longer bound in the list
+        await pilot.pause()
+        assert paper_list.cursor == 0
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert paper_list.cursor == 1
+        paper_id = paper_list.cursor_card.paper_id
+        await pilot.press("m")
+        await pilot.pause()
+        assert not engine.state.is_read(paper_id)
+        await pilot.press("x")
+        await pilot.pause()
+        assert engine.state.is_read(paper_id)
+        assert paper_list.cursor_card.read
+
+
+async def test_the_footer_shows_the_remapped_key(open_app):
+    app = open_app('[keymap]\n"paper.toggle_read" = "x"\ntopic.follow = "ctrl+y,F"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        shown = footer_keys(app)
+        assert shown["Read"] == "x"
+        assert shown["Follow"] == "^y"
+        assert shown["Star"] == "s"
+        active = {key: b.binding.id for key, b in app.screen.active_bindings.items()}
+        assert active["x"] == "paper.toggle_read"
+        assert active["F"] == active["ctrl+y"] == "topic.follow"
+        assert "m" not in active and "f" not in active
+
+
+async def test_the_help_lists_every_binding_grouped_with_the_keys_as_mapped(open_app):
+    app = open_app('[keymap]\npaper.toggle_read = "x"\ndetail.open = "ctrl+o,o"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        lines = help_lines(app)
+        text = "\n".join(lines)
+        for title in ("General", "Topic sidebar", "The topic", "The paper under the cursor", "Moving in the list", "Paper detail"):
+            assert title in text
+        rows = {}
+        for line in lines:
+            cells = [c.strip() for c in line.split("│")]
+            if len(cells) == 3 and cells[2]:
+                rows[cells[2]] = (cells[0], cells[1])
+        assert set(rows) == {b.id for b in all_bindings()}
+        for binding in all_bindings():
+            keys, does = rows[binding.id]
+            assert does.startswith(binding.description), binding.id
+        assert rows["paper.toggle_read"] == ("x", "Read (remapped)")
+        assert rows["detail.open"][0] == "^o  o"
+        assert rows["paper.star"][0] == "s"
+        assert rows["paper_list.next"][0] == "j  ↓"
+        assert rows["app.help"][0] == "?"
+        # The help's own keys close it.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main_screen
+
+
+async def test_the_command_palette_shows_the_remapped_key(open_app):
+    app = open_app('[keymap]\npaper.toggle_read = "x"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert commands["Read"] == "x · paper.toggle_read"
+        assert commands["Star"] == "s · paper.star"
+
+
+async def test_an_unknown_binding_id_is_a_message_with_file_and_line(open_app, tmp_path):
+    app = open_app('[keymap]\npaper.star = "x"\npaper.stra = "y"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        messages = [n.message for n in app._notifications]
+        wanted = f"{tmp_path / 'config.toml'}:5: unknown binding id 'paper.stra' — did you mean 'paper.star'?; ids: "
+        assert any(m.startswith(wanted) for m in messages), messages
+        assert app.engine.settings.keymap == {"paper.star": "x"}
+        assert footer_keys(app)["Star"] == "x"
+
+
+async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):
+    app = open_app('[keymap]\npaper.star = "f"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        messages = [n.message for n in app._notifications]
+        assert any(
+            m.startswith(f"{tmp_path / 'config.toml'}:4: keymap.paper.star: 'f' is also the key of topic.follow") for m in messages
+        ), messages
+        assert main.current == "Widgets"
+
+
+# -- themes ---------------------------------------------------------------------------
+
+
+async def test_the_config_theme_is_used(open_app):
+    app = open_app('theme = "nord"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert app.theme == "nord"
+
+
+async def test_an_unknown_theme_is_a_message_and_the_default_is_used(open_app, tmp_path):
+    app = open_app('theme = "solarised-ish"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert app.theme == "textual-dark"
+        messages = [n.message for n in app._notifications]
+        assert any(
+            m.startswith(f'{tmp_path / "config.toml"}:3: general.theme = "solarised-ish": expected one of ') for m in messages
+        ), messages
+
+
+async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
+    app = open_app('theme = "nord"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"theme")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        await pilot.press(*"gruvbox")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.theme == "gruvbox"
+    app.engine.close()
+
+    again = open_app('theme = "nord"\n')
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert again.theme == "gruvbox"
+        again.theme = "textual-light"
+        await pilot.pause()
+    again.engine.close()
+
+    third = open_app('theme = "nord"\n')
+    async with third.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert third.theme == "textual-light"
+    third.engine.close()
+
+    # Changing the config's theme afterwards wins over the remembered pick.
+    changed = open_app('theme = "dracula"\n')
+    async with changed.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert changed.theme == "dracula"
+
+
+# -- the other [general] settings reach the app ----------------------------------------
+
+
+async def test_date_format_is_used_on_cards(open_app):
+    app = open_app('date_format = "%Y-%m-%d"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        text = "\n".join(lines_of(main.query_one(PaperList)))
+        assert "2026-11-25 · cs.DC" in text
+        assert "Nov 25, 2026" not in text
+
+
+@pytest.mark.parametrize("marks", [True, False])
+async def test_open_marks_read(open_app, marks):
+    from feedtui.ui.screens.detail import DetailScreen
+
+    app = open_app(f"open_marks_read = {'true' if marks else 'false'}\n")
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        assert app.engine.state.is_read("2611.00001") is marks
+
+
+@pytest.mark.parametrize(("sort", "first"), [("unread", "Gadgets"), ("name", None)])
+async def test_default_sort_orders_the_sidebar(open_app, sort, first):
+    from feedtui.ui.widgets.topic_list import TopicList
+
+    app = open_app(f'default_sort = "{sort}"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.sort == sort
+        ids = main.query_one(TopicList).names()
+        unfollowed = ids[ids.index("::Topics") + 1 :]
+        if first:
+            assert unfollowed[0] == first  # the only unfollowed topic with unread papers
+        else:
+            assert unfollowed == sorted(unfollowed, key=str.casefold)
+
+
+def write_recorder(tmp_path: Path) -> tuple[str, Path]:
+    """A stand-in browser: a real program that writes its arguments to a file."""
+    import sys
+
+    out = tmp_path / "browser-args.txt"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys\nopen({str(out)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n", encoding="utf-8")
+    return f"{sys.executable} {script}", out
+
+
+def wait_for(path: Path) -> list[str]:
+    import time
+
+    for _ in range(200):
+        if path.exists() and path.read_text():
+            return path.read_text().split("\n")
+        time.sleep(0.02)
+    raise AssertionError(f"{path} was never written")
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("{command} --new-tab {{url}}", ["--new-tab", "https://arxiv.org/abs/2611.00001v1"]),
+        ("{command} --new-tab %s", ["--new-tab", "https://arxiv.org/abs/2611.00001v1"]),
+        ("{command} --new-window", ["--new-window", "https://arxiv.org/abs/2611.00001v1"]),
+    ],
+)
+async def test_the_browser_command_gets_the_link(open_app, tmp_path, monkeypatch, template, expected):
+    monkeypatch.delenv("BROWSER", raising=False)
+    command, out = write_recorder(tmp_path)
+    app = open_app(f"browser = {template.format(command=command)!r}\n".replace("'", '"'))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        assert wait_for(out) == expected
+
+
+async def test_an_empty_browser_setting_uses_the_browser_variable(open_app, tmp_path, monkeypatch):
+    command, out = write_recorder(tmp_path)
+    monkeypatch.setenv("BROWSER", f"{command} --from-env %s")
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        assert wait_for(out) == ["--from-env", "https://arxiv.org/abs/2611.00001v1"]
+
+
+@pytest.fixture
+def arxiv_server(httpserver):
+    from tests.atom import Entry, api_feed
+
+    feed = api_feed([Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")])
+    httpserver.expect_request("/api/query").respond_with_data(feed, content_type="application/atom+xml")
+    return httpserver
+
+
+def arxiv_config(server) -> str:
+    return f'[arxiv]\napi_url = "{server.url_for("/api/query")}"\nmin_interval = 0.01\n'
+
+
+async def settle(pilot, app) -> None:
+    main = app.main_screen
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if not main.refreshing and app.engine.library.row_of("2611.09999") is not None:
+            break
+
+
+@pytest.mark.parametrize(
+    ("general", "last_refresh_hours_ago", "fetched"),
+    [
+        ("auto_refresh = true", None, True),  # never refreshed
+        ("auto_refresh = false", None, False),
+        ("auto_refresh = true\nrefresh_age_hours = 6", 1, False),  # fresh enough
+        ("auto_refresh = true\nrefresh_age_hours = 0.5", 1, True),
+    ],
+)
+async def test_auto_refresh_and_refresh_age(open_app, data_dir, arxiv_server, general, last_refresh_hours_ago, fetched):
+    from datetime import timedelta
+
+    from feedtui.store.lock import DataDirLock
+    from feedtui.store.state import StateStore
+
+    if last_refresh_hours_ago is not None:
+        state = StateStore(data_dir / "state.json", DataDirLock(data_dir), background=False)
+        state.set_pref("last_refresh", (NOW - timedelta(hours=last_refresh_hours_ago)).isoformat(timespec="seconds"))
+        state.close()
+    app = open_app(arxiv_config(arxiv_server), general=general)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await settle(pilot, app)
+        assert (len(arxiv_server.log) > 0) is fetched
+        assert (app.engine.library.row_of("2611.09999") is not None) is fetched
+
+
+# -- styles follow the theme ---------------------------------------------------------------
+
+NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"
+
+
+def test_the_stylesheets_use_only_theme_variables():
+    import re
+
+    from feedtui.ui.styles import stylesheets
+
+    colour = re.compile(rf"#[0-9a-fA-F]{{3,8}}\b|\b(rgb|rgba|hsl|hsla)\(|:\s*[^;$]*\b({NAMED_COLOURS})\b")
+    for sheet in stylesheets():
+        for number, line in enumerate(sheet.read_text().splitlines(), start=1):
+            code = line.split("/*")[0]
+            if ":" in code and not code.strip().endswith("{"):
+                assert not colour.search(code), f"{sheet.name}:{number}: a fixed colour: {line.strip()}"
+
+
+def test_the_ui_code_sets_no_fixed_colours():
+    import re
+    from pathlib import Path
+
+    import feedtui.ui
+
+    fixed = re.compile(rf"""(style|color|bgcolor)\s*=\s*f?["'][^"']*\b({NAMED_COLOURS}|#[0-9a-fA-F]{{3,6}})\b""")
+    for source in Path(feedtui.ui.__file__).parent.rglob("*.py"):
+        for number, line in enumerate(source.read_text().splitlines(), start=1):
+            assert not fixed.search(line), f"{source.name}:{number}: a fixed colour: {line.strip()}"

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 
 from bench.stress_kill import Snapshot, check_data_dir, parse_driver_output, replay, run_marks_trials, run_refresh_trials
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.store.files import file_signature
+
+from tests.factories import make_paper
 
 pytestmark = pytest.mark.slow
 
@@ -42,23 +48,14 @@ def test_the_checks_see_a_lost_durable_mark(tmp_path):
 
 
 def test_the_checks_see_a_card_without_its_paper(tmp_path):
-    from feedtui.config import Config
-    from feedtui.engine import Engine
-
-    from tests.factories import make_paper
-
     data = tmp_path / "data"
     engine = Engine(Config(), data, background_writes=False)
     engine.cache.store([make_paper("2609.00001"), make_paper("2609.00002")], {})
     engine.close()
     week = data / "cache" / "papers" / "2026-09-28.json"
     cache_meta = data / "cache" / "meta.json"
-    # Remove one paper behind feedtui's back, keeping the file "as written" so
-    # only the invariant check can notice.
-    import orjson
-
-    from feedtui.store.files import file_signature
-
+    # Remove one paper behind feedtui's back, and record the file as feedtui's
+    # own so that only the check can notice.
     content = orjson.loads(week.read_bytes())
     del content["papers"]["2609.00002"]
     week.write_bytes(orjson.dumps(content))

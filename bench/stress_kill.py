@@ -74,26 +74,78 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def kill_at(argv: list[str], delay: float, *, ready_line: bytes | None = None) -> tuple[bool, bytes]:
-    """Run argv; SIGKILL it `delay` seconds after start (or after it prints
-    `ready_line`). Returns (killed, stdout)."""
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=child_env())
-    assert child.stdout is not None
-    head = b""
-    if ready_line is not None:
-        head = child.stdout.readline()
-        if head.strip() != ready_line:
-            child.kill()
+@dataclass(slots=True)
+class Run:
+    killed: bool  # False when the child had already finished
+    output: bytes
+    # Processes the child started that were still alive after it ended (they
+    # were killed then): a killed feedtui must not leave workers behind.
+    survivors: list[int] = field(default_factory=list)
+
+
+def kill_at(argv: list[str], delay: float, *, ready_line: bytes | None = None) -> Run:
+    """Run argv in a process group of its own; SIGKILL it `delay` seconds after
+    start (or after it prints `ready_line`)."""
+    with tempfile.TemporaryFile() as out:
+        child = subprocess.Popen(
+            argv, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=child_env(), start_new_session=True
+        )
+        if ready_line is not None:
+            wait_for_line(out, ready_line, child)
+        try:
+            child.wait(timeout=delay)
+            killed = False
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
             child.wait()
-            raise RuntimeError(f"{argv[1]} did not start: {head!r}")
-    try:
-        child.wait(timeout=delay)
-        killed = False
-    except subprocess.TimeoutExpired:
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        killed = True
-    return killed, head + child.stdout.read()
+            killed = True
+        survivors = reap_group(child.pid)
+        out.seek(0)
+        return Run(killed, out.read(), survivors)
+
+
+def wait_for_line(out, line: bytes, child: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        out.seek(0)
+        first = out.readline()
+        if first.endswith(b"\n"):
+            if first.strip() != line:
+                break
+            out.seek(0, os.SEEK_END)
+            return
+        if child.poll() is not None:
+            break
+        time.sleep(0.005)
+    child.kill()
+    child.wait()
+    raise RuntimeError(f"the child did not start: {first!r}")
+
+
+def group_members(group: int) -> list[int]:
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":  # the process group, and not a zombie
+            members.append(int(stat.parent.name))
+    return members
+
+
+def reap_group(group: int, grace: float = 3.0) -> list[int]:
+    """Pids of the process group `group` still alive `grace` seconds after its
+    leader ended (they are killed then)."""
+    deadline = time.monotonic() + grace
+    while (survivors := group_members(group)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if survivors:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return survivors
 
 
 # -- checking a data directory -------------------------------------------------
@@ -235,12 +287,14 @@ def refresh_trial(bench: RefreshBench, number: int, rng: random.Random) -> Trial
         bench.reset()
     bench.write_feeds()
     delay = rng.uniform(0.1, 1.1) * bench.duration
-    killed, _ = kill_at(bench.argv("refresh", "--force"), delay)
+    run = kill_at(bench.argv("refresh", "--force"), delay)
     snapshot, failures = check_data_dir(bench.data_dir)
+    if run.survivors:
+        failures.append(f"{len(run.survivors)} processes of the killed refresh were still running 3 s later")
     missing = bench.expected_follows() - snapshot.follows
     if missing:
         failures.append(f"follows set up before the refresh are gone: {sorted(missing)}")
-    return TrialResult("refresh", number, delay, killed, failures)
+    return TrialResult("refresh", number, delay, run.killed, failures)
 
 
 @contextmanager
@@ -320,8 +374,8 @@ def compare(found: Snapshot, expected: Snapshot) -> list[str]:
 def marks_trial(data_dir: Path, base: Snapshot, number: int, rng: random.Random) -> tuple[TrialResult, Snapshot]:
     delay = rng.uniform(0.0, 1.2)
     argv = [sys.executable, str(REPO_ROOT / "bench" / "kill_driver.py"), str(data_dir), "--seed", str(rng.randrange(2**31)), "--seconds", "1.5"]
-    killed, out = kill_at(argv, delay, ready_line=b"ready")
-    actions, durable = parse_driver_output(out)
+    run = kill_at(argv, delay, ready_line=b"ready")
+    actions, durable = parse_driver_output(run.output)
     snapshot, failures = check_data_dir(data_dir)
     states = list(replay(base, actions))
     if not any(snapshot == state for state in states[durable:]):
@@ -330,7 +384,7 @@ def marks_trial(data_dir: Path, base: Snapshot, number: int, rng: random.Random)
             f"state is no prefix of the {len(actions)} actions at or after the {durable} reported durable: "
             + "; ".join(compare(snapshot, closest))
         )
-    return TrialResult("marks", number, delay, killed, failures), snapshot
+    return TrialResult("marks", number, delay, run.killed, failures), snapshot
 
 
 def run_marks_trials(root: Path, trials: int, rng: random.Random) -> list[TrialResult]:

@@ -85,11 +85,15 @@ class Run:
 
 def kill_at(argv: list[str], delay: float, *, ready_line: bytes | None = None) -> Run:
     """Run argv in a process group of its own; SIGKILL it `delay` seconds after
-    start (or after it prints `ready_line`)."""
-    with tempfile.TemporaryFile() as out:
-        child = subprocess.Popen(
-            argv, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=child_env(), start_new_session=True
-        )
+    start (or after it prints `ready_line`). Its stdout goes to a file (a pipe
+    could be held open by anything it leaves behind), opened separately for
+    the child so that reading here never moves the child's write position."""
+    with tempfile.NamedTemporaryFile() as out:
+        with open(out.name, "ab") as child_out:
+            child = subprocess.Popen(
+                argv, stdout=child_out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=child_env(),
+                start_new_session=True,
+            )
         if ready_line is not None:
             wait_for_line(out, ready_line, child)
         try:
@@ -112,7 +116,6 @@ def wait_for_line(out, line: bytes, child: subprocess.Popen, timeout: float = 60
         if first.endswith(b"\n"):
             if first.strip() != line:
                 break
-            out.seek(0, os.SEEK_END)
             return
         if child.poll() is not None:
             break

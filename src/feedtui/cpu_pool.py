@@ -10,7 +10,9 @@ with the modules imported and the topic matchers compiled (a forkserver or
 spawned worker pays a second or more for that on a slow machine). A forked
 worker runs only the task: its signal handlers are reset so a terminal resize
 or Ctrl+C meant for the app never runs the app's handlers in the worker, and
-CPython re-initialises the import lock in the child.
+CPython re-initialises the import lock in the child. A worker also ends by
+itself once the app is gone: `kill -9` gives the app no chance to shut its
+pool down, and orphaned workers would otherwise wait for work forever.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +33,8 @@ from typing import Any
 
 # Jobs smaller than this (in bytes of input) run in a thread of this process.
 POOL_MIN_BYTES = 64 * 1024
+# How often a worker checks that the app that started it is still there.
+ORPHAN_CHECK_SECONDS = 0.5
 
 
 _tokens = itertools.count(1)
@@ -102,7 +107,7 @@ class CpuPool:
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("fork"),
-                    initializer=_quiet_signals,
+                    initializer=_prepare_forked,
                 )
             else:
                 context = multiprocessing.get_context("spawn")
@@ -129,6 +134,24 @@ class CpuPool:
             self._pool = None
 
 
+def _prepare_forked() -> None:
+    _quiet_signals()
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """End this worker when the process that started it is gone (it is then
+    re-parented, so its parent pid changes)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="feedtui-parent-watch", daemon=True).start()
+
+
 def _quiet_signals() -> None:
     for name in ("SIGINT", "SIGTERM", "SIGWINCH", "SIGTSTP", "SIGCONT", "SIGHUP"):
         number = getattr(signal, name, None)
@@ -142,6 +165,7 @@ def _quiet_signals() -> None:
 
 
 def _prepare_spawned(preload: Sequence[str], initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    _end_with_parent()
     for module in preload:
         importlib.import_module(module)
     if initializer is not None:

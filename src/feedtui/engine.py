@@ -467,12 +467,12 @@ class Engine:
         members = {
             m.name: {library.ids[i] for i in library.topic_positions(m.name)} for m in matchers if m.name not in stale
         }
+        found: dict[str, set[str]] = {m.name: set() for m in matchers}
 
-        def write():
-            stored = self.cache.store(papers, known, now)
-            self.known_generation = self.cache.generation()
+        def save_tags(stored: StoreOutcome) -> None:
+            # Called by the cache once the papers are on disk and before their
+            # cards are, so that a crash never leaves a card without its tags.
             universe = set(stored.papers)
-            found: dict[str, set[str]] = {m.name: set() for m in matchers}
             new = set(stored.new)
             retag = [p for pid, p in stored.papers.items() if pid not in new or pid not in ready]
             for name, ids in tag_papers(retag, matchers).items():
@@ -482,17 +482,21 @@ class Engine:
                 for name in (*ready[pid], *fetched_by.fetched_for(stored.papers[pid].fetched_for)):
                     if name in found:
                         found[name].add(pid)
-            if universe:
-                self.tags.update(
-                    TagUpdate(
-                        m.name,
-                        m.signature,
-                        found.get(m.name, set()),
-                        universe,
-                        known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
-                    )
-                    for m in matchers
+            self.tags.update(
+                TagUpdate(
+                    m.name,
+                    m.signature,
+                    found.get(m.name, set()),
+                    universe,
+                    known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
                 )
+                for m in matchers
+            )
+
+        def write():
+            stored = self.cache.store(papers, known, now, before_index=save_tags)
+            self.known_generation = self.cache.generation()
+            universe = set(stored.papers)
             validators = {}
             answered = {}
             totals = {}

@@ -27,7 +27,8 @@ lists the requests to make.
   once a day: the denominator of the topics' momentum share.
 
 Fetching runs every planned source concurrently through one `Fetcher`
-(which paces arXiv hosts) and parses off the event loop.
+(which paces arXiv hosts, across processes and restarts through the data
+directory's shared pace) and parses off the event loop.
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ async def fetch_sources(
     on_source: ProgressCallback | None = None,
 ) -> list[SourceOutcome]:
     parser = Parser(topics)
-    async with Fetcher(settings.fetch, settings.arxiv) as fetcher:
+    async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace()) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:

@@ -97,3 +97,69 @@ def test_published_is_epoch_seconds_in_rows(data_dir):
     cache = open_cache(data_dir)
     cache.store([make_paper("2609.00001", published="2026-09-28T00:00:00")], known={})
     assert cache.load_index().rows["2609.00001"][C_PUBLISHED] == 1790553600
+
+
+def test_documents_then_tags_then_cards(data_dir):
+    """The order that makes a kill at any moment safe: when the caller saves
+    its tags, the papers are on disk and their cards are not yet."""
+    cache = open_cache(data_dir)
+    seen = {}
+
+    def before_index(outcome):
+        seen["papers"] = set(outcome.papers)
+        seen["documents"] = set(cache.read_shard_documents("2026-09-28"))
+        seen["cards"] = set(open_cache(data_dir).load_index().rows)
+
+    cache.store([make_paper("2609.00001"), make_paper("2609.00002")], known={}, before_index=before_index)
+    assert seen == {"papers": {"2609.00001", "2609.00002"}, "documents": {"2609.00001", "2609.00002"}, "cards": set()}
+    assert set(open_cache(data_dir).load_index().rows) == {"2609.00001", "2609.00002"}
+
+
+def test_a_moving_paper_leaves_its_old_week_after_its_card_moved(data_dir):
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001", published="2026-09-01T00:00:00", date_estimated=True)], known={})
+    seen = {}
+
+    def before_index(outcome):
+        seen["old week"] = "2609.00001" in cache.read_shard_documents("2026-08-31")
+        seen["new week"] = "2609.00001" in cache.read_shard_documents("2026-09-14")
+        seen["card"] = open_cache(data_dir).load_index().rows["2609.00001"][C_SHARD]
+
+    exact = make_paper("2609.00001", published="2026-09-15T12:00:00")
+    cache.store([exact], known=cache.load_index().rows, before_index=before_index)
+    assert seen == {"old week": True, "new week": True, "card": "2026-08-31"}
+    assert "2609.00001" not in cache.read_shard_documents("2026-08-31")
+    assert open_cache(data_dir).load_index().rows["2609.00001"][C_SHARD] == "2026-09-14"
+
+
+def test_a_failing_tag_save_writes_no_card(data_dir):
+    cache = open_cache(data_dir)
+
+    def before_index(outcome):
+        raise OSError("the tags could not be saved")
+
+    try:
+        cache.store([make_paper("2609.00001")], known={}, before_index=before_index)
+    except OSError:
+        pass
+    assert open_cache(data_dir).load_index().rows == {}
+    # The next store treats the paper as new, so its tags get another chance.
+    assert cache.store([make_paper("2609.00001")], known={}).new == ["2609.00001"]
+
+
+def test_files_feedtui_wrote_are_not_checked_again_at_start(data_dir, monkeypatch):
+    import feedtui.store.cache as cache_module
+
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001")], known={})
+    checked = []
+    real = cache_module.papers_shape
+    monkeypatch.setattr(cache_module, "papers_shape", lambda data: checked.append(1) or real(data))
+    open_cache(data_dir).load_index()
+    assert checked == []
+    # Changed by something else: checked once, then trusted again.
+    path = data_dir / "cache/papers/2026-09-28.json"
+    path.write_bytes(path.read_bytes() + b"\n")
+    open_cache(data_dir).load_index()
+    open_cache(data_dir).load_index()
+    assert checked == [1]

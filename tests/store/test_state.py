@@ -113,3 +113,43 @@ def test_newer_schema_is_refused_with_a_message(data_dir):
 
     with pytest.raises(StoreError, match="newer feedtui"):
         open_state(data_dir)
+
+
+def test_a_write_between_the_look_and_the_lock_is_not_lost(data_dir):
+    """Another process writes just before this one takes the lock: this one
+    must see it under the lock and write on top of it."""
+    first = open_state(data_dir)
+    second = open_state(data_dir)
+    first.mark_read(["2609.00001"])
+    first.flush()
+    second.flush()  # second now knows the file as it is
+    second.mark_read(["2609.00002"])
+    real_acquire = second._dirlock.acquire
+
+    def first_writes_meanwhile(*args, **kwargs):
+        first.star(["2609.00003"])
+        first.flush()
+        return real_acquire(*args, **kwargs)
+
+    second._dirlock.acquire = first_writes_meanwhile
+    second.flush()
+    final = open_state(data_dir)
+    assert final.read_ids() == {"2609.00001", "2609.00002"}
+    assert final.starred_ids() == {"2609.00003"}
+
+
+def test_the_file_last_seen_is_held_open_so_its_inode_is_never_reused(data_dir):
+    import os
+
+    first = open_state(data_dir)
+    first.follow("Visual SLAM")
+    first.flush()
+    seen = os.fstat(first._pinned)
+    second = open_state(data_dir)
+    for n in range(5):
+        second.mark_read([f"2609.{n:05d}"])
+        second.flush()
+    assert (data_dir / "state.json").stat().st_ino != seen.st_ino
+    assert os.fstat(first._pinned).st_ino == seen.st_ino  # still allocated: no replacement can take it
+    first.flush()
+    assert first.read_ids() == {f"2609.{n:05d}" for n in range(5)}

@@ -19,6 +19,7 @@ import email.utils
 import re
 import socket
 import ssl
+import time
 import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -32,6 +33,7 @@ import httpx
 from feedtui import __version__
 from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import FetchResult, Validators
+from feedtui.sources.pace import SharedPace
 from feedtui.text.sanitize import clean_line
 
 USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
@@ -44,6 +46,10 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 _MB = 1024 * 1024
+# A request whose answer a killed process never saw may have reached arXiv a
+# moment after it was recorded; the next process waits this fraction of an
+# interval more.
+UNSEEN_ANSWER_SLACK = 0.25
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
@@ -96,7 +102,14 @@ class Fetcher:
     other request, and a Retry-After from an arXiv host holds the whole lane.
     """
 
-    def __init__(self, fetch: FetchSettings, arxiv: ArxivSettings, *, user_agent: str | None = None) -> None:
+    def __init__(
+        self,
+        fetch: FetchSettings,
+        arxiv: ArxivSettings,
+        *,
+        user_agent: str | None = None,
+        shared_pace: SharedPace | None = None,
+    ) -> None:
         self.fetch_settings = fetch
         self.arxiv_settings = arxiv
         self.user_agent = user_agent or USER_AGENT
@@ -104,7 +117,7 @@ class Fetcher:
         self._client: httpx.AsyncClient | None = None
         self._all_hosts = asyncio.Semaphore(fetch.concurrency)
         self._per_host: dict[str, asyncio.Semaphore] = {}
-        self._arxiv_lane = PacedLane(arxiv.min_interval)
+        self._arxiv_lane = PacedLane(arxiv.min_interval, shared_pace)
         self._arxiv_hosts = frozenset(
             _host_key(url) for url in map(_parse_or_none, (arxiv.api_url, arxiv.rss_url)) if url is not None
         )
@@ -304,10 +317,12 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
 
 class PacedLane:
     """One request at a time, each starting at least `interval` seconds after
-    the previous one was answered (or failed)."""
+    the previous one was answered (or failed). With a `SharedPace`, the same
+    holds across processes and across a restart (see feedtui.sources.pace)."""
 
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, shared: SharedPace | None = None) -> None:
         self.interval = interval
+        self.shared = shared
         self._lock = asyncio.Lock()
         self._not_before = 0.0
 
@@ -315,20 +330,37 @@ class PacedLane:
     async def turn(self) -> AsyncIterator[Callable[[], None]]:
         loop = asyncio.get_running_loop()
         async with self._lock:
-            delay = self._not_before - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            answered_at: list[float] = []
             try:
-                yield lambda: answered_at.append(loop.time())
+                if self.shared is not None:
+                    wait = await self.shared.take_turn(self.interval)
+                    self._not_before = max(self._not_before, loop.time() + wait)
+                delay = self._not_before - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                # In case this process dies mid-request: a request whose answer was never
+                # seen counts as started a little later than now.
+                self._share(loop.time() + self.interval * (1 + UNSEEN_ANSWER_SLACK))
+                answered_at: list[float] = []
+                try:
+                    yield lambda: answered_at.append(loop.time())
+                finally:
+                    mark = answered_at[0] if answered_at else loop.time()
+                    self._not_before = max(self._not_before, mark + self.interval)
+                    self._share(self._not_before)
             finally:
-                mark = answered_at[0] if answered_at else loop.time()
-                self._not_before = max(self._not_before, mark + self.interval)
+                if self.shared is not None:
+                    self.shared.end_turn()
 
     def hold_off(self, seconds: float) -> None:
         """No request in this lane starts within the next `seconds` (a Retry-After)."""
         now = asyncio.get_running_loop().time()
         self._not_before = max(self._not_before, now + seconds)
+        self._share(self._not_before)
+
+    def _share(self, not_before: float) -> None:
+        if self.shared is not None:
+            loop_now = asyncio.get_running_loop().time()
+            self.shared.record(time.time() + (not_before - loop_now))
 
 
 class BoundedDecoder:

@@ -3,37 +3,59 @@
     cache/papers/2026-09-28.json   full documents of papers first submitted that week
     cache/index/2026-09-28.json    the same papers' card rows (what the list shows)
     cache/heads/2026-09-28.json    the heads of their abstracts, read for cards on screen
-    cache/meta.json                schema version and a generation counter
+    cache/meta.json                schema version, a generation counter, and the
+                                   signature of every shard file as feedtui wrote it
 
 Start-up reads only the index files. A refresh rewrites only the weeks it
 touched. A paper whose first-version date moves (an earlier version turns up)
 moves to its new week. Every write happens under the data-directory lock after
 re-reading any index file another process replaced, so concurrent refreshes
 merge instead of overwriting each other.
+
+Crash safety comes from the order of the atomic file replacements in `store`:
+new paper documents first, then the caller's tags, then the card index, and
+only then the removal of moved papers from their old weeks — so at every
+moment each card points at a paper that is on disk, and a paper with a card
+has its tags. A kill between two steps leaves at worst a paper without a
+card, which the next refresh stores again.
+
+Damage: a shard file whose signature (inode, size, mtime) is not the one
+recorded when feedtui wrote it was changed by something else, and is checked
+in full at start-up before it is used; a damaged index or heads file is kept
+aside and rebuilt from the papers, a damaged papers file is kept aside and its
+week is fetched again. Files feedtui wrote itself are trusted, so start-up
+does not pay for checking every row.
 """
 
 from __future__ import annotations
 
 import gc
-import shutil
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from feedtui.model import Paper, utcnow
 from feedtui.store.codec import C_PRIMARY, C_SHARD, card_row, head_of, paper_from_doc, paper_to_doc, shard_for
-from feedtui.store.files import DamagedFileError, file_signature, remove_stale_temporaries
+from feedtui.store.files import (
+    DamagedFileError,
+    StoreError,
+    file_signature,
+    keep_aside,
+    remove_stale_temporaries,
+)
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import heads_shape, index_shape, papers_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
 
 SCHEMA_VERSION = 1
 PAPERS = "papers"
 CARDS = "cards"
 HEADS = "heads"
+FILES = "files"
 # Weeks of abstract heads held in memory at once (each a few hundred KB).
 HEAD_WEEKS_KEPT = 12
 
@@ -86,6 +108,7 @@ class PaperCache:
         for folder in (self.papers_dir, self.index_dir, self.heads_dir):
             folder.mkdir(parents=True, exist_ok=True)
             remove_stale_temporaries(folder)
+        remove_stale_temporaries(directory)
         self.meta_path = directory / "meta.json"
         self._heads: OrderedDict[str, dict[str, str]] = OrderedDict()
         self._heads_lock = threading.Lock()
@@ -99,24 +122,64 @@ class PaperCache:
         return sorted(p.stem for p in self.papers_dir.glob("*.json"))
 
     def load_index(self) -> IndexLoad:
-        """Every card row, by paper id. A damaged index file is rebuilt from its
-        papers shard; a damaged papers shard is moved aside and reported."""
+        """Every card row, by paper id. Shard files changed by anything but
+        feedtui are checked first; a damaged index or heads file is rebuilt
+        from its papers, a damaged papers file is set aside and reported."""
         rows: dict[str, list] = {}
         problems: list[str] = []
         shared: dict[str, str] = {}
+        trusted = self._trusted_signatures()
+        verified: dict[str, list[int] | None] = {}
         with _gc_paused():  # 40,000 small lists: the cyclic GC would triple the load time.
             for shard in self.shards():
+                problem = self._check_week(shard, trusted, verified)
+                if problem:
+                    problems.append(problem)
+                    if not self._papers_path(shard).exists():
+                        continue
+                index_trusted = self._trusted(self._index_path(shard), trusted) or not self._index_path(shard).exists()
                 try:
-                    cards = self._read_index_shard(shard)
+                    cards = self._read_index_shard(shard, check=not index_trusted)
                 except DamagedFileError as damage:
                     problems.append(self._repair(shard, damage))
-                    cards = self._read_index_shard(shard, missing_ok=True)
+                    cards = self._read_index_shard(shard)
+                else:
+                    if not index_trusted:
+                        verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
                 for row in cards.values():
                     # One string object per category and week, not one per paper.
                     row[C_PRIMARY] = shared.setdefault(row[C_PRIMARY], row[C_PRIMARY])
                     row[C_SHARD] = shared.setdefault(row[C_SHARD], row[C_SHARD])
                 rows.update(cards)
+        if verified:
+            try:
+                self._write_meta(verified, bump=False, wait=False)
+            except StoreError:
+                pass  # checked again at the next start
         return IndexLoad(rows, problems)
+
+    def _check_week(self, shard: str, trusted: Mapping[str, list], verified: dict[str, list[int] | None]) -> str:
+        """Check a week's papers and heads files if feedtui did not write them as
+        they are; returns what was done about damage, or ""."""
+        papers_path = self._papers_path(shard)
+        if not self._trusted(papers_path, trusted):
+            try:
+                parse_database(papers_path, papers_path.read_bytes(), papers_shape)
+            except DamagedFileError as damage:
+                return self._drop_week(shard, damage)
+            except FileNotFoundError:
+                return ""
+            verified[self._relative(papers_path)] = self._stamp(papers_path)
+        heads_path = self._heads_path(shard)
+        if heads_path.exists() and not self._trusted(heads_path, trusted):
+            try:
+                parse_database(heads_path, heads_path.read_bytes(), heads_shape)
+            except DamagedFileError as damage:
+                return self._repair(shard, damage)
+            except FileNotFoundError:
+                return ""
+            verified[self._relative(heads_path)] = self._stamp(heads_path)
+        return ""
 
     def head(self, shard: str, paper_id: str) -> str:
         """A paper's abstract head, from a small per-week file kept in an LRU of weeks."""
@@ -139,7 +202,7 @@ class PaperCache:
 
     def read_heads(self, shard: str) -> dict[str, str]:
         """The abstract heads of one week's papers (empty if the file is missing or damaged)."""
-        path = self.heads_dir / f"{shard}.json"
+        path = self._heads_path(shard)
         try:
             with _gc_paused():
                 return parse_database(path, path.read_bytes()).get(HEADS, {})
@@ -161,7 +224,7 @@ class PaperCache:
         out: dict[str, dict[str, list]] = {}
         for shard in shards:
             try:
-                out[shard] = self._read_index_shard(shard, missing_ok=True)
+                out[shard] = self._read_index_shard(shard)
             except DamagedFileError:
                 out[shard] = {}
         return out
@@ -195,9 +258,22 @@ class PaperCache:
 
     # -- writing -----------------------------------------------------------
 
-    def store(self, papers: Iterable[Paper], known: Mapping[str, list], now: datetime | None = None) -> StoreOutcome:
+    def store(
+        self,
+        papers: Iterable[Paper],
+        known: Mapping[str, list],
+        now: datetime | None = None,
+        *,
+        before_index: Callable[[StoreOutcome], None] | None = None,
+    ) -> StoreOutcome:
         """Merge papers into the cache. `known` maps paper id → card row for what
-        the caller already holds; rows that changed on disk meanwhile are re-read."""
+        the caller already holds; rows that changed on disk meanwhile are re-read.
+
+        `before_index(outcome)` is called with what is being stored (new and
+        changed papers, their rows) once their documents are on disk and before
+        their cards are: the caller saves what it derives from them (tags)
+        there, so that a crash never leaves a paper with a card but without its
+        tags. Errors it raises stop the store before any card is written."""
         stamp = (now or utcnow()).isoformat(timespec="seconds")
         incoming: dict[str, Paper] = {}
         for paper in papers:
@@ -211,32 +287,14 @@ class PaperCache:
             for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard
-            open_papers: dict[str, Database] = {}
-            open_index: dict[str, Database] = {}
-            open_heads: dict[str, Database] = {}
-
-            def papers_db(shard: str) -> Database:
-                if shard not in open_papers:
-                    open_papers[shard] = self._open(self._papers_path(shard))
-                return open_papers[shard]
-
-            def index_db(shard: str) -> Database:
-                if shard not in open_index:
-                    open_index[shard] = self._open(self._index_path(shard))
-                return open_index[shard]
-
-            def heads_db(shard: str) -> Database:
-                if shard not in open_heads:
-                    open_heads[shard] = self._open(self.heads_dir / f"{shard}.json")
-                return open_heads[shard]
-
+            week = _OpenWeeks(self)
             puts: dict[str, dict[str, dict]] = {}
             card_puts: dict[str, dict[str, list]] = {}
             head_puts: dict[str, dict[str, str]] = {}
-            deletes: dict[str, list[str]] = {}
+            moved_out: dict[str, list[str]] = {}
             for pid, paper in incoming.items():
                 old_shard = locations.get(pid)
-                doc = papers_db(old_shard).table(PAPERS).get(doc_id=pid) if old_shard else None
+                doc = week.papers(old_shard).table(PAPERS).get(doc_id=pid) if old_shard else None
                 if doc is not None:
                     existing = paper_from_doc(pid, doc)
                     merged = existing.merged_with(paper)
@@ -249,32 +307,40 @@ class PaperCache:
                     outcome.new.append(pid)
                 shard = shard_for(merged.published)
                 if old_shard and old_shard != shard and doc is not None:
-                    deletes.setdefault(old_shard, []).append(pid)
+                    moved_out.setdefault(old_shard, []).append(pid)
                 puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
                 row = card_row(merged, first_seen, shard)
                 card_puts.setdefault(shard, {})[pid] = row
                 head_puts.setdefault(shard, {})[pid] = head_of(merged)
                 outcome.rows[pid] = row
                 outcome.papers[pid] = merged
-            for shard, ids in deletes.items():
-                papers_db(shard).table(PAPERS).delete_many(ids)
-                index_db(shard).table(CARDS).delete_many(ids)
-                heads_db(shard).table(HEADS).delete_many(ids)
+            if not outcome.papers:
+                return outcome
+            # 1. The documents and abstract heads, in their (new) weeks.
             for shard, docs in puts.items():
-                papers_db(shard).table(PAPERS).put_many(docs)
+                week.papers(shard).table(PAPERS).put_many(docs)
+                week.heads(shard).table(HEADS).put_many(head_puts[shard])
+            self._forget_heads(puts)
+            week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
+            # 2. What the caller derives from them.
+            if before_index is not None:
+                before_index(outcome)
+            # 3. The cards.
+            for shard, ids in moved_out.items():
+                week.index(shard).table(CARDS).delete_many(ids)
             for shard, rows in card_puts.items():
-                index_db(shard).table(CARDS).put_many(rows)
-            for shard, heads in head_puts.items():
-                heads_db(shard).table(HEADS).put_many(heads)
-            self._forget_heads(open_heads)
-            # Papers first: an index row never points at a paper that is not on disk.
-            for db in (*open_papers.values(), *open_heads.values()):
-                db.flush()
-            for shard, db in open_index.items():
-                db.flush()
+                week.index(shard).table(CARDS).put_many(rows)
+            index_shards = {*moved_out, *card_puts}
+            week.flush(map(self._index_path, index_shards))
+            for shard in index_shards:
                 self._signatures[shard] = file_signature(self._index_path(shard))
-            if outcome.new or outcome.updated:
-                self._bump_generation()
+            # 4. Moved papers leave their old weeks last.
+            for shard, ids in moved_out.items():
+                week.papers(shard).table(PAPERS).delete_many(ids)
+                week.heads(shard).table(HEADS).delete_many(ids)
+            self._forget_heads(moved_out)
+            week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
+            self._write_meta(week.written, bump=True)
         return outcome
 
     def remove(self, locations: Mapping[str, str]) -> int:
@@ -284,44 +350,53 @@ class PaperCache:
             by_shard.setdefault(shard, []).append(paper_id)
         removed = 0
         with self._lock:
+            week = _OpenWeeks(self)
             for shard, ids in by_shard.items():
-                papers = self._open(self._papers_path(shard))
+                papers = week.papers(shard)
                 present = [pid for pid in ids if papers.table(PAPERS).get(doc_id=pid) is not None]
                 if not present:
                     continue
                 # The index first: a card never points at a paper that is gone.
-                index = self._open(self._index_path(shard))
-                index.table(CARDS).delete_many(present)
-                index.flush()
+                week.index(shard).table(CARDS).delete_many(present)
+                week.flush([self._index_path(shard)])
                 self._signatures[shard] = file_signature(self._index_path(shard))
-                heads = self._open(self.heads_dir / f"{shard}.json")
-                heads.table(HEADS).delete_many(present)
-                heads.flush()
+                week.heads(shard).table(HEADS).delete_many(present)
                 papers.table(PAPERS).delete_many(present)
-                papers.flush()
+                week.flush([self._heads_path(shard), self._papers_path(shard)])
                 removed += len(present)
             self._forget_heads(by_shard)
             if removed:
-                self._bump_generation()
+                self._write_meta(week.written, bump=True)
         return removed
 
-    def _bump_generation(self) -> None:
+    def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> None:
+        """Record the signatures of shard files just written or checked (None
+        forgets one) and, with `bump`, count a new generation. Without `wait`,
+        gives up at once if another process holds the lock. Raises StoreError."""
+        self._lock.acquire(timeout=None if wait else 0)
         try:
-            db = open_database(self.meta_path)
-        except DamagedFileError:
-            self.meta_path.unlink(missing_ok=True)
-            db = open_database(self.meta_path)
-        current = db.table("meta").get(doc_id="cache") or {}
-        db.table("meta").put_many(
-            {
-                "cache": {
-                    "schema": SCHEMA_VERSION,
-                    "generation": int(current.get("generation", 0)) + 1,
-                    "updated": utcnow().isoformat(timespec="seconds"),
-                }
-            }
-        )
-        db.flush()
+            try:
+                db = open_database(self.meta_path)
+            except DamagedFileError:
+                self.meta_path.unlink(missing_ok=True)
+                db = open_database(self.meta_path)
+            if bump:
+                current = db.table("meta").get(doc_id="cache") or {}
+                db.table("meta").put_many(
+                    {
+                        "cache": {
+                            "schema": SCHEMA_VERSION,
+                            "generation": int(current.get("generation", 0)) + 1,
+                            "updated": utcnow().isoformat(timespec="seconds"),
+                        }
+                    }
+                )
+            table = db.table(FILES)
+            table.delete_many(name for name, stamp in files.items() if stamp is None)
+            table.put_many({name: {"sig": stamp} for name, stamp in files.items() if stamp is not None})
+            db.flush()
+        finally:
+            self._lock.release()
 
     # -- internals ---------------------------------------------------------
 
@@ -331,61 +406,136 @@ class PaperCache:
     def _index_path(self, shard: str) -> Path:
         return self.index_dir / f"{shard}.json"
 
+    def _heads_path(self, shard: str) -> Path:
+        return self.heads_dir / f"{shard}.json"
+
+    def _relative(self, path: Path) -> str:
+        return f"{path.parent.name}/{path.name}"
+
+    @staticmethod
+    def _stamp(path: Path) -> list[int] | None:
+        signature = file_signature(path)
+        return list(signature) if signature else None
+
+    def _trusted_signatures(self) -> dict[str, list]:
+        try:
+            data = parse_database(self.meta_path, self.meta_path.read_bytes())
+        except (OSError, DamagedFileError):
+            return {}
+        return {name: doc.get("sig") for name, doc in data.get(FILES, {}).items() if isinstance(doc, dict)}
+
+    def _trusted(self, path: Path, trusted: Mapping[str, list]) -> bool:
+        stamp = self._stamp(path)
+        return stamp is not None and trusted.get(self._relative(path)) == stamp
+
     def _open(self, path: Path) -> Database:
         try:
             return open_database(path)
         except DamagedFileError as damage:
-            self._set_aside(path, damage)
+            if path.parent == self.papers_dir:
+                self._drop_week(path.stem, damage)
+            else:
+                self._set_aside(path, damage)
             return open_database(path)
 
-    def _read_index_shard(self, shard: str, *, missing_ok: bool = False) -> dict[str, list]:
+    def _read_index_shard(self, shard: str, *, check: bool = False) -> dict[str, list]:
+        """A week's card rows. A missing index file is no damage: a store was
+        interrupted before it wrote the cards, and the papers without cards are
+        stored again (with their tags) at the next refresh."""
         path = self._index_path(shard)
         self._signatures[shard] = file_signature(path)
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
-            if missing_ok:
-                return {}
-            raise DamagedFileError(path, "the index file is missing") from None
-        return parse_database(path, raw).get(CARDS, {})
+            return {}
+        return parse_database(path, raw, index_shape(shard) if check else None).get(CARDS, {})
 
     def _repair(self, shard: str, damage: DamagedFileError) -> str:
-        """Rebuild one week's index from its papers, or set a damaged papers file aside."""
+        """Rebuild one week's index and heads from its papers (keeping the damaged
+        file aside), or set the week aside if its papers are damaged too."""
         papers_path = self._papers_path(shard)
         with self._lock:
             try:
-                documents = parse_database(papers_path, papers_path.read_bytes()).get(PAPERS, {})
+                documents = parse_database(papers_path, papers_path.read_bytes(), papers_shape).get(PAPERS, {})
             except DamagedFileError as papers_damage:
-                kept = self._set_aside(papers_path, papers_damage)
-                self._index_path(shard).unlink(missing_ok=True)
-                (self.heads_dir / f"{shard}.json").unlink(missing_ok=True)
-                self.lost_papers = True
-                return (
-                    f"cached papers of the week of {shard} were damaged and set aside as {kept.name}; "
-                    "they will be fetched again"
-                )
-            if self._index_path(shard).exists():
-                self._set_aside(self._index_path(shard), damage)
-            index = open_database(self._index_path(shard))
+                return self._drop_week(shard, papers_damage)
+            kept = self._set_aside(damage.path, damage) if damage.path.exists() else None
             rows = {}
             heads = {}
             for pid, doc in documents.items():
                 paper = paper_from_doc(pid, doc)
                 rows[pid] = card_row(paper, doc.get("first_seen") or utcnow().isoformat(timespec="seconds"), shard)
                 heads[pid] = head_of(paper)
-            heads_path = self.heads_dir / f"{shard}.json"
-            heads_path.unlink(missing_ok=True)
-            heads_db = open_database(heads_path)
-            heads_db.table(HEADS).put_many(heads)
-            heads_db.flush()
-            index.table(CARDS).put_many(rows)
-            index.flush()
-        return f"the card index of the week of {shard} was rebuilt from the cached papers ({damage.reason})"
+            written: dict[str, list[int] | None] = {}
+            for path, table, contents in (
+                (self._heads_path(shard), HEADS, heads),
+                (self._index_path(shard), CARDS, rows),
+            ):
+                path.unlink(missing_ok=True)
+                db = open_database(path)
+                db.table(table).put_many(contents)
+                db.flush()
+                written[self._relative(path)] = self._stamp(path)
+            self._forget_heads([shard])
+            written[self._relative(papers_path)] = self._stamp(papers_path)
+            try:
+                self._write_meta(written, bump=False)
+            except StoreError:
+                pass
+        what = "card index" if damage.path.parent == self.index_dir else "abstract heads"
+        kept_text = f"; kept it as {kept.name}" if kept else ""
+        return (
+            f"{damage.path} was damaged ({damage.reason}){kept_text} and rebuilt the week's {what} "
+            "from the cached papers"
+        )
+
+    def _drop_week(self, shard: str, damage: DamagedFileError) -> str:
+        """A week whose papers file is damaged: keep it aside, drop its cards and
+        heads; its papers will be fetched again."""
+        with self._lock:
+            kept = self._set_aside(self._papers_path(shard), damage)
+            self._index_path(shard).unlink(missing_ok=True)
+            self._heads_path(shard).unlink(missing_ok=True)
+            self._forget_heads([shard])
+        return (
+            f"{damage.path} was damaged ({damage.reason}) and was set aside as {kept.name}; "
+            f"the papers of the week of {shard} will be fetched again"
+        )
 
     def _set_aside(self, path: Path, damage: DamagedFileError) -> Path:
         if path.parent == self.papers_dir:
             self.lost_papers = True
-        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-        kept = path.with_name(f"{path.name}.damaged-{stamp}")
-        shutil.move(path, kept)
-        return kept
+        try:
+            return keep_aside(path)
+        except OSError as error:
+            raise StoreError(f"{damage}, and it could not be moved aside: {error.strerror}") from error
+
+
+class _OpenWeeks:
+    """The shard databases one `store` call has open, and the signatures of
+    the files it wrote."""
+
+    def __init__(self, cache: PaperCache) -> None:
+        self.cache = cache
+        self.open: dict[Path, Database] = {}
+        self.written: dict[str, list[int] | None] = {}
+
+    def papers(self, shard: str) -> Database:
+        return self._get(self.cache._papers_path(shard))
+
+    def index(self, shard: str) -> Database:
+        return self._get(self.cache._index_path(shard))
+
+    def heads(self, shard: str) -> Database:
+        return self._get(self.cache._heads_path(shard))
+
+    def _get(self, path: Path) -> Database:
+        if path not in self.open:
+            self.open[path] = self.cache._open(path)
+        return self.open[path]
+
+    def flush(self, paths: Iterable[Path]) -> None:
+        """Write the held changes of these files, each atomically."""
+        for path in paths:
+            self.open[path].flush()
+            self.written[self.cache._relative(path)] = self.cache._stamp(path)

@@ -1,8 +1,11 @@
 """What feedtui remembers about fetching: HTTP validators and answered queries.
 
-    http.json   validators: URL → {"etag", "last_modified", "fetched"}
-                answered:   arXiv query → {"day": "2026-11-29", "at": ISO time}
-                totals:     "2026-10-31..2026-11-28" → {"total": N, "day": …}
+    http.json         validators: URL → {"etag", "last_modified", "fetched"}
+                      answered:   arXiv query → {"day": "2026-11-29", "at": ISO time}
+                      totals:     "2026-10-31..2026-11-28" → {"total": N, "day": …}
+    arxiv-pace.json   when the next request to arXiv may start, and the lock
+                      that keeps one such request in flight across processes
+                      (see feedtui.sources.pace)
 
 arXiv publishes once a day, so an API query answered today is not sent again
 unless forced. If the clock jumps backwards, an "answered" day in the future
@@ -15,8 +18,10 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from feedtui.sources.base import Validators
-from feedtui.store.files import DamagedFileError
+from feedtui.sources.pace import SharedPace
+from feedtui.store.files import DamagedFileError, StoreError, keep_aside
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import fetch_state_shape
 from feedtui.store.tinydb_io import Database, open_database
 
 VALIDATORS = "validators"
@@ -38,12 +43,24 @@ class FetchState:
         self._db = self._open()
 
     def _open(self) -> Database:
+        """The file as on disk; a damaged one is kept aside (it holds nothing the
+        user set) and replaced by an empty one."""
         try:
-            return open_database(self.path)
+            return open_database(self.path, fetch_state_shape)
         except DamagedFileError as damage:
-            self.problem = f"{damage}; every source will be fetched in full once"
-            self.path.unlink(missing_ok=True)
-            return open_database(self.path)
+            try:
+                kept = keep_aside(self.path)
+            except OSError as error:
+                raise StoreError(f"{damage}, and it could not be moved aside: {error.strerror}") from error
+            self.problem = (
+                f"{DamagedFileError(self.path, damage.reason, kept)}; "
+                "every source will be fetched in full once"
+            )
+            return open_database(self.path, fetch_state_shape)
+
+    def arxiv_pace(self) -> SharedPace:
+        """The arXiv lane's turn and pause, shared by every process on this data directory."""
+        return SharedPace(self.path.with_name("arxiv-pace.json"))
 
     def validators(self, url: str) -> Validators:
         doc = self._db.table(VALIDATORS).get(doc_id=url)

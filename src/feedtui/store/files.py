@@ -5,7 +5,14 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import threading
+from datetime import datetime
 from pathlib import Path
+
+# Temporary files this process is writing right now: another part of the same
+# process cleaning up after a crash must not take them for leftovers.
+_writing: set[str] = set()
+_writing_lock = threading.Lock()
 
 
 class StoreError(Exception):
@@ -50,6 +57,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     over the target, fsync the directory. Raises WriteFailedError."""
     directory = path.parent
     temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    with _writing_lock:
+        _writing.add(str(temp))
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
@@ -67,7 +76,23 @@ def atomic_write(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise WriteFailedError(path, error) from error
+    finally:
+        with _writing_lock:
+            _writing.discard(str(temp))
     _fsync_directory(directory)
+
+
+def keep_aside(path: Path) -> Path:
+    """Rename a damaged file to `<name>.damaged-<time>` beside it (never over an
+    earlier one) and return the new path. Raises OSError."""
+    stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while kept.exists():
+        number += 1
+        kept = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    os.replace(path, kept)
+    return kept
 
 
 def _fsync_directory(directory: Path) -> None:
@@ -84,7 +109,9 @@ def _fsync_directory(directory: Path) -> None:
 
 
 def remove_stale_temporaries(directory: Path) -> None:
-    """Temporary files left by a writer that was killed mid-write."""
+    """Temporary files left by a writer that was killed mid-write: those of
+    processes that are gone, and those of this process's pid that it is not
+    writing (a dead process's pid can be reused)."""
     if not directory.is_dir():
         return
     for temp in directory.glob(".*.tmp"):
@@ -92,7 +119,12 @@ def remove_stale_temporaries(directory: Path) -> None:
             pid = int(temp.name.split(".")[-3])
         except (ValueError, IndexError):
             continue
-        if pid == os.getpid() or not _process_alive(pid):
+        if pid == os.getpid():
+            with _writing_lock:
+                stale = str(temp) not in _writing
+        else:
+            stale = not _process_alive(pid)
+        if stale:
             try:
                 temp.unlink()
             except OSError:

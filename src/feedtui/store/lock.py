@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from feedtui.store.files import StoreError
+from feedtui.store.files import StoreError, describe_os_error
 
 
 class LockTimeoutError(StoreError):
@@ -39,17 +39,24 @@ class DataDirLock:
     def __exit__(self, *exc) -> None:
         self.release()
 
-    def acquire(self, purpose: str = "") -> None:
-        self._thread_lock.acquire()
+    def acquire(self, purpose: str = "", *, timeout: float | None = None) -> None:
+        """Take the lock, waiting up to `timeout` seconds (default: the lock's own)."""
+        wait = self.timeout if timeout is None else timeout
+        # Threads of this process wait for each other for as long as it takes
+        # unless told otherwise; only other processes are timed out.
+        if not self._thread_lock.acquire(timeout=-1 if timeout is None else max(timeout, 0)):
+            raise LockTimeoutError(f"another thread of this process holds the database in {self.path.parent}")
         if self._depth:
             self._depth += 1
             return
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            # Read-only is enough for flock, and lets a read-only directory
+            # report the write that fails rather than the lock.
+            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o600)
         except OSError as error:
             self._thread_lock.release()
-            raise StoreError(f"cannot open the lock file {self.path}: {error.strerror}") from error
-        deadline = time.monotonic() + self.timeout
+            raise StoreError(f"could not save in {self.path.parent}: {describe_os_error(error)}") from error
+        deadline = time.monotonic() + wait
         delay = 0.005
         while True:
             try:
@@ -61,7 +68,7 @@ class DataDirLock:
                     self._thread_lock.release()
                     raise LockTimeoutError(
                         f"another feedtui process ({self._holder()}) has held the database in "
-                        f"{self.path.parent} for more than {self.timeout:.0f} s; "
+                        f"{self.path.parent} for more than {wait:g} s; "
                         "close it or try again"
                     ) from None
                 time.sleep(delay)

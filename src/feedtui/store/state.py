@@ -14,7 +14,7 @@ restored from `state.json.bak`, the copy taken at the last successful start;
 
 from __future__ import annotations
 
-import shutil
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,8 +30,11 @@ from feedtui.store.files import (
     WriteFailedError,
     atomic_write,
     file_signature,
+    keep_aside,
+    remove_stale_temporaries,
 )
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import state_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
 
 SCHEMA_VERSION = 1
@@ -78,6 +81,7 @@ class StateStore:
         self._pending: list[Operation] = []
         self._tables: dict[str, dict[str, dict]] = {name: {} for name in TABLES}
         self._signature: tuple[int, int, int] | None = None
+        self._pinned: int | None = None
         self._seq = 0
         self._durable_seq = 0
         self._first_pending_at: float | None = None
@@ -252,11 +256,13 @@ class StateStore:
             with self._lock:
                 ops = list(self._pending)
                 seq = self._seq
-            changed_on_disk = file_signature(self.path) != self._signature
-            if not ops and not changed_on_disk:
+            if not ops and file_signature(self.path) == self._signature:
                 return
             reloaded = False
             with self._dirlock:
+                # Looked at again under the lock: another process may have
+                # written between the look above and taking the lock.
+                changed_on_disk = file_signature(self.path) != self._signature
                 if changed_on_disk:
                     try:
                         db = self._read_disk()
@@ -269,7 +275,7 @@ class StateStore:
                     _write_ops(db, ops)
                     db.flush()
                 self._db = db
-                self._signature = file_signature(self.path)
+                self._signature = self._pin()
             with self._lock:
                 del self._pending[: len(ops)]
                 if reloaded:
@@ -294,12 +300,18 @@ class StateStore:
             self._wake.notify_all()
         if self._thread:
             self._thread.join(timeout=5)
-        self.flush()
+        try:
+            self.flush()
+        finally:
+            if self._pinned is not None and not self.dirty:
+                os.close(self._pinned)
+                self._pinned = None
 
     # -- internals ---------------------------------------------------------
 
     def _load(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.path.parent)
         try:
             db = self._read_disk()
         except DamagedFileError as damage:
@@ -308,10 +320,10 @@ class StateStore:
             self._take_backup()
         self._db = db
         self._tables = _tables_of(db)
-        self._signature = file_signature(self.path)
+        self._signature = self._pin()
 
     def _read_disk(self) -> Database:
-        db = open_database(self.path)
+        db = open_database(self.path, state_shape)
         meta = db.table(META).get(doc_id="schema")
         version = (meta or {}).get("version", SCHEMA_VERSION)
         if version > SCHEMA_VERSION:
@@ -322,6 +334,24 @@ class StateStore:
         if meta is None:
             db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
         return db
+
+    def _pin(self) -> tuple[int, int, int] | None:
+        """The signature of the file as this process last read or wrote it, with
+        that file held open: while it is open its inode cannot be reused, so
+        a file another process put in its place always has a different one,
+        however close in time the two writes were."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            signature = None
+            fd = None
+        else:
+            st = os.fstat(fd)
+            signature = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if self._pinned is not None:
+            os.close(self._pinned)
+        self._pinned = fd
+        return signature
 
     def _take_backup(self) -> None:
         if self.path.exists():
@@ -340,21 +370,22 @@ class StateStore:
         restored = False
         if self.backup_path.exists():
             try:
-                parse_database(self.backup_path, self.backup_path.read_bytes())
-                shutil.copyfile(self.backup_path, self.path)
+                good = self.backup_path.read_bytes()
+                parse_database(self.backup_path, good, state_shape)
+                atomic_write(self.path, good)
                 restored = True
-            except (DamagedFileError, OSError):
+            except (DamagedFileError, WriteFailedError, OSError):
                 restored = False
         when = ""
         if restored:
             when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
             self.recovery_message = (
-                f"{self.path.name} was damaged ({damage.reason}); kept it as {kept.name} and "
+                f"{self.path} was damaged ({damage.reason}); kept it as {kept.name} and "
                 f"restored your follows, read marks, stars and topics from the backup of {when}"
             )
         else:
             self.recovery_message = (
-                f"{self.path.name} was damaged ({damage.reason}) and no good backup exists; "
+                f"{self.path} was damaged ({damage.reason}) and no good backup exists; "
                 f"kept it as {kept.name} and started with empty state — your data is still in that file"
             )
         return self._read_disk()
@@ -362,14 +393,14 @@ class StateStore:
     def _replace_damaged(self, damage: DamagedFileError) -> Database:
         """The file was damaged while we ran: keep it aside and write what we hold."""
         kept = self._move_aside()
-        db = open_database(self.path)
+        db = open_database(self.path, state_shape)
         with self._lock:
             snapshot = {name: dict(table) for name, table in self._tables.items()}
         _write_ops(db, [Operation(t, k, d) for t, docs in snapshot.items() for k, d in docs.items()])
         db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
         db.flush()
         self.recovery_message = (
-            f"{self.path.name} was damaged while feedtui ran ({damage.reason}); kept it as "
+            f"{self.path} was damaged while feedtui ran ({damage.reason}); kept it as "
             f"{kept.name} and saved the state this process holds"
         )
         if self.on_error:
@@ -377,10 +408,7 @@ class StateStore:
         return db
 
     def _move_aside(self) -> Path:
-        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-        kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        shutil.move(self.path, kept)
-        return kept
+        return keep_aside(self.path)
 
     def _run(self) -> None:
         last_poll = time.monotonic()

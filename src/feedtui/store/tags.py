@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from feedtui.store.files import DamagedFileError
+from feedtui.store.files import DamagedFileError, keep_aside
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import tags_shape
 from feedtui.store.tinydb_io import open_database, parse_database
 
 TOPICS = "topics"
@@ -43,15 +44,14 @@ class TagStore:
         self.problem = ""
 
     def load(self) -> dict[str, tuple[str, list[str]]]:
-        """topic → (signature, paper ids). A damaged file is dropped (tags are
+        """topic → (signature, paper ids). A damaged file is kept aside (tags are
         derived and will be recomputed) and reported in `problem`."""
         try:
-            data = parse_database(self.path, self.path.read_bytes())
+            data = parse_database(self.path, self.path.read_bytes(), tags_shape)
         except FileNotFoundError:
             return {}
         except DamagedFileError as damage:
-            self.problem = f"{damage}; topic tags will be recomputed"
-            self.path.unlink(missing_ok=True)
+            self.problem = f"{self._set_aside(damage)}; topic tags will be recomputed"
             return {}
         return {name: (doc.get("sig", ""), list(doc.get("ids", []))) for name, doc in data.get(TOPICS, {}).items()}
 
@@ -62,10 +62,10 @@ class TagStore:
             return
         with self._lock:
             try:
-                db = open_database(self.path)
-            except DamagedFileError:
-                self.path.unlink(missing_ok=True)
-                db = open_database(self.path)
+                db = open_database(self.path, tags_shape)
+            except DamagedFileError as damage:
+                self.problem = f"{self._set_aside(damage)}; topic tags will be recomputed"
+                db = open_database(self.path, tags_shape)
             table = db.table(TOPICS)
             current: Mapping[str, dict] = table.raw()
             puts: dict[str, dict] = {}
@@ -85,3 +85,14 @@ class TagStore:
             table.put_many(puts)
             table.delete_many(name for name in removed if name in current)
             db.flush()
+
+    def _set_aside(self, damage: DamagedFileError) -> DamagedFileError:
+        """Keep the damaged file aside (or drop it if it cannot be moved: it is derived)."""
+        try:
+            return DamagedFileError(self.path, damage.reason, keep_aside(self.path))
+        except OSError:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError:
+                pass
+            return damage

@@ -1,8 +1,9 @@
 """TinyDB, set up for feedtui's files.
 
 - `AtomicJSONStorage` reads with orjson and writes through `atomic_write`, so a
-  crash never leaves half a database; a file that does not parse raises
-  `DamagedFileError` instead of being treated as empty.
+  crash never leaves half a database; a file that does not parse, or that
+  parses but has the wrong shape for its owner (`shape`), raises
+  `DamagedFileError` instead of being treated as empty or crashing later.
 - Documents are keyed by strings we choose (paper ids, topic names, URLs), so a
   lookup is a dict access rather than a scan: `KeyedTable` sets TinyDB's
   `document_id_class` to `str` and adds batch operations that rewrite the table
@@ -13,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +27,21 @@ from tinydb.table import Table
 from feedtui.store.files import DamagedFileError, atomic_write
 
 
+# Checks a parsed database's contents: "" when fine, else what is wrong.
+ShapeCheck = Callable[[dict[str, dict[str, Any]]], str]
+
+
 class AtomicJSONStorage(Storage):
-    def __init__(self, path: str | Path, **_: Any) -> None:
+    def __init__(self, path: str | Path, shape: ShapeCheck | None = None, **_: Any) -> None:
         self.path = Path(path)
+        self.shape = shape
 
     def read(self) -> dict[str, dict[str, Any]] | None:
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
             return None
-        return parse_database(self.path, raw)
+        return parse_database(self.path, raw, self.shape)
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         atomic_write(self.path, orjson.dumps(data))
@@ -44,7 +50,7 @@ class AtomicJSONStorage(Storage):
         pass
 
 
-def parse_database(path: Path, raw: bytes) -> dict[str, dict[str, Any]]:
+def parse_database(path: Path, raw: bytes, shape: ShapeCheck | None = None) -> dict[str, dict[str, Any]]:
     if not raw.strip():
         raise DamagedFileError(path, "the file is empty")
     try:
@@ -53,6 +59,10 @@ def parse_database(path: Path, raw: bytes) -> dict[str, dict[str, Any]]:
         raise DamagedFileError(path, f"not valid JSON: {error}") from None
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
         raise DamagedFileError(path, "not a feedtui database")
+    if shape is not None:
+        problem = shape(data)
+        if problem:
+            raise DamagedFileError(path, f"not a feedtui database: {problem}")
     return data
 
 
@@ -95,8 +105,8 @@ class Database(TinyDB):
         self.storage.flush()  # type: ignore[attr-defined]
 
 
-def open_database(path: Path) -> Database:
+def open_database(path: Path, shape: ShapeCheck | None = None) -> Database:
     """Open (reading it at once, so damage is reported here) a database file."""
-    db = Database(path, storage=HeldWrites(AtomicJSONStorage))
+    db = Database(path, storage=HeldWrites(AtomicJSONStorage), shape=shape)
     db.storage.read()
     return db

@@ -1,0 +1,138 @@
+"""The arXiv lane across processes: one request at a time, and the pause kept
+even when a refresh is killed and started again.
+
+A `PacedLane` inside one process knows when it may next send a request to
+arXiv. A new process does not: without help, a refresh interrupted and
+restarted (or the TUI and `feedtui refresh` running at once) would send its
+first arXiv request at once, however recently the previous one left. So the
+lane keeps its turn in a small file in the data directory:
+
+- a turn takes an exclusive `flock` on the file and holds it until the
+  request is over, so two processes never have requests to arXiv in flight
+  at the same time (the kernel drops the lock of a killed process);
+- the file holds the wall-clock moment before which no request may start
+  (`not_before`) and when that was written. It is written when a request
+  starts (pessimistically: start + interval, in case the process dies before
+  the answer), when it ends (answer + interval) and when a Retry-After holds
+  the lane.
+
+A record written "in the future" means the clock went backwards since: it is
+not trusted, and the lane waits one interval to be safe. A file that cannot
+be read or written never stops a refresh: the lane then paces this process
+only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import time
+from pathlib import Path
+
+# How often a process waiting for another one's arXiv request looks again.
+POLL_SECONDS = 0.05
+
+
+class SharedPace:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    async def take_turn(self, interval: float) -> float:
+        """Wait for the lane to be free of other processes and take it; returns
+        how many more seconds to wait (from now) before sending."""
+        fd = self._open()
+        if fd is None:
+            return 0.0
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                await asyncio.sleep(POLL_SECONDS)
+            except OSError:
+                self._close()
+                return 0.0
+        self._fd = fd
+        return self._wait_from_record(fd, interval)
+
+    def record(self, not_before_wall: float) -> None:
+        """Remember that no request may start before this wall-clock moment."""
+        if self._fd is not None:
+            self._write(self._fd, not_before_wall)
+            return
+        fd = self._open()
+        if fd is None:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)  # another process is in its turn and will write its own
+            return
+        try:
+            try:
+                current = _read(fd)
+            except ValueError:
+                current = None
+            if current is None or current[1] < not_before_wall:
+                self._write(fd, not_before_wall)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def end_turn(self) -> None:
+        self._close()
+
+    def _open(self) -> int | None:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return None
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self._fd)
+                self._fd = None
+
+    def _wait_from_record(self, fd: int, interval: float) -> float:
+        now = time.time()
+        try:
+            record = _read(fd)
+        except ValueError:  # half written by a process killed at that instant
+            return interval
+        if record is None:
+            return 0.0
+        written, not_before = record
+        if written > now + 1.0:  # the clock went backwards since
+            return interval
+        return max(0.0, not_before - now)
+
+    @staticmethod
+    def _write(fd: int, not_before_wall: float) -> None:
+        data = json.dumps({"written": time.time(), "not_before": not_before_wall}).encode()
+        try:
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
+        except OSError:
+            pass
+
+
+def _read(fd: int) -> tuple[float, float] | None:
+    """(written, not_before) from the file; None when it is empty or unreadable.
+    Raises ValueError when it is garbled."""
+    try:
+        raw = os.pread(fd, 4096, 0)
+    except OSError:
+        return None
+    if not raw.strip():
+        return None
+    try:
+        data = json.loads(raw)
+        return float(data["written"]), float(data["not_before"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError("garbled pace record") from error

@@ -1,0 +1,101 @@
+"""The arXiv lane's turn and pause, shared through a file between processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from feedtui.sources.pace import SharedPace
+
+
+async def test_a_new_process_waits_out_the_recorded_pause(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    first = SharedPace(path)
+    assert await first.take_turn(3.0) == 0.0  # nothing recorded yet
+    first.record(time.time() + 2.0)
+    first.end_turn()
+    wait = await SharedPace(path).take_turn(3.0)
+    assert 1.8 < wait <= 2.0
+
+
+async def test_a_record_from_the_future_means_the_clock_went_back(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    path.write_text(json.dumps({"written": time.time() + 86_400, "not_before": time.time() + 86_400 + 3}))
+    assert await SharedPace(path).take_turn(3.0) == 3.0
+
+
+async def test_a_garbled_record_waits_one_interval(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    path.write_bytes(b'{"written": 17')
+    assert await SharedPace(path).take_turn(0.7) == 0.7
+
+
+async def test_a_pause_in_the_past_costs_nothing(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    path.write_text(json.dumps({"written": time.time() - 10, "not_before": time.time() - 7}))
+    assert await SharedPace(path).take_turn(3.0) == 0.0
+
+
+async def test_one_turn_at_a_time_across_processes(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    holder = subprocess.Popen(
+        [
+            sys.executable, "-c",
+            "import fcntl, os, sys, time\n"
+            f"fd = os.open({str(path)!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            "time.sleep(0.6)\n",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout.readline().strip() == b"held"
+        started = time.monotonic()
+        await SharedPace(path).take_turn(3.0)
+        waited = time.monotonic() - started
+    finally:
+        holder.kill()
+        holder.wait()
+    assert waited >= 0.4  # it had to wait for the other process's request to end
+
+
+async def test_the_turn_of_a_killed_process_is_free_at_once(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    holder = subprocess.Popen(
+        [
+            sys.executable, "-c",
+            "import fcntl, os, time\n"
+            f"fd = os.open({str(path)!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            "time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    assert holder.stdout.readline().strip() == b"held"
+    holder.kill()
+    holder.wait()
+    assert await asyncio.wait_for(SharedPace(path).take_turn(3.0), timeout=2) == 0.0
+
+
+async def test_a_record_outside_a_turn_only_ever_extends_the_pause(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    pace = SharedPace(path)
+    pace.record(time.time() + 5)
+    pace.record(time.time() + 1)  # an earlier moment does not shorten it
+    assert json.loads(path.read_text())["not_before"] > time.time() + 4
+
+
+@pytest.mark.parametrize("unusable", ["missing-dir/arxiv-pace.json", "a-directory"])
+async def test_an_unusable_file_never_stops_fetching(tmp_path, unusable):
+    (tmp_path / "a-directory").mkdir()
+    pace = SharedPace(tmp_path / unusable)
+    assert await pace.take_turn(3.0) == 0.0
+    pace.record(time.time() + 3)
+    pace.end_turn()

@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import feedtui.store.files as files
+from feedtui.store.files import atomic_write, keep_aside, remove_stale_temporaries
+
+
+def temp_name(target: str, pid: int) -> str:
+    return f".{target}.{pid}.0badc0de.tmp"
+
+
+def test_leftovers_of_dead_processes_are_removed_and_live_ones_kept(tmp_path):
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(finished.stdout)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        dead = tmp_path / temp_name("state.json", dead_pid)
+        live = tmp_path / temp_name("state.json", sleeper.pid)
+        mine = tmp_path / temp_name("state.json", os.getpid())  # a reused pid: not being written
+        for path in (dead, live, mine):
+            path.write_bytes(b"half a file")
+        remove_stale_temporaries(tmp_path)
+        assert not dead.exists() and not mine.exists()
+        assert live.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_a_write_in_progress_in_this_process_is_not_taken_for_a_leftover(tmp_path, monkeypatch):
+    """Another engine opening the same directory cleans up while this one writes."""
+    real_fsync = os.fsync
+
+    def fsync_then_clean_up(fd):
+        real_fsync(fd)
+        remove_stale_temporaries(tmp_path)
+
+    monkeypatch.setattr(files.os, "fsync", fsync_then_clean_up)
+    atomic_write(tmp_path / "state.json", b'{"ok": {}}')
+    assert (tmp_path / "state.json").read_bytes() == b'{"ok": {}}'
+    assert list(tmp_path.glob(".*.tmp")) == []
+
+
+def test_keep_aside_never_overwrites_an_earlier_copy(tmp_path):
+    path = tmp_path / "state.json"
+    kept = []
+    for content in (b"first", b"second", b"third"):
+        path.write_bytes(content)
+        kept.append(keep_aside(path))
+    assert [k.read_bytes() for k in kept] == [b"first", b"second", b"third"]
+    assert len(set(kept)) == 3 and not path.exists()
+    assert all(k.name.startswith("state.json.damaged-") for k in kept)

@@ -1,0 +1,53 @@
+"""The CPU pool's workers do not outlive the app: a `kill -9` gives it no
+chance to shut them down, so they must notice by themselves."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+APP = """\
+import os
+from feedtui.cpu_pool import CpuPool
+pool = CpuPool(os.getpid, workers=2)
+workers = set(pool.map_blocking([()] * 8))
+print(" ".join(map(str, sorted(workers - {os.getpid()}))), flush=True)
+import time
+time.sleep(60)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_workers_end_when_the_app_is_killed():
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    app = subprocess.Popen([sys.executable, "-c", APP], stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        workers = [int(pid) for pid in app.stdout.readline().split()]
+        assert workers and all(alive(pid) for pid in workers)
+        app.send_signal(signal.SIGKILL)
+        app.wait()
+        deadline = time.monotonic() + 5
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        try:
+            os.killpg(app.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

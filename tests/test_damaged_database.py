@@ -1,0 +1,231 @@
+"""A damaged database file: the app still opens, says which file and where the
+damaged copy was kept, and recovers user state from the last good copy.
+
+Each file of a data directory is damaged three ways — cut short, garbage, and
+valid JSON of the wrong shape — then the engine is opened and the library
+loaded exactly as the CLI and the TUI do.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from feedtui.cli import main
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.model import UTC, TopicDefinition
+from feedtui.sources.base import Validators
+from feedtui.store.codec import C_SHARD
+
+from tests.factories import make_paper
+
+NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
+FEED = "https://lab.example.org/atom.xml"
+WEEK = "2026-11-23"  # the week of 2611.00001 and 2611.00002
+OTHER_WEEK = "2026-11-09"
+
+
+def open_engine(data_dir: Path) -> Engine:
+    config = Config()
+    config.settings.auto_refresh = False
+    return Engine(config, data_dir, background_writes=False, clock=lambda: NOW)
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    """A data directory in use: a topic, a follow, marks, cached papers, tags, validators."""
+    directory = tmp_path / "data"
+    engine = open_engine(directory)
+    engine.add_topic("Widgets", TopicDefinition(query="abs:widget"))
+    engine.cache.store(
+        [
+            make_paper("2611.00001", abstract="A widget network.", published="2026-11-25T10:00:00"),
+            make_paper("2611.00002", abstract="Widgets and gadgets.", published="2026-11-24T10:00:00"),
+            make_paper("2611.00003", abstract="An older widget.", published="2026-11-10T10:00:00"),
+        ],
+        {},
+        NOW,
+    )
+    engine.load_library()
+    engine.retag(["Widgets"])
+    engine.follow("Widgets")
+    engine.mark_read(["2611.00001"])
+    engine.star(["2611.00002"])
+    engine.fetch_state.save(validators={FEED: Validators(etag='"v1"')})
+    engine.close()
+    open_engine(directory).close()  # a good start keeps state.json.bak
+    return directory
+
+
+def cut_short(path: Path) -> None:
+    raw = path.read_bytes()
+    path.write_bytes(raw[: len(raw) // 2])
+
+
+def garbage(path: Path) -> None:
+    path.write_bytes(b"\x00\x1b[2J\xff\xfe not a database \x00")
+
+
+WRONG_SHAPES = {
+    "state.json": {"follows": {"Widgets": {"since": "x"}}, "read": {"2611.00001": 5}},
+    "http.json": {"validators": {FEED: {"etag": ["not", "text"]}}},
+    "cache/tags.json": {"topics": {"Widgets": {"sig": "x", "ids": 7}}},
+    f"cache/index/{WEEK}.json": {"cards": {"2611.00001": ["not", "a", "card"]}},
+    f"cache/heads/{WEEK}.json": {"heads": {"2611.00001": {"not": "text"}}},
+    f"cache/papers/{WEEK}.json": {"papers": {"2611.00001": {"title": "no date"}}},
+}
+
+
+def wrong_shape(path: Path, relative: str) -> None:
+    path.write_text(json.dumps(WRONG_SHAPES[relative]))
+
+
+DAMAGES = {
+    "cut short": lambda path, relative: cut_short(path),
+    "garbage": lambda path, relative: garbage(path),
+    "wrong shape": wrong_shape,
+    "not an object": lambda path, relative: path.write_text("[1, 2, 3]"),
+}
+
+
+def damage(data: Path, relative: str, how: str) -> Path:
+    path = data / relative
+    assert path.exists(), relative
+    DAMAGES[how](path, relative)
+    return path
+
+
+def message_about(engine: Engine, path: Path) -> str:
+    messages = [m for m in engine.problems.messages if str(path) in m]
+    assert len(messages) == 1, engine.problems.messages
+    return messages[0]
+
+
+def kept_copy(path: Path, message: str) -> Path:
+    """The damaged file kept aside, named in the message."""
+    kept = [p for p in path.parent.glob(path.name + ".damaged-*")]
+    assert len(kept) == 1, list(path.parent.iterdir())
+    assert kept[0].name in message
+    return kept[0]
+
+
+def reopen_is_quiet(data: Path) -> Engine:
+    """The repair stuck: the next start has nothing to say."""
+    engine = open_engine(data)
+    engine.load_library()
+    assert engine.problems.messages == []
+    return engine
+
+
+HOW = list(DAMAGES)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_damaged_state_is_restored_from_the_backup(data, how):
+    path = damage(data, "state.json", how)
+    damaged_bytes = path.read_bytes()
+    engine = open_engine(data)
+    library = engine.load_library()
+    message = message_about(engine, path)
+    assert "restored your follows, read marks, stars and topics" in message
+    assert kept_copy(path, message).read_bytes() == damaged_bytes
+    assert [e.name for e in engine.followed()] == ["Widgets"]
+    assert engine.state.read_ids() == {"2611.00001"}
+    assert engine.state.starred_ids() == {"2611.00002"}
+    assert library.unread_count("Widgets") == 2
+    engine.close()
+    reopen_is_quiet(data).close()
+
+
+def test_damaged_state_and_damaged_backup_keep_both_and_say_so(data):
+    garbage(data / "state.json")
+    wrong_shape(data / "state.json.bak", "state.json")
+    engine = open_engine(data)
+    engine.load_library()
+    message = message_about(engine, data / "state.json")
+    assert "no good backup" in message and "your data is still in that file" in message
+    kept_copy(data / "state.json", message)
+    assert engine.state.follows() == set()
+    engine.close()
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_damaged_fetch_state_is_kept_and_every_source_fetched_again(data, how):
+    path = damage(data, "http.json", how)
+    engine = open_engine(data)
+    engine.load_library()
+    message = message_about(engine, path)
+    assert "fetched in full once" in message
+    kept_copy(path, message)
+    assert engine.fetch_state.validators(FEED).empty
+    assert engine.state.follows() == {"Widgets"}
+    engine.close()
+    reopen_is_quiet(data).close()
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_damaged_tags_are_kept_and_recomputed(data, how):
+    path = damage(data, "cache/tags.json", how)
+    engine = open_engine(data)
+    library = engine.load_library()
+    message = message_about(engine, path)
+    assert "recomputed" in message
+    kept_copy(path, message)
+    assert "Widgets" in engine.stale_topics and library.unread_count("Widgets") == 0
+    engine.retag(["Widgets"])
+    assert library.unread_count("Widgets") == 2
+    engine.close()
+    reopen_is_quiet(data).close()
+
+
+@pytest.mark.parametrize("relative", [f"cache/index/{WEEK}.json", f"cache/heads/{WEEK}.json"])
+@pytest.mark.parametrize("how", HOW)
+def test_damaged_index_or_heads_are_rebuilt_from_the_papers(data, relative, how):
+    path = damage(data, relative, how)
+    engine = open_engine(data)
+    library = engine.load_library()
+    message = message_about(engine, path)
+    assert "rebuilt" in message
+    kept_copy(path, message)
+    assert sorted(library.ids) == ["2611.00001", "2611.00002", "2611.00003"]
+    assert library.unread_count("Widgets") == 2
+    assert engine.cache.head(WEEK, "2611.00001") == "A widget network."
+    assert engine.paper("2611.00002").abstract == "Widgets and gadgets."
+    engine.close()
+    reopen_is_quiet(data).close()
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_damaged_papers_are_set_aside_and_fetched_again(data, how):
+    path = damage(data, f"cache/papers/{WEEK}.json", how)
+    engine = open_engine(data)
+    library = engine.load_library()
+    message = message_about(engine, path)
+    assert "fetched again" in message
+    kept_copy(path, message)
+    # The week's cards are gone with its papers: no card points at a missing paper.
+    assert sorted(library.ids) == ["2611.00003"]
+    assert library.rows[library.pos["2611.00003"]][C_SHARD] == OTHER_WEEK
+    assert engine.paper("2611.00003") is not None
+    # Validators are forgotten, so the next refresh does not get a 304 for them.
+    assert engine.fetch_state.validators(FEED).empty
+    # What the user set is untouched.
+    assert engine.state.read_ids() == {"2611.00001"} and engine.state.starred_ids() == {"2611.00002"}
+    engine.close()
+    reopen_is_quiet(data).close()
+
+
+def test_the_cli_prints_the_message_and_still_works(data, capsys, tmp_path):
+    garbage(data / "state.json")
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    code = main(["topics", "--json", "--data-dir", str(data), "--config", str(config)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert f"feedtui: {data / 'state.json'} was damaged" in err
+    widgets = next(t for t in json.loads(out) if t["name"] == "Widgets")
+    assert widgets["following"] is True and widgets["unread"] == 2

@@ -1,0 +1,104 @@
+"""A full disk and a read-only data directory, for real: a small tmpfs mounted
+in a private mount namespace (tests run as root, and root ignores permission
+bits but not ENOSPC or a read-only mount). tests/disk_scenario.py runs there
+and reports what it saw."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bench.feeds import FeedSetSpec, render_feed
+from bench.server import FeedServer
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def namespaces_work(tmp_path: Path) -> str:
+    """"" when this machine lets us mount a tmpfs in a private mount namespace, else why not."""
+    if not shutil.which("unshare") or not shutil.which("mount"):
+        return "needs unshare(1) and mount(8)"
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {probe}"],
+        capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        return f"cannot mount a tmpfs in a private mount namespace here: {done.stderr.strip()}"
+    return ""
+
+
+@pytest.fixture
+def feeds(tmp_path):
+    served = tmp_path / "served"
+    served.mkdir()
+    now = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    spec = FeedSetSpec(2, 25, 9, now, weeks=3)
+    for index in range(2):
+        (served / f"feed-{index}.xml").write_bytes(render_feed(spec, index))
+    with FeedServer(served) as server:
+        yield server
+
+
+def run_scenario(tmp_path: Path, feeds: FeedServer, mode: str) -> dict:
+    why_not = namespaces_work(tmp_path)
+    if why_not:
+        pytest.skip(why_not)
+    mount = tmp_path / "mount"
+    mount.mkdir()
+    script = (
+        f"mount -t tmpfs -o size=2m tmpfs {mount} && exec {sys.executable} {REPO / 'tests' / 'disk_scenario.py'} "
+        f"{mode} {mount} {feeds.url('feed-0.xml')} {feeds.url('feed-1.xml')}"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}
+    env["PYTHONPATH"] = f"{REPO / 'src'}{os.pathsep}{REPO}"
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def assert_the_story(seen: dict, words: str) -> None:
+    assert seen["before_ok"] and seen["durable_before"]
+    # The app says so, once, and keeps the changes in memory.
+    assert seen["last_error"].startswith("could not save ")
+    assert words in seen["last_error"] and "kept in memory" in seen["last_error"]
+    assert seen["on_error"] == [seen["last_error"]]
+    assert not seen["durable_during"]
+    assert len(seen["refresh_errors"]) == 1
+    assert seen["refresh_errors"][0].startswith("fetched, but could not be saved: ") and words in seen["refresh_errors"][0]
+    # Nothing half-written replaced a good file, and nothing is left lying around.
+    assert seen["unchanged"] and seen["leftovers"] == []
+    # Reads keep working.
+    assert seen["read_in_memory"]
+    assert seen["paper_title"]
+    assert seen["library_after_reload"] == 25
+    assert seen["second_reader_papers"] == 25 and seen["second_reader_problems"] == []
+    assert words in seen["cli_stderr"]
+    # Once the fault is gone, the queued changes are saved and refreshes land.
+    assert seen["durable_after"]
+    assert seen["refresh_after_ok"] and seen["new_after"] == 25
+    assert seen["reopened_problems"] == []
+    assert seen["reopened_read"]
+    assert seen["reopened_follows"] == ["Topic A", "Topic B"]
+    assert seen["reopened_papers"] == 50 and seen["reopened_topic_b"] == 25
+
+
+@pytest.mark.slow
+def test_a_full_disk(tmp_path, feeds):
+    assert_the_story(run_scenario(tmp_path, feeds, "full"), "the disk is full")
+
+
+@pytest.mark.slow
+def test_a_read_only_data_directory(tmp_path, feeds):
+    assert_the_story(run_scenario(tmp_path, feeds, "readonly"), "the file system is read-only")

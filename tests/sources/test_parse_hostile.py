@@ -416,3 +416,13 @@ def mutated_feeds(draw) -> bytes:
 @given(mutated_feeds())
 def test_mutated_feeds_give_a_feed_or_a_feed_error(data: bytes):
     parse_or_feed_error(data)
+
+
+def test_an_encoding_name_with_a_nul_is_not_looked_up():
+    data = (
+        b'<?xml version="1.0" encoding="ut\x00-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
+        b"<title>T</title><entry><id>tag:x,2026:1</id><title>One</title>"
+        b"<updated>2026-10-04T07:45:00Z</updated></entry></feed>"
+    )
+    feed = parse_feed(data, "https://example.org/feed.xml")
+    assert [p.title for p in feed.papers] == ["One"]

@@ -38,6 +38,7 @@ _BOMLESS = (
     (b"\x00<\x00?", "utf-16-be"),
 )
 _DECLARATION = re.compile(rb"<\?xml\s[^>]*?\?>")
+_ANY_DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*(?:"[^"]*"|'[^']*')""")
 _DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9._-]{1,40})""", re.IGNORECASE)
 _SINGLE_BYTE_LATIN = {"latin-1", "iso8859-1", "cp1252", "ascii"}
@@ -170,7 +171,9 @@ def _with_utf8_declaration(data: bytes) -> bytes:
     declaration = _DECLARATION.match(data, start)
     if not declaration:
         return data
-    fixed = _DECLARED_ENCODING.sub(b'encoding="utf-8"', declaration.group(0), count=1)
+    # Any declared value, however malformed ("ut\x00-8"), is replaced: the
+    # bytes are UTF-8 now, and parsers must not try to look the name up.
+    fixed = _ANY_DECLARED_ENCODING.sub(b'encoding="utf-8"', declaration.group(0), count=1)
     if fixed == declaration.group(0):
         return data
     return data[:start] + fixed + data[declaration.end() :]

@@ -57,7 +57,8 @@ from textual.strip import Strip
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from feedtui.ui.cards import CardData, shorten_names  # noqa: E402
+from feedtui.store.codec import shorten_names  # noqa: E402
+from feedtui.ui.cards import CardData  # noqa: E402
 from feedtui.ui.widgets.paper_list import CARD_HEIGHT, PaperList  # noqa: E402
 
 STYLES = Path(__file__).resolve().parents[1] / "styles" / "paper_list.tcss"

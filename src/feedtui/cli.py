@@ -340,6 +340,9 @@ def _cmd_refresh(engine, args) -> int:
             sys.stderr.flush()
 
     report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    if engine.library_loaded:
+        # Papers arrived: leave every topic's tags complete on disk.
+        engine.ensure_tagged()
     pruned = engine.prune()
     if pruned:
         print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
@@ -497,7 +500,7 @@ def _cmd_topic_add(engine, args) -> int:
             raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     entry = engine.add_topic(args.name, definition, args.description)
-    engine.retag([entry.name])
+    engine.compute_tags([entry.name])  # written to disk; this process needs no library
     print(f"added {entry.name}: {definition.describe()}", file=sys.stderr)
     return EXIT_OK
 
@@ -512,7 +515,7 @@ def _cmd_topic_edit(engine, args) -> int:
     if args.query is None and args.description is None:
         raise UsageError("nothing to change: give --query and/or --description")
     entry = engine.edit_topic(args.name, query=args.query, description=args.description)
-    engine.retag([entry.name])
+    engine.compute_tags([entry.name])
     print(f"changed {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
     return EXIT_OK
 
@@ -733,7 +736,7 @@ def _import_json(engine, args) -> int:
 
 # Commands whose answers depend on complete topic tags: stale ones (a changed
 # catalogue, an interrupted retag) are recomputed first.
-_READS_TAGS = {"refresh", "topics", "papers", "topic show", "export"}
+_READS_TAGS = {"topics", "papers", "topic show", "export"}
 
 _HANDLERS = {
     "refresh": _cmd_refresh,

@@ -218,7 +218,7 @@ def prewarmed_refresh(config: Path, data: Path) -> subprocess.Popen:
 def test_a_refresh_killed_mid_request_and_restarted_keeps_the_pace(tmp_path, other_host):
     """The restart is ready before the kill, so only the pause remembered in the
     data directory keeps it from asking arXiv again at once."""
-    interval = 0.5
+    interval = 0.3
     arxiv = serve_arxiv(tmp_path / "arxiv", latency=0.1)
     try:
         config, data = setup_data(tmp_path, arxiv, other_host, interval)
@@ -237,7 +237,7 @@ def test_a_refresh_killed_mid_request_and_restarted_keeps_the_pace(tmp_path, oth
 
 
 async def test_a_refresh_cancelled_mid_request_and_started_again_keeps_the_pace(tmp_path, other_host):
-    interval = 0.5
+    interval = 0.3
     arxiv = serve_arxiv(tmp_path / "arxiv", latency=0.1)
     try:
         config, data = setup_data(tmp_path, arxiv, other_host, interval)

@@ -139,3 +139,18 @@ def test_failed_source_exits_1_and_is_named(cli, capsys, tmp_path):
     err = capsys.readouterr().err
     assert "Broken Feed" in err or "127.0.0.1:9" in err
     assert "failed" in err
+
+
+def test_a_change_that_cannot_be_saved_exits_1(cli, capsys, monkeypatch):
+    import errno
+
+    import feedtui.store.tinydb_io as tinydb_io
+    from feedtui.store.files import WriteFailedError
+
+    def full_disk(path, data):
+        raise WriteFailedError(path, OSError(errno.ENOSPC, "No space left on device"))
+
+    cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
+    monkeypatch.setattr(tinydb_io, "atomic_write", full_disk)
+    assert cli("follow", "Quantum Widgets") == 1
+    assert "the disk is full" in capsys.readouterr().err

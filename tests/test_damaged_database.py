@@ -229,3 +229,32 @@ def test_the_cli_prints_the_message_and_still_works(data, capsys, tmp_path):
     assert f"feedtui: {data / 'state.json'} was damaged" in err
     widgets = next(t for t in json.loads(out) if t["name"] == "Widgets")
     assert widgets["following"] is True and widgets["unread"] == 2
+
+
+async def test_damage_found_while_storing_is_told_and_fetched_again(tmp_path, httpserver):
+    from datetime import datetime, timezone
+
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import TopicDefinition
+    from feedtui.sources.base import Validators
+
+    from tests.atom import Entry, api_feed
+    from tests.factories import make_paper
+
+    feed = api_feed([Entry("2609.00077", title="New widget", summary="A widget.", published="2026-09-29T10:00:00Z")])
+    httpserver.expect_request("/feed.xml").respond_with_data(feed, content_type="application/atom+xml")
+    engine = Engine(Config(), tmp_path / "data", background_writes=False)
+    engine.add_topic("Widgets", TopicDefinition(feeds=(httpserver.url_for("/feed.xml"),)))
+    engine.follow("Widgets")
+    engine.cache.store([make_paper("2609.00001", published="2026-09-28T10:00:00")], {})
+    engine.load_library()
+    assert "2609.00001" in engine.library.pos
+    engine.fetch_state.save(validators={"http://elsewhere/feed.xml": Validators(etag='"x"')})
+    (tmp_path / "data/cache/papers/2026-09-28.json").write_bytes(b"\x00 damaged")
+    report = await engine.refresh(now=datetime(2026, 10, 1, tzinfo=timezone.utc))
+    assert any("damaged" in note for note in report.notes)
+    assert "2609.00001" not in engine.library.pos  # its week was set aside
+    assert engine.fetch_state.validators("http://elsewhere/feed.xml").empty
+    assert list((tmp_path / "data/cache/papers").glob("2026-09-28.json.damaged-*"))
+    engine.close()

@@ -277,19 +277,32 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         key = command if command != "topic" else f"topic {args.topic_command}"
         if key in _READS_TAGS:
             engine.ensure_tagged()
-        return _HANDLERS[key](engine, args)
+        status = _HANDLERS[key](engine, args)
     except TopicNotFound as error:
+        _close(engine)
         raise UsageError(str(error)) from None
     except QueryError as error:
+        _close(engine)
         raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
     except ValueError as error:
+        _close(engine)
         raise UsageError(str(error)) from None
-    finally:
-        try:
-            engine.close()
-        except StoreError as error:
-            print(f"feedtui: {error}", file=sys.stderr)
+    except BaseException:
+        _close(engine)
+        raise
+    # What the command changed is saved now; if that fails, the command failed.
+    return status if _close(engine) else EXIT_FAILED
 
+
+def _close(engine) -> bool:
+    from feedtui.store.files import StoreError
+
+    try:
+        engine.close()
+    except StoreError as error:
+        print(f"feedtui: {error}", file=sys.stderr)
+        return False
+    return True
 
 def data_dir_problem(directory, error: OSError) -> str:
     from feedtui.store.files import describe_os_error
@@ -356,6 +369,8 @@ def _cmd_refresh(engine, args) -> int:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
         if source.ok and source.warning:
             print(f"feedtui: note: {source.label}: {source.warning}", file=sys.stderr)
+    for note in report.notes:
+        print(f"feedtui: {note}", file=sys.stderr)
     fetched = sum(1 for s in report.sources if s.ok and not s.skipped)
     print(
         f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"

@@ -30,6 +30,7 @@ from typing import Any
 import platformdirs
 
 from feedtui.model import Topic, TopicDefinition
+from feedtui.text.sanitize import clean_line
 from feedtui.settings import Settings
 
 APP_NAME = "feedtui"
@@ -416,7 +417,7 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
 
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
         return None, [("", f'topic #{number} needs a name = "…"; it is left out')]
-    name = entry["name"].strip()
+    name = clean_line(entry["name"], html_allowed=False)
     problems = [
         (key, f"topic '{name}': unknown key '{key}'{_did_you_mean(key, TOPIC_KEYS)} (keys: {', '.join(TOPIC_KEYS)}); ignored")
         for key in entry

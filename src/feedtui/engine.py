@@ -31,6 +31,7 @@ from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
 from feedtui.store.tags import TagStore, TagUpdate
+from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, category_query, parse_query
@@ -145,7 +146,9 @@ class Engine:
         return entry
 
     def add_topic(self, name: str, definition: TopicDefinition, description: str = "") -> TopicEntry:
-        name = " ".join(name.split())
+        # Names and descriptions are drawn in the sidebar and header: plain text only.
+        name = clean_line(name, html_allowed=False)
+        description = clean_line(description, html_allowed=False)
         if not name:
             raise ValueError("a topic needs a name")
         if definition.is_empty:
@@ -170,7 +173,7 @@ class Engine:
             definition = TopicDefinition(query=query, categories=definition.categories, feeds=definition.feeds)
         if definition.is_empty:
             raise ValueError("the topic would have no query, categories or feeds left")
-        text = entry.topic.description if description is None else description
+        text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
         self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
         self.reload_topics()
         return self.registry.entries[entry.name]
@@ -402,6 +405,8 @@ class Engine:
                 pending.clear()
                 if batch:
                     stored = await self._commit(batch, now)
+                    if self.cache.lost_papers:
+                        report.notes.append(await asyncio.to_thread(self._recover_lost_papers))
                     if stored is not None:
                         new_ids.update(stored.new)
                         report.new_papers += len(stored.new)
@@ -523,6 +528,18 @@ class Engine:
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         return stored
+
+    def _recover_lost_papers(self) -> str:
+        """A week of cached papers turned out damaged while storing and was set
+        aside: forget the validators (so the next refresh fetches them again
+        instead of getting 304s) and reload the library without them."""
+        self.cache.lost_papers = False
+        self.fetch_state.save(forget_validators=True)
+        self.load_library()
+        return (
+            "some cached papers were damaged and set aside (kept as .damaged files in the cache); "
+            "the next refresh fetches them again"
+        )
 
     def cache_changed_elsewhere(self) -> bool:
         """Did another process write papers since we loaded or wrote them?"""

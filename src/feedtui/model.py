@@ -228,6 +228,8 @@ class RefreshReport:
     sources: list[SourceReport] = field(default_factory=list)
     new_papers: int = 0
     updated_papers: int = 0
+    # Things the user must hear that concern no single source.
+    notes: list[str] = field(default_factory=list)
     started: datetime | None = None
     finished: datetime | None = None
 

@@ -720,6 +720,8 @@ class MainScreen(Screen):
         finally:
             self.refreshing = False
             status.stop_progress()
+        for note in report.notes:
+            self.notify(note, severity="warning", timeout=12, markup=False)
         failed = report.failed
         fetched = [s for s in report.sources if s.ok and not s.skipped]
         if failed and not fetched:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
+
+from feedtui.text.sanitize import strip_controls
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,14 @@ class TopicHeader(Vertical):
         yield Static(id="header-sentence")
 
     def show_header(self, data: HeaderData) -> None:
+        # Topic names, descriptions and queries come from users and imported files.
+        data = replace(
+            data,
+            name=strip_controls(data.name),
+            definition=strip_controls(data.definition),
+            description=strip_controls(data.description),
+            error=strip_controls(data.error),
+        )
         title = Text()
         title.append(data.name, style="bold")
         if not data.virtual:

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from feedtui.text.sanitize import clean_line
 from feedtui.ui.presenter import TopicRow
 from feedtui.ui.widgets.sparkline import sparkline
 
@@ -268,7 +269,7 @@ class TopicList(ScrollView, can_focus=True):
         else:
             right.append("   ·", style=self._style("topic-list--count-zero"))
         room = max(4, width - len(marker) - right.cell_len - 1)
-        name = Text(" ".join(row.name.split()), no_wrap=True)
+        name = Text(clean_line(row.name, html_allowed=False), no_wrap=True)
         if row.error:
             name.stylize(self._style("topic-list--error"))
         if name.cell_len > room:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 from feedtui.store.cache import PaperCache
 from feedtui.store.codec import C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
 from feedtui.store.lock import DataDirLock
@@ -162,4 +164,28 @@ def test_files_feedtui_wrote_are_not_checked_again_at_start(data_dir, monkeypatc
     path.write_bytes(path.read_bytes() + b"\n")
     open_cache(data_dir).load_index()
     open_cache(data_dir).load_index()
+    assert checked == [1]
+
+
+def test_a_copy_that_keeps_times_is_trusted_and_one_that_does_not_is_checked(data_dir, tmp_path, monkeypatch):
+    import shutil
+
+    import feedtui.store.cache as cache_module
+
+    open_cache(data_dir).store([make_paper("2609.00001")], known={})
+    checked = []
+    real = cache_module.papers_shape
+    monkeypatch.setattr(cache_module, "papers_shape", lambda data: checked.append(1) or real(data))
+
+    kept = tmp_path / "kept"
+    shutil.copytree(data_dir, kept)  # new inodes, same sizes and mtimes (`cp -a`, `rsync -a`)
+    assert "2609.00001" in open_cache(kept).load_index().rows
+    assert checked == []
+
+    plain = tmp_path / "plain"
+    shutil.copytree(data_dir, plain, copy_function=shutil.copyfile)
+    for path in (plain / "cache/papers").iterdir():  # times not kept, as plain `cp` does
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert "2609.00001" in open_cache(plain).load_index().rows
     assert checked == [1]

@@ -21,7 +21,6 @@ from feedtui.topics.tagging import (
     tag_papers,
 )
 
-from tests.factories import make_paper
 
 
 @pytest.fixture(scope="module")

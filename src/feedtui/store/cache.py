@@ -19,9 +19,10 @@ moment each card points at a paper that is on disk, and a paper with a card
 has its tags. A kill between two steps leaves at worst a paper without a
 card, which the next refresh stores again.
 
-Damage: a shard file whose signature (inode, size, mtime) is not the one
-recorded when feedtui wrote it was changed by something else, and is checked
-in full at start-up before it is used; a damaged index or heads file is kept
+Damage: a shard file whose size and mtime are not the ones recorded when
+feedtui wrote it was changed by something else, and is checked in full at
+start-up before it is used (the inode is left out, so a copy that keeps
+times, as `cp -a`, `rsync -a` or a backup restore do, is still trusted); a damaged index or heads file is kept
 aside and rebuilt from the papers, a damaged papers file is kept aside and its
 week is fetched again. Files feedtui wrote itself are trusted, so start-up
 does not pay for checking every row.
@@ -426,7 +427,8 @@ class PaperCache:
 
     def _trusted(self, path: Path, trusted: Mapping[str, list]) -> bool:
         stamp = self._stamp(path)
-        return stamp is not None and trusted.get(self._relative(path)) == stamp
+        recorded = trusted.get(self._relative(path))
+        return stamp is not None and isinstance(recorded, list) and recorded[1:] == stamp[1:]
 
     def _open(self, path: Path) -> Database:
         try:

@@ -22,7 +22,6 @@ from feedtui.topics.tagging import (
 )
 
 
-
 @pytest.fixture(scope="module")
 def papers():
     return demo_papers(datetime(2026, 11, 27, tzinfo=UTC))

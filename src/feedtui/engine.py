@@ -23,6 +23,7 @@ from pathlib import Path
 
 from feedtui.config import Config
 from feedtui.library import Library
+from feedtui.memory import gc_paused
 from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
 from feedtui.store.cache import PaperCache, StoreOutcome
 from feedtui.store.codec import C_SHARD
@@ -210,15 +211,16 @@ class Engine:
         if self.tags.problem:
             self.problems.messages.append(self.tags.problem)
         self.known_generation = self.cache.generation()
-        library = Library(load.rows, self.state.read_view)
         stale: list[str] = []
-        for entry in self.registry:
-            signature, ids = stored.get(entry.name, ("", []))
-            if signature == entry.signature:
-                library.set_members(entry.name, ids)
-            else:
-                library.set_members(entry.name, ())
-                stale.append(entry.name)
+        with gc_paused():
+            library = Library(load.rows, self.state.read_view)
+            for entry in self.registry:
+                signature, ids = stored.get(entry.name, ("", []))
+                if signature == entry.signature:
+                    library.set_members(entry.name, ids)
+                else:
+                    library.set_members(entry.name, ())
+                    stale.append(entry.name)
         self._library = library
         self._stale_topics = stale if library.ids else []
         return library

@@ -30,15 +30,14 @@ does not pay for checking every row.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict
-from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from feedtui.memory import gc_paused
 from feedtui.model import Paper, utcnow
 from feedtui.store.codec import C_PRIMARY, C_SHARD, card_row, head_of, paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import (
@@ -80,22 +79,11 @@ class IndexLoad:
 def read_documents(path: Path) -> Mapping[str, dict]:
     """The paper documents of one shard file ({} if it is missing or damaged)."""
     try:
-        with _gc_paused():
+        with gc_paused():
             data = parse_database(path, path.read_bytes())
     except (FileNotFoundError, DamagedFileError):
         return {}
     return data.get(PAPERS, {})
-
-
-@contextmanager
-def _gc_paused():
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class PaperCache:
@@ -131,7 +119,7 @@ class PaperCache:
         shared: dict[str, str] = {}
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
-        with _gc_paused():  # 40,000 small lists: the cyclic GC would triple the load time.
+        with gc_paused():  # 40,000 small lists: the cyclic GC would triple the load time.
             for shard in self.shards():
                 problem = self._check_week(shard, trusted, verified)
                 if problem:
@@ -205,7 +193,7 @@ class PaperCache:
         """The abstract heads of one week's papers (empty if the file is missing or damaged)."""
         path = self._heads_path(shard)
         try:
-            with _gc_paused():
+            with gc_paused():
                 return parse_database(path, path.read_bytes()).get(HEADS, {})
         except (FileNotFoundError, DamagedFileError):
             return {}

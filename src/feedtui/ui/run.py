@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -17,6 +18,9 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         # Before the UI starts: a loading thread would share the interpreter
         # with Textual's own start-up and take twice as long.
         engine.load_library()
+        # The card rows live as long as the app: out of the cyclic GC's sight
+        # now, so Textual's start-up does not walk them in its collections.
+        gc.freeze()
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return 1

@@ -18,6 +18,7 @@ pool down, and orphaned workers would otherwise wait for work forever.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import itertools
 import multiprocessing
@@ -30,6 +31,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from feedtui.memory import gc_paused
 
 # Jobs smaller than this (in bytes of input) run in a thread of this process.
 POOL_MIN_BYTES = 64 * 1024
@@ -78,7 +81,7 @@ class CpuPool:
             return await asyncio.to_thread(self._run_here, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), self.task, *args)
+            return await loop.run_in_executor(self._executor(), _run_paused, self.task, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): do it here instead.
             self._pool = None
@@ -90,7 +93,7 @@ class CpuPool:
         if self.workers < 2 or len(calls) < 2:
             return [self._run_here(*call) for call in calls]
         try:
-            futures = [self._executor().submit(self.task, *call) for call in calls]
+            futures = [self._executor().submit(_run_paused, self.task, *call) for call in calls]
             return [future.result() for future in futures]
         except BrokenProcessPool:
             self._pool = None
@@ -134,9 +137,20 @@ class CpuPool:
             self._pool = None
 
 
+def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
+    """A job in a worker: it builds thousands of short-lived objects and hands
+    them back, so cyclic collections during it would only walk them in vain."""
+    with gc_paused():
+        return task(*args)
+
+
 def _prepare_forked() -> None:
     _quiet_signals()
     _end_with_parent()
+    # What the worker inherited (modules, compiled topics, the app's data)
+    # lives as long as it does: keep the collector from walking it, and from
+    # touching its pages (which would copy them from the parent).
+    gc.freeze()
 
 
 def _end_with_parent() -> None:

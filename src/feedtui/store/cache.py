@@ -271,7 +271,8 @@ class PaperCache:
         outcome = StoreOutcome()
         if not incoming:
             return outcome
-        with self._lock:
+        # Thousands of documents built and dropped: no cyclic collections meanwhile.
+        with self._lock, gc_paused():
             locations = {pid: row[C_SHARD] for pid, row in known.items() if pid in incoming}
             for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
                 for pid in incoming.keys() & rows.keys():

@@ -21,11 +21,11 @@ card, which the next refresh stores again.
 
 Damage: a shard file whose size and mtime are not the ones recorded when
 feedtui wrote it was changed by something else, and is checked in full at
-start-up before it is used (the inode is left out, so a copy that keeps
-times, as `cp -a`, `rsync -a` or a backup restore do, is still trusted); a damaged index or heads file is kept
-aside and rebuilt from the papers, a damaged papers file is kept aside and its
-week is fetched again. Files feedtui wrote itself are trusted, so start-up
-does not pay for checking every row.
+start-up before it is used (the inode is left out, so a copy that keeps times,
+as `cp -a`, `rsync -a` or a backup restore do, is still trusted); a damaged
+index or heads file is kept aside and rebuilt from the papers, a damaged
+papers file is kept aside and its week is fetched again. Files feedtui wrote
+itself are trusted, so start-up does not pay for checking every row.
 """
 
 from __future__ import annotations

@@ -354,11 +354,13 @@ def _cmd_refresh(engine, args) -> int:
 
     report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
     if engine.library_loaded:
-        # Papers arrived: leave every topic's tags complete on disk.
+        # Papers arrived: leave every topic's tags complete on disk, and the
+        # cache within its limit (it only grows when papers are stored, so a
+        # refresh of 304s loads nothing to find there is nothing to do).
         engine.ensure_tagged()
-    pruned = engine.prune()
-    if pruned:
-        print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
+        pruned = engine.prune()
+        if pruned:
+            print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
     if interactive:
         sys.stderr.write("\r\x1b[K")
     for source in report.sources:

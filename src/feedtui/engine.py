@@ -461,6 +461,14 @@ class Engine:
         """Store fetched papers, tag them, then remember validators (in that order,
         so a 304 never hides papers that were not saved)."""
         papers = [p for o in outcomes for p in o.papers]
+        if not papers:
+            # All 304s or failures: only what the sources answered is saved, and
+            # the library (a second at 40,000 papers, if not loaded) is not needed.
+            try:
+                await asyncio.to_thread(self._save_answers, outcomes, now)
+            except StoreError:
+                return None
+            return StoreOutcome()
         library = self.library
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
         matchers = build_matchers(self.registry) if papers else []
@@ -503,21 +511,8 @@ class Engine:
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags)
             self.known_generation = self.cache.generation()
-            universe = set(stored.papers)
-            validators = {}
-            answered = {}
-            totals = {}
-            for outcome in outcomes:
-                if outcome.report.ok:
-                    validators.update(outcome.validators)
-                    for key in outcome.plan.answers:
-                        if outcome.plan.kind == "total":
-                            if outcome.total is not None:
-                                totals[key] = (outcome.total, now.date())
-                        else:
-                            answered[key] = now
-            self.fetch_state.save(validators=validators, answered=answered, totals=totals)
-            return stored, found, universe
+            self._save_answers(outcomes, now)
+            return stored, found, set(stored.papers)
 
         try:
             stored, found, universe = await asyncio.to_thread(write)
@@ -530,6 +525,23 @@ class Engine:
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         return stored
+
+    def _save_answers(self, outcomes: list, now: datetime) -> None:
+        """Validators, "answered today" and daily totals of the sources that
+        answered. Raises StoreError."""
+        validators = {}
+        answered = {}
+        totals = {}
+        for outcome in outcomes:
+            if outcome.report.ok:
+                validators.update(outcome.validators)
+                for key in outcome.plan.answers:
+                    if outcome.plan.kind == "total":
+                        if outcome.total is not None:
+                            totals[key] = (outcome.total, now.date())
+                    else:
+                        answered[key] = now
+        self.fetch_state.save(validators=validators, answered=answered, totals=totals)
 
     def _recover_lost_papers(self) -> str:
         """A week of cached papers turned out damaged while storing and was set

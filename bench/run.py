@@ -83,7 +83,7 @@ FIGURES = (
     Figure("marks.wall", f"6. {MARKS:,} mark-reads (m, j), one key at a time — key → repaint, summed", "s"),
     Figure("marks.p95", f"6. {MARKS:,} mark-reads — key → repaint p95", "ms"),
     Figure("marks.write", f"6. {MARKS:,} mark-reads — bytes written", "MB", "no rewrite of the paper cache"),
-    Figure("marks.durable", f"6. {MARKS:,} mark-reads — last key → last disk write", "s", "≤ 1 s"),
+    Figure("marks.durable", f"6. {MARKS:,} mark-reads — last m → last disk write", "s", "≤ 1 s"),
     Figure("retag.50k", "7. topic add + retag, 50k cache (whole CLI call)", "s", "≤ 2 s"),
 )
 SECTION_FIGURES = {

@@ -51,3 +51,42 @@ def test_workers_end_when_the_app_is_killed():
             os.killpg(app.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+SLOW_START_APP = """\
+import os, threading, time
+from pathlib import Path
+from feedtui import cpu_pool
+
+quiet = cpu_pool._quiet_signals
+def slow_quiet():
+    time.sleep(1.5)  # the app is killed while its new workers are still starting
+    quiet()
+cpu_pool._quiet_signals = slow_quiet
+pool = cpu_pool.CpuPool(os.getpid, workers=2)
+threading.Thread(target=pool.map_blocking, args=([()] * 8,), daemon=True).start()
+time.sleep(0.5)
+children = " ".join(p.read_text() for p in Path("/proc/self/task").glob("*/children"))
+print(" ".join(children.split()), flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_workers_end_when_the_app_is_killed_before_they_have_started():
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    app = subprocess.Popen([sys.executable, "-c", SLOW_START_APP], stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        workers = [int(pid) for pid in app.stdout.readline().split()]
+        assert len(workers) == 2 and all(alive(pid) for pid in workers)
+        app.send_signal(signal.SIGKILL)
+        app.wait()
+        deadline = time.monotonic() + 6
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        try:
+            os.killpg(app.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

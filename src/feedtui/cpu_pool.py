@@ -42,6 +42,12 @@ ORPHAN_CHECK_SECONDS = 0.5
 
 _tokens = itertools.count(1)
 
+# The pid of the process that forks the workers, as the workers find it in
+# their copy of memory: asking os.getppid() once they run would be too late
+# when the app was killed between the fork and the worker's first step (the
+# worker would then watch its new parent, init, for ever).
+_forking_parent = 0
+
 
 def next_token() -> int:
     """A number naming one pool's worker state (see topics.tagging.register_topics)."""
@@ -106,6 +112,8 @@ class CpuPool:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             if sys.platform == "linux":
+                global _forking_parent
+                _forking_parent = os.getpid()
                 self._prepare_here()
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.workers,
@@ -146,17 +154,17 @@ def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
 
 def _prepare_forked() -> None:
     _quiet_signals()
-    _end_with_parent()
+    _end_with_parent(_forking_parent)
     # What the worker inherited (modules, compiled topics, the app's data)
     # lives as long as it does: keep the collector from walking it, and from
     # touching its pages (which would copy them from the parent).
     gc.freeze()
 
 
-def _end_with_parent() -> None:
-    """End this worker when the process that started it is gone (it is then
-    re-parented, so its parent pid changes)."""
-    parent = os.getppid()
+def _end_with_parent(parent: int = 0) -> None:
+    """End this worker when the process that started it (`parent`, else the
+    current parent) is gone: it is then re-parented, so its parent pid changes."""
+    parent = parent or os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:

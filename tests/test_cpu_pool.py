@@ -33,16 +33,18 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
-def test_workers_end_when_the_app_is_killed():
+def kill_app_and_expect_its_workers_gone(script: str, *, workers_expected: int | None = None) -> None:
+    """Run `script` (it prints its workers' pids), kill -9 it, and wait for the workers to end."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    app = subprocess.Popen([sys.executable, "-c", APP], stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    app = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
         workers = [int(pid) for pid in app.stdout.readline().split()]
         assert workers and all(alive(pid) for pid in workers)
+        if workers_expected is not None:
+            assert len(workers) == workers_expected
         app.send_signal(signal.SIGKILL)
         app.wait()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 6
         while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not any(alive(pid) for pid in workers)
@@ -52,6 +54,10 @@ def test_workers_end_when_the_app_is_killed():
         except ProcessLookupError:
             pass
 
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_workers_end_when_the_app_is_killed():
+    kill_app_and_expect_its_workers_gone(APP)
 
 SLOW_START_APP = """\
 import os, threading, time
@@ -74,19 +80,4 @@ time.sleep(60)
 
 @pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
 def test_workers_end_when_the_app_is_killed_before_they_have_started():
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    app = subprocess.Popen([sys.executable, "-c", SLOW_START_APP], stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    try:
-        workers = [int(pid) for pid in app.stdout.readline().split()]
-        assert len(workers) == 2 and all(alive(pid) for pid in workers)
-        app.send_signal(signal.SIGKILL)
-        app.wait()
-        deadline = time.monotonic() + 6
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(alive(pid) for pid in workers)
-    finally:
-        try:
-            os.killpg(app.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    kill_app_and_expect_its_workers_gone(SLOW_START_APP, workers_expected=2)

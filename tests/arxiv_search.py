@@ -15,6 +15,7 @@ those categories.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, unquote
@@ -134,3 +135,21 @@ class LoopbackArxiv:
 
 def _atom(entries: list[Entry], total: int, start: int) -> Response:
     return Response(api_feed(entries, total=total, start=start), content_type="application/atom+xml")
+
+
+def cli_against(arxiv: LoopbackArxiv, tmp_path, httpserver, monkeypatch) -> Callable[..., int]:
+    """`feedtui` CLI calls (data and config under `tmp_path`) pointed at `arxiv`,
+    installed on the loopback `httpserver`."""
+    from feedtui.cli import main
+
+    arxiv.install(httpserver)
+    config = tmp_path / "config.toml"
+    config.write_text("[arxiv]\nmin_interval = 0.01\npage_size = 20\n")
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
+    monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
+    data = tmp_path / "data"
+
+    def cli(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    return cli

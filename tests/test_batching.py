@@ -21,7 +21,7 @@ from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.query import parse_query
 
 from tests.arxiv_rss import Announcement
-from tests.arxiv_search import LoopbackArxiv, belongs, published
+from tests.arxiv_search import LoopbackArxiv, belongs, cli_against, published
 from tests.atom import Entry
 
 # Twenty followed topics in the catalogue's style: a category restriction,
@@ -92,17 +92,8 @@ def invented_corpus(now: datetime, count: int = 260, seed: int = 3) -> list[Entr
 def setup(tmp_path, httpserver, monkeypatch):
     """A loopback arXiv and a `feedtui` CLI pointed at it."""
     now = datetime.now(UTC)
-    arxiv = LoopbackArxiv(invented_corpus(now)).install(httpserver)
-    config = tmp_path / "config.toml"
-    config.write_text("[arxiv]\nmin_interval = 0.01\npage_size = 20\n")
-    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
-    monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
-    data = tmp_path / "data"
-
-    def cli(*args: str) -> int:
-        return main([*args, "--data-dir", str(data), "--config", str(config)])
-
-    return arxiv, cli, now, data, config
+    arxiv = LoopbackArxiv(invented_corpus(now))
+    return arxiv, cli_against(arxiv, tmp_path, httpserver, monkeypatch), now
 
 
 def papers_json(cli, capsys, topic: str) -> list[dict]:
@@ -124,7 +115,7 @@ def follow_all(cli) -> None:
 
 
 def test_twenty_topics_two_requests_and_every_paper_under_exactly_its_topics(setup, capsys):
-    arxiv, cli, now, _data, _config = setup
+    arxiv, cli, now = setup
     follow_all(cli)
     assert arxiv.api_requests == []  # adding and following topics asks nothing
 
@@ -195,7 +186,7 @@ def test_the_query_length_limit_splits_batches(tmp_path, httpserver):
 
 
 def test_a_topic_answered_today_is_not_asked_again_unless_forced(setup, capsys):
-    arxiv, cli, _now, _data, _config = setup
+    arxiv, cli, _now = setup
     follow_all(cli)
     assert cli("refresh") == 0
     sent = len(arxiv.api_requests)

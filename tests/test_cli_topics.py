@@ -9,11 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from feedtui.cli import main
 from feedtui.model import TopicDefinition
 from feedtui.topics.catalogue import load_catalogue
 
-from tests.arxiv_search import LoopbackArxiv, belongs, published
+from tests.arxiv_search import LoopbackArxiv, belongs, cli_against, published
 from tests.atom import Entry
 from tests.test_batching import TOPICS, follow_all, invented_corpus
 
@@ -38,20 +37,6 @@ BETA = paper(6, 8, "Beta decay, measured again.")
 FEDERATED = paper(7, 9, "Federated learning across many phones.", categories=("cs.LG", "cs.DC"))
 
 
-def make_cli(tmp_path, httpserver, monkeypatch, arxiv: LoopbackArxiv):
-    arxiv.install(httpserver)
-    config = tmp_path / "config.toml"
-    config.write_text("[arxiv]\nmin_interval = 0.01\npage_size = 20\n")
-    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
-    monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
-    data = tmp_path / "data"
-
-    def cli(*args: str) -> int:
-        return main([*args, "--data-dir", str(data), "--config", str(config)])
-
-    return cli
-
-
 def members(cli, capsys, topic: str) -> dict[str, list[str]]:
     """paper id -> its tags, for the topic's papers (`feedtui papers TOPIC --json`)."""
     capsys.readouterr()
@@ -65,7 +50,7 @@ def members(cli, capsys, topic: str) -> dict[str, list[str]]:
 def test_a_paper_the_api_returned_for_one_topic_belongs_to_it(tmp_path, httpserver, monkeypatch, capsys):
     corpus = [WIDGETRY, WIDGET, SPROCKET]
     arxiv = LoopbackArxiv(corpus, disagree={"abs:widget": [WIDGETRY]})
-    cli = make_cli(tmp_path, httpserver, monkeypatch, arxiv)
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
     assert cli("topic", "add", "Widgets", "--query", "abs:widget") == 0
     assert cli("follow", "Widgets") == 0
     assert cli("refresh") == 0
@@ -90,7 +75,7 @@ def test_a_combined_request_leaves_the_verdict_to_local_matching(tmp_path, https
     topics whose queries match it locally; one that matches none is kept in the
     cache without tags."""
     arxiv = LoopbackArxiv([ALPHA, BETAMAX, BETA], disagree={"abs:alpha": [BETAMAX]})
-    cli = make_cli(tmp_path, httpserver, monkeypatch, arxiv)
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
     for name, query in (("Alpha", "abs:alpha"), ("Beta", "abs:beta")):
         assert cli("topic", "add", name, "--query", query) == 0
         assert cli("follow", name) == 0
@@ -115,7 +100,7 @@ def refreshed(tmp_path, httpserver, monkeypatch):
     """Twenty topics refreshed from the invented corpus; then every request fails the test."""
     now = datetime.now(UTC)
     arxiv = LoopbackArxiv(invented_corpus(now))
-    cli = make_cli(tmp_path, httpserver, monkeypatch, arxiv)
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
     follow_all(cli)
     assert cli("refresh") == 0
     cached = [
@@ -176,7 +161,7 @@ def test_a_new_matcher_recomputes_every_topic_from_the_cache(refreshed, capsys, 
 
 def test_a_catalogue_topic_followed_on_a_fresh_data_directory_has_its_papers(tmp_path, httpserver, monkeypatch, capsys):
     arxiv = LoopbackArxiv([FEDERATED, ALPHA])
-    cli = make_cli(tmp_path, httpserver, monkeypatch, arxiv)
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
     assert cli("follow", "Federated Learning") == 0
     assert cli("refresh") == 0
     assert members(cli, capsys, "Federated Learning") == {FEDERATED.id: ["Federated Learning"]}

@@ -13,6 +13,24 @@ import pytest
 from feedtui.sources.pace import SharedPace
 
 
+def lock_holder(path, seconds: float) -> subprocess.Popen:
+    """Another process that holds the pace file's lock for `seconds` (returned
+    once it holds it), as a refresh in another feedtui holds its turn."""
+    holder = subprocess.Popen(
+        [
+            sys.executable, "-c",
+            "import fcntl, os, time\n"
+            f"fd = os.open({str(path)!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            f"time.sleep({seconds})\n",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    assert holder.stdout.readline().strip() == b"held"
+    return holder
+
+
 async def test_a_new_process_waits_out_the_recorded_pause(tmp_path):
     path = tmp_path / "arxiv-pace.json"
     first = SharedPace(path)
@@ -43,19 +61,8 @@ async def test_a_pause_in_the_past_costs_nothing(tmp_path):
 
 async def test_one_turn_at_a_time_across_processes(tmp_path):
     path = tmp_path / "arxiv-pace.json"
-    holder = subprocess.Popen(
-        [
-            sys.executable, "-c",
-            "import fcntl, os, sys, time\n"
-            f"fd = os.open({str(path)!r}, os.O_RDWR | os.O_CREAT)\n"
-            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-            "print('held', flush=True)\n"
-            "time.sleep(0.6)\n",
-        ],
-        stdout=subprocess.PIPE,
-    )
+    holder = lock_holder(path, 0.6)
     try:
-        assert holder.stdout.readline().strip() == b"held"
         started = time.monotonic()
         await SharedPace(path).take_turn(3.0)
         waited = time.monotonic() - started
@@ -67,18 +74,7 @@ async def test_one_turn_at_a_time_across_processes(tmp_path):
 
 async def test_the_turn_of_a_killed_process_is_free_at_once(tmp_path):
     path = tmp_path / "arxiv-pace.json"
-    holder = subprocess.Popen(
-        [
-            sys.executable, "-c",
-            "import fcntl, os, time\n"
-            f"fd = os.open({str(path)!r}, os.O_RDWR | os.O_CREAT)\n"
-            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-            "print('held', flush=True)\n"
-            "time.sleep(60)\n",
-        ],
-        stdout=subprocess.PIPE,
-    )
-    assert holder.stdout.readline().strip() == b"held"
+    holder = lock_holder(path, 60)
     holder.kill()
     holder.wait()
     assert await asyncio.wait_for(SharedPace(path).take_turn(3.0), timeout=2) == 0.0

@@ -39,7 +39,10 @@ class FeedtuiApp(App):
 
     def on_mount(self) -> None:
         self.theme = self._start_theme()
-        self.push_screen(self.main_screen)
+        # Pushed once Textual's start-up batch is over: a screen composed inside
+        # it has its first full frame dropped, and the terminal then gets the
+        # screen in pieces over the next few frames (about 0.1 s later in full).
+        self.call_later(self.push_screen, self.main_screen)
 
     def _start_theme(self) -> str:
         """The theme last picked in the app, unless the config's theme changed since."""

@@ -13,7 +13,6 @@ tools never pay for importing Textual.
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
@@ -319,6 +318,8 @@ def _unknown_key(section: str, key: str) -> str:
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib  # only when a key is misspelt
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" — did you mean '{close[0]}'?" if close else ""
 

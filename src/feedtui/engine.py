@@ -37,7 +37,6 @@ from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
-from feedtui.cpu_pool import CpuPool, next_token
 from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
 
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
@@ -235,6 +234,8 @@ class Engine:
         entries = [self.registry.entries[n] for n in names if n in self.registry.entries]
         found: dict[str, set[str]] = {e.name: set() for e in entries if not e.error}
         paths = [str(p) for p in self.cache.shard_paths()]
+        from feedtui.cpu_pool import CpuPool, next_token  # multiprocessing: not needed to start the app
+
         token = next_token()
         pool = CpuPool(tag_shard_files, initializer=register_topics, initargs=(token, topic_specs(entries)))
         if len(paths) < 4:

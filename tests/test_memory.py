@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from feedtui.memory import gc_paused
+from feedtui.memory import IdleCollector, gc_paused
 
 
 @pytest.fixture(autouse=True)
@@ -75,3 +75,60 @@ def test_a_child_forked_during_a_pause_collects_and_can_pause():
         os.close(read)
         os.waitpid(pid, 0)
     assert report == "111"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def young_collections(n: int) -> None:
+    for _ in range(n):
+        gc.collect(1)
+
+
+def test_idle_collector_turns_off_only_the_automatic_full_collections():
+    before = gc.get_threshold()
+    collector = IdleCollector()
+    collector.start()
+    try:
+        young, middle, oldest = gc.get_threshold()
+        assert (young, middle) == before[:2] and oldest == IdleCollector.OFF
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+
+
+def test_idle_collector_waits_for_the_reader_to_pause():
+    clock = FakeClock()
+    collector = IdleCollector(idle_s=2.0, force_after=10_000, clock=clock)
+    collector.start()
+    try:
+        gc.collect()
+        assert not collector.tick()  # nothing pending since that full collection
+        young_collections(3)
+        collector.input_seen()
+        clock.now += 1.0
+        assert not collector.tick()  # a key a second ago
+        assert gc.get_count()[2] >= 3
+        clock.now += 1.5
+        assert collector.tick()
+        assert gc.get_count()[2] == 0 and collector.full_collections == 1
+    finally:
+        collector.stop()
+
+
+def test_idle_collector_collects_anyway_after_long_activity():
+    clock = FakeClock()
+    collector = IdleCollector(idle_s=2.0, force_after=5, clock=clock)
+    collector.start()
+    try:
+        gc.collect()
+        young_collections(6)
+        collector.input_seen()
+        assert collector.tick()
+    finally:
+        collector.stop()

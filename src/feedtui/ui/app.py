@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from feedtui.engine import Engine
+from feedtui.memory import IdleCollector
 from feedtui.ui.screens.main import MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
@@ -28,6 +30,7 @@ class FeedtuiApp(App):
         if engine.settings.keymap:
             self.set_keymap(engine.settings.keymap)
         self.main_screen = MainScreen(engine)
+        self.idle_collector = IdleCollector()
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
@@ -43,6 +46,16 @@ class FeedtuiApp(App):
         # it has its first full frame dropped, and the terminal then gets the
         # screen in pieces over the next few frames (about 0.1 s later in full).
         self.call_later(self.push_screen, self.main_screen)
+        self.idle_collector.start()
+        self.set_interval(1.0, self.idle_collector.tick, name="idle collector")
+
+    def on_unmount(self) -> None:
+        self.idle_collector.stop()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseEvent)):
+            self.idle_collector.input_seen()
+        await super().on_event(event)
 
     def _start_theme(self) -> str:
         """The theme last picked in the app, unless the config's theme changed since."""

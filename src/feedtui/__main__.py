@@ -1,3 +1,3 @@
-from feedtui.cli import main
+from feedtui.cli import entry_point
 
-raise SystemExit(main())
+raise SystemExit(entry_point())

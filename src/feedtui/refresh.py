@@ -43,7 +43,6 @@ from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.cpu_pool import CpuPool, next_token
 from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
@@ -199,20 +198,32 @@ class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
     def __init__(self, topics: Sequence[TopicEntry]) -> None:
-        self.token = next_token()
-        self.pool = CpuPool(
-            parse_and_tag,
-            initializer=register_topics,
-            initargs=(self.token, topic_specs(topics)),
-            preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
-        )
+        self.topics = topics
+        self.token = 0
+        # Made for the first body to parse: a refresh of 304s never imports
+        # multiprocessing.
+        self.pool = None
+
+    def _pool(self):
+        if self.pool is None:
+            from feedtui.cpu_pool import CpuPool, next_token
+
+            self.token = next_token()
+            self.pool = CpuPool(
+                parse_and_tag,
+                initializer=register_topics,
+                initargs=(self.token, topic_specs(self.topics)),
+                preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
+            )
+        return self.pool
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
-        return await self.pool.run(len(data), self.token, data, url, content_type, now)
+        return await self._pool().run(len(data), self.token, data, url, content_type, now)
 
     def close(self) -> None:
-        self.pool.close()
-        forget_topics(self.token)
+        if self.pool is not None:
+            self.pool.close()
+            forget_topics(self.token)
 
 
 async def fetch_sources(

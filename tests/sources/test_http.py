@@ -544,3 +544,30 @@ async def test_urls_that_are_not_fetched(url, error):
         result = await fetcher.get(url)
     assert result.error == error
     assert result.attempts == 0 and fetcher.stats.requests == 0
+
+
+async def test_requests_do_not_search_for_modules_again_and_again(loopback, monkeypatch):
+    """httpcore imports sniffio (and anyio its helpers) each time it makes a
+    lock or an event; a module that is not installed is searched for on disk
+    every time (encode/httpcore#1103). feedtui depends on sniffio so that
+    never happens: after the first request, the next ones import nothing new."""
+    import builtins
+    import sys
+
+    server = loopback()
+    urls = [server.route(f"/feed{i}.xml", server.respond(200, FEED)) for i in range(6)]
+    searched: list[str] = []
+    real_import = builtins.__import__
+
+    def watching_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name not in sys.modules:
+            searched.append(name)
+        return real_import(name, globals, locals, fromlist, level)
+
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        assert (await fetcher.get(urls[0])).ok
+        monkeypatch.setattr(builtins, "__import__", watching_import)
+        results = await asyncio.gather(*(fetcher.get(url) for url in urls[1:]))
+        monkeypatch.undo()
+    assert all(r.ok for r in results)
+    assert searched == []

@@ -154,19 +154,3 @@ def test_a_change_that_cannot_be_saved_exits_1(cli, capsys, monkeypatch):
     monkeypatch.setattr(tinydb_io, "atomic_write", full_disk)
     assert cli("follow", "Quantum Widgets") == 1
     assert "the disk is full" in capsys.readouterr().err
-
-
-def test_the_entry_point_freezes_the_heap_before_the_interpreter_exits(monkeypatch):
-    """What `feedtui` runs: main's status, with every object left out of the
-    interpreter's last collection (it walked them all at exit)."""
-    import gc
-
-    import feedtui.cli as cli
-
-    monkeypatch.setattr(cli, "main", lambda: 3)
-    gc.unfreeze()
-    try:
-        assert cli.entry_point() == 3
-        assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()

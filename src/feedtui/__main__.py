@@ -1,3 +1,3 @@
-from feedtui.cli import entry_point
+from feedtui.launch import run
 
-raise SystemExit(entry_point())
+raise SystemExit(run())

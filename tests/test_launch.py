@@ -1,0 +1,50 @@
+"""The `feedtui` process entry: no collections while importing, none of the heap at exit."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+
+import feedtui.cli as cli
+from feedtui import launch
+
+
+def test_run_returns_mains_status_and_freezes_the_heap(monkeypatch):
+    seen = {}
+
+    def fake_main() -> int:
+        seen["collecting"] = gc.isenabled()
+        return 3
+
+    monkeypatch.setattr(cli, "main", fake_main)
+    gc.unfreeze()
+    try:
+        assert launch.run() == 3
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    assert seen["collecting"]  # the collector is back on for the command itself
+
+
+def test_the_collector_is_off_while_the_app_is_imported():
+    """In a fresh interpreter: importing `feedtui.cli` through `run` sees gc disabled."""
+    probe = (
+        "import gc, sys, importlib.abc\n"
+        "states = []\n"
+        "class Watch(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'feedtui.cli':\n"
+        "            states.append(gc.isenabled())\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "sys.argv = ['feedtui', '--version']\n"
+        "from feedtui import launch\n"
+        "try:\n"
+        "    launch.run()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(states, gc.isenabled())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[False] True"

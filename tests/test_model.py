@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from feedtui.model import Author
+
 from tests.factories import make_paper
 
 
@@ -27,3 +29,19 @@ def test_arxivs_own_record_beats_a_blog_post_about_it():
         assert merged.published.isoformat().startswith("2026-09-01")
         assert not merged.secondhand
         assert "http://blog" in merged.sources
+
+
+def test_papers_and_authors_survive_pickling_between_processes():
+    """Parsed papers come back from the worker processes pickled."""
+    import copy
+    import pickle
+
+    paper = make_paper(
+        "2611.00042",
+        authors=(("Ada Quill", ("Institute of Nowhere", "Second Lab")), ("Bo Reyes", ())),
+    )
+    back = pickle.loads(pickle.dumps(paper, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == paper
+    assert back.authors[0].affiliations == ("Institute of Nowhere", "Second Lab")
+    assert back.authors[1] == Author("Bo Reyes")
+    assert copy.deepcopy(paper) == paper

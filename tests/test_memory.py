@@ -58,15 +58,17 @@ def test_a_collector_that_was_off_stays_off():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_child_forked_during_a_pause_collects_and_can_pause():
+    gc.unfreeze()
     with gc_paused():
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: report, then leave at once
             try:
                 enabled = gc.isenabled()
+                frozen = gc.get_freeze_count() > 0  # the parent's objects, before collecting again
                 with gc_paused():
                     paused = not gc.isenabled()
-                report = f"{int(enabled)}{int(paused)}{int(gc.isenabled())}"
+                report = f"{int(enabled)}{int(frozen)}{int(paused)}{int(gc.isenabled())}"
                 os.write(write, report.encode())
             finally:
                 os._exit(0)
@@ -74,7 +76,7 @@ def test_a_child_forked_during_a_pause_collects_and_can_pause():
         report = os.read(read, 10).decode()
         os.close(read)
         os.waitpid(pid, 0)
-    assert report == "111"
+    assert report == "1111"
 
 
 class FakeClock:

@@ -45,3 +45,10 @@ def test_papers_and_authors_survive_pickling_between_processes():
     assert back.authors[0].affiliations == ("Institute of Nowhere", "Second Lab")
     assert back.authors[1] == Author("Bo Reyes")
     assert copy.deepcopy(paper) == paper
+
+
+def test_author_pickles_every_field():
+    """`Author.__reduce__` names its fields one by one: a new field must join them."""
+    import dataclasses
+
+    assert [f.name for f in dataclasses.fields(Author)] == ["name", "affiliations"]

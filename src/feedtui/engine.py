@@ -472,7 +472,7 @@ class Engine:
             return StoreOutcome()
         library = self.library
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
-        matchers = build_matchers(self.registry) if papers else []
+        matchers = build_matchers(self.registry)
 
         # Tags computed beside the parser hold for papers new to the cache that
         # arrived once in this batch: what was stored is what was tagged.

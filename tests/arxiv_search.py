@@ -137,14 +137,13 @@ def _atom(entries: list[Entry], total: int, start: int) -> Response:
     return Response(api_feed(entries, total=total, start=start), content_type="application/atom+xml")
 
 
-def cli_against(arxiv: LoopbackArxiv, tmp_path, httpserver, monkeypatch) -> Callable[..., int]:
-    """`feedtui` CLI calls (data and config under `tmp_path`) pointed at `arxiv`,
-    installed on the loopback `httpserver`."""
+def loopback_cli(tmp_path, httpserver, monkeypatch, config_text: str) -> Callable[..., int]:
+    """`feedtui` CLI calls with data and config (`config_text`) under
+    `tmp_path`, and the arXiv API and RSS base URLs on the loopback `httpserver`."""
     from feedtui.cli import main
 
-    arxiv.install(httpserver)
     config = tmp_path / "config.toml"
-    config.write_text("[arxiv]\nmin_interval = 0.01\npage_size = 20\n")
+    config.write_text(config_text)
     monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
     monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
     data = tmp_path / "data"
@@ -153,3 +152,9 @@ def cli_against(arxiv: LoopbackArxiv, tmp_path, httpserver, monkeypatch) -> Call
         return main([*args, "--data-dir", str(data), "--config", str(config)])
 
     return cli
+
+
+def cli_against(arxiv: LoopbackArxiv, tmp_path, httpserver, monkeypatch) -> Callable[..., int]:
+    """`feedtui` CLI calls pointed at `arxiv`, installed on the loopback `httpserver`."""
+    arxiv.install(httpserver)
+    return loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.01\npage_size = 20\n")

@@ -8,8 +8,7 @@ from urllib.parse import parse_qs
 import pytest
 from werkzeug.wrappers import Response
 
-from feedtui.cli import main
-
+from tests.arxiv_search import loopback_cli
 from tests.atom import Entry, api_feed
 
 WIDGETS = [
@@ -53,16 +52,7 @@ def arxiv(httpserver):
 
 @pytest.fixture
 def cli(tmp_path, httpserver, monkeypatch, arxiv):
-    config = tmp_path / "config.toml"
-    config.write_text("[arxiv]\nmin_interval = 0.05\n")
-    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
-    monkeypatch.setenv("FEEDTUI_ARXIV_RSS_URL", httpserver.url_for("/rss/"))
-    data = tmp_path / "data"
-
-    def run(*args: str) -> int:
-        return main([*args, "--data-dir", str(data), "--config", str(config)])
-
-    return run
+    return loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
 
 
 def test_round_trip(cli, capsys, arxiv):

@@ -59,6 +59,7 @@ def kill_app_and_expect_its_workers_gone(script: str, *, workers_expected: int |
 def test_workers_end_when_the_app_is_killed():
     kill_app_and_expect_its_workers_gone(APP)
 
+
 SLOW_START_APP = """\
 import os, threading, time
 from pathlib import Path

@@ -1,0 +1,79 @@
+"""One-shot commands run with the cyclic collector off, and leave it as it was."""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+from datetime import datetime, timedelta
+
+import pytest
+
+from feedtui import cli
+from feedtui.cli import main
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.model import UTC, TopicDefinition
+
+from tests.factories import make_paper
+
+NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
+PAPERS = 3000
+
+
+@pytest.fixture
+def cached(tmp_path):
+    engine = Engine(Config(), tmp_path / "data", background_writes=False, clock=lambda: NOW)
+    engine.add_topic("Widgets", TopicDefinition(query="abs:widget"))
+    engine.cache.store(
+        [
+            make_paper(f"2611.{n:05d}", title=f"Widget {n}", abstract=f"Widget number {n}.", published=NOW - timedelta(hours=n))
+            for n in range(PAPERS)
+        ],
+        {},
+        NOW,
+    )
+    engine.close()
+    return ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+
+
+@pytest.fixture
+def collections():
+    """Collections that start while a command runs (`cli._run_command` on the stack)."""
+    started: list[int] = []
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start" and _inside_a_command(sys._getframe(1)):
+            started.append(info["generation"])
+
+    was_enabled = gc.isenabled()
+    gc.enable()
+    gc.callbacks.append(watch)
+    yield started
+    gc.callbacks.remove(watch)
+    if not was_enabled:
+        gc.disable()
+
+
+def _inside_a_command(frame) -> bool:
+    while frame is not None:
+        if frame.f_code is cli._run_command.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def test_a_large_listing_runs_without_a_collection(cached, collections, capsys):
+    assert main([*cached, "papers", "Widgets", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert len(printed) == PAPERS
+    # Thousands of documents read and printed: with the collector on, dozens
+    # of collections walking them all.
+    assert collections == []
+    assert gc.isenabled()
+
+
+def test_the_collector_comes_back_after_a_failed_command(cached, collections, capsys):
+    assert main([*cached, "papers", "No Such Topic"]) == 2
+    assert "No Such Topic" in capsys.readouterr().err
+    assert gc.isenabled()

@@ -1,4 +1,4 @@
-"""One-shot commands run with the cyclic collector off, and leave it as it was."""
+"""One-shot commands: run with the cyclic collector off (and leave it as it was); their JSON output."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from feedtui import cli
-from feedtui.cli import main
+from feedtui.cli import json_text, main
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import UTC, TopicDefinition
@@ -77,3 +77,15 @@ def test_the_collector_comes_back_after_a_failed_command(cached, collections, ca
     assert main([*cached, "papers", "No Such Topic"]) == 2
     assert "No Such Topic" in capsys.readouterr().err
     assert gc.isenabled()
+
+
+def test_json_output_is_indented_utf8_and_survives_a_lone_surrogate():
+    plain = {"title": "Über widgets", "shares": [0.25, 1], "read": False}
+    text = json_text(plain)
+    assert json.loads(text) == plain
+    assert "Über" in text and "\n  " in text
+    # orjson refuses a lone surrogate; the fallback escapes it, so any terminal prints it.
+    odd = {"title": "half a pair \ud800"}
+    text = json_text(odd)
+    assert json.loads(text) == odd
+    assert text.isascii()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from feedtui.text.sanitize import strip_controls
+
+# For str patterns `\s` is exactly `str.isspace`.
+_WHITESPACE = re.compile(r"\s")
 
 
 def safe_link(url: str | None) -> str | None:
@@ -16,7 +20,7 @@ def safe_link(url: str | None) -> str | None:
     if not url:
         return None
     url = strip_controls(url).strip()
-    if any(ch.isspace() for ch in url):
+    if _WHITESPACE.search(url):
         return None
     try:
         parts = urlsplit(url)

@@ -30,10 +30,12 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from feedtui.text.sanitize import clean_block, strip_controls
 from feedtui.ui.cards import CardData
+from feedtui.ui.widgets.line_scrollbar import LineScrollBar
 
 TITLE_LINES = 2
 ABSTRACT_LINES = 3
@@ -360,6 +362,17 @@ class PaperList(ScrollView, can_focus=True):
         self._warm_up_pending = False
         self._click_opened = False
         self._update_virtual_size()
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual's property, making a `LineScrollBar` instead of its own
+        (the same steps as `Widget.vertical_scrollbar` in Textual 8.2)."""
+        if self._vertical_scrollbar is None:
+            scroll_bar = LineScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            scroll_bar.display = False
+            self._vertical_scrollbar = scroll_bar
+            self.app._start_widget(self, scroll_bar)
+        return self._vertical_scrollbar
 
     # ----------------------------------------------------------------- data
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 
 from feedtui.ui.cards import CardData
@@ -512,3 +513,32 @@ async def test_the_line_scrollbar_draws_what_textuals_scrollbar_draws(presses):
             assert thumb[0] == 0
         if presses == 9_999:
             assert thumb[-1] == 29
+
+
+async def test_the_direct_paint_is_what_textuals_style_cache_gives():
+    cards = [
+        make_card(n, read=n % 3 == 0, starred=n % 5 == 0, highlight=("sparse",) if n % 2 else ()) for n in range(200)
+    ]
+    app, running = run(cards, size=(90, 30))
+    async with running as pilot:
+        paper_list = app.query_one(PaperList)
+
+        def both(region: Region):
+            ours = paper_list.render_lines(region)
+            paper_list.refresh()  # Textual's cache would otherwise hand back lines it kept
+            return [list(line) for line in ours], [list(line) for line in ScrollView.render_lines(paper_list, region)]
+
+        for step in range(4):
+            await pilot.press("j", "j", "j", "e")  # move, and expand a card's abstract
+            await pilot.pause()
+            whole = Region(0, 0, *paper_list.size)
+            ours, textuals = both(whole)
+            assert len(ours) == 30
+            assert ours == textuals, f"step {step}"
+            ours, textuals = both(Region(5, 7, 40, 9))
+            assert ours == textuals
+        # CSS that draws around the cards: Textual's path, with its padding.
+        paper_list.styles.padding = (0, 2)
+        await pilot.pause()
+        assert paper_list._styles_change_lines()
+        assert all(strip.text.startswith("  ") for strip in paper_list.render_lines(Region(0, 0, *paper_list.size)))

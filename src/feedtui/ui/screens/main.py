@@ -87,13 +87,19 @@ class MainScreen(Screen):
                 yield Input(placeholder="Filter topics…  (ctrl+f)", id="topic-filter")
                 yield TopicList(id="topics")
             with Vertical(id="main"):
-                yield TopicHeader(id="topic-header")
-                yield MomentumChart(id="chart")
-                yield Input(placeholder="Ask about this topic…  (enter to search, escape to return)", id="ask")
-                yield Static(id="list-title")
+                # What sits above the list, and the bars below everything, in
+                # containers of their own: Textual repaints every widget whose
+                # container overlaps a change, so the list scrolling then
+                # leaves them alone (about 1 ms of each frame).
+                with Vertical(id="list-head"):
+                    yield TopicHeader(id="topic-header")
+                    yield MomentumChart(id="chart")
+                    yield Input(placeholder="Ask about this topic…  (enter to search, escape to return)", id="ask")
+                    yield Static(id="list-title")
                 yield PaperList(id="papers")
-        yield StatusLine(id="status")
-        yield Footer()
+        with Vertical(id="bars"):
+            yield StatusLine(id="status")
+            yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False

@@ -10,7 +10,8 @@ what start-up loads for every cached paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 from feedtui.model import UTC, Author, Paper
 
@@ -107,9 +108,15 @@ def card_row(paper: Paper, first_seen: str, shard: str) -> list:
         shorten_names([a.name for a in paper.authors]),
         shorten_names(paper.affiliations, sep=" · "),
         list(paper.fetched_for),
-        int(_parse_iso(first_seen).timestamp()),
+        _epoch(first_seen),
         shard,
     ]
+
+
+@lru_cache(maxsize=64)
+def _epoch(stamp: str) -> int:
+    """Seconds since the epoch of an ISO time; one stamp serves a whole store."""
+    return int(_parse_iso(stamp).timestamp())
 
 
 def head_of(paper: Paper) -> str:
@@ -120,7 +127,11 @@ def head_of(paper: Paper) -> str:
 
 def shard_for(published: datetime) -> str:
     """Papers are sharded by the Monday of their first-version week (UTC)."""
-    day = published.astimezone(UTC).date()
+    return _shard_of_day(published.astimezone(UTC).date())
+
+
+@lru_cache(maxsize=1024)
+def _shard_of_day(day: date) -> str:
     if day.year < 1991:
         return "old"
     monday = day - timedelta(days=day.weekday())

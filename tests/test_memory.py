@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import threading
@@ -92,16 +93,63 @@ def young_collections(n: int) -> None:
         gc.collect(1)
 
 
-def test_idle_collector_turns_off_only_the_automatic_full_collections():
+def test_idle_collector_turns_off_the_automatic_full_collections_and_spaces_out_the_young_ones():
     before = gc.get_threshold()
-    collector = IdleCollector()
+    collector = IdleCollector(young_threshold=10_000)
     collector.start()
     try:
         young, middle, oldest = gc.get_threshold()
-        assert (young, middle) == before[:2] and oldest == IdleCollector.OFF
+        assert young == max(before[0], 10_000)
+        assert middle == before[1] and oldest == IdleCollector.OFF
     finally:
         collector.stop()
     assert gc.get_threshold() == before
+
+
+async def test_the_young_generations_are_collected_once_the_keys_pause():
+    collector = IdleCollector(young_after_s=0.05)
+    collector.start()
+    try:
+        garbage = [[n] for n in range(500)]  # something young to collect
+        del garbage
+        collector.input_seen()
+        await asyncio.sleep(0.02)
+        collector.input_seen()  # another key: the countdown starts again
+        await asyncio.sleep(0.04)
+        assert collector.young_collections == 0
+        await asyncio.sleep(0.05)
+        assert collector.young_collections == 1
+        assert gc.get_count()[0] < 50
+    finally:
+        collector.stop()
+
+
+async def test_the_middle_generation_is_collected_between_keys_when_it_is_due():
+    collector = IdleCollector(young_after_s=0.01)
+    collector.start()
+    try:
+        gc.collect(1)
+        due = gc.get_threshold()[1]
+        for _ in range(due - 1):
+            gc.collect(0)  # one short of Python collecting the middle generation itself
+        oldest_before = gc.get_count()[2]
+        collector.input_seen()
+        await asyncio.sleep(0.05)
+        assert collector.young_collections == 1
+        young, middle, oldest = gc.get_count()
+        assert middle == 0 and oldest == oldest_before + 1
+    finally:
+        collector.stop()
+
+
+def test_without_an_event_loop_nothing_is_scheduled():
+    collector = IdleCollector()
+    collector.start()
+    try:
+        collector.input_seen()
+        assert collector._young is None
+    finally:
+        collector.stop()
 
 
 def test_idle_collector_waits_for_the_reader_to_pause():

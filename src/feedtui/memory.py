@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import threading
@@ -53,6 +54,15 @@ class IdleCollector:
     middle generation (each after about ten of the youngest) have piled up
     without one: with the default thresholds, some 3.5 million allocations.
 
+    The young generations are collected between keys too: each input
+    (re)starts a `young_after_s` countdown, and when it runs out (the frame
+    long painted, no key since) they are collected there, so the next key
+    finds them empty. The youngest generation's threshold is raised to
+    `young_threshold` while the app runs, so that a key's own allocations
+    (one to two thousand objects) rarely set a collection off. Measured
+    before: two collections of the youngest generation in every key's
+    processing and one of the middle generation (1.1–1.8 ms) every four.
+
     Written for CPython's three-generation collector (3.11–3.13), whose
     thresholds and counts mean what is said here.
     """
@@ -60,27 +70,63 @@ class IdleCollector:
     # The oldest generation's threshold: never reached.
     OFF = 2**30
 
-    def __init__(self, idle_s: float = 2.0, force_after: int = 500, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        idle_s: float = 2.0,
+        force_after: int = 500,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        young_after_s: float = 0.03,
+        young_threshold: int = 10_000,
+    ) -> None:
         self.idle_s = idle_s
         self.force_after = force_after
         self.clock = clock
+        self.young_after_s = young_after_s
+        self.young_threshold = young_threshold
         self.full_collections = 0
+        self.young_collections = 0
         self._last_input = clock()
         self._saved: tuple[int, int, int] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._young: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
+        """Take over the thresholds; call it from the event loop that
+        delivers input (collections between keys are scheduled there)."""
         if self._saved is None:
             self._saved = gc.get_threshold()
-            gc.set_threshold(self._saved[0], self._saved[1], self.OFF)
+            gc.set_threshold(max(self._saved[0], self.young_threshold), self._saved[1], self.OFF)
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._loop = None
 
     def stop(self) -> None:
         """Give the collector back its own thresholds."""
+        if self._young is not None:
+            self._young.cancel()
+            self._young = None
         if self._saved is not None:
             gc.set_threshold(*self._saved)
             self._saved = None
 
     def input_seen(self) -> None:
         self._last_input = self.clock()
+        if self._loop is not None and self._saved is not None:
+            if self._young is not None:
+                self._young.cancel()
+            self._young = self._loop.call_later(self.young_after_s, self.collect_young)
+
+    def collect_young(self) -> None:
+        """Collect the youngest generation, and the middle one when it is
+        next due (as often as Python would, only now instead of mid-key)."""
+        self._young = None
+        young, middle, _ = gc.get_count()
+        if not young and not middle:
+            return
+        gc.collect(1 if middle + 1 >= gc.get_threshold()[1] else 0)
+        self.young_collections += 1
 
     def tick(self) -> bool:
         """Collect everything if now is the moment; True when it did."""

@@ -18,10 +18,8 @@ from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 
 from feedtui.ui.cards import CardData
-from feedtui.ui.widgets.line_scrollbar import LineScrollBar
 from feedtui.ui.widgets.paper_list import CARD_HEIGHT, CURSOR_BAR, CardHeights, PaperList
 
 STYLES = Path(__file__).resolve().parents[2] / "styles" / "paper_list.tcss"
@@ -484,35 +482,6 @@ async def test_very_narrow_widths_still_draw_whole_lines(width):
         paper_list = app.query_one(PaperList)
         for strip in paper_list.render_lines(Region(0, 0, *paper_list.size)):
             assert strip.cell_length == paper_list.size.width
-
-
-@pytest.mark.parametrize("presses", [0, 1, 7, 400, 9_999])
-async def test_the_line_scrollbar_draws_what_textuals_scrollbar_draws(presses):
-    app, running = run([make_card(n) for n in range(10_000)], size=(80, 30))
-    async with running as pilot:
-        paper_list = app.query_one(PaperList)
-        if presses == 9_999:
-            await pilot.press("end")
-        else:
-            for _ in range(presses):
-                paper_list.action_next()
-        await pilot.pause()
-        scrollbar = paper_list.vertical_scrollbar
-        assert isinstance(scrollbar, LineScrollBar)
-        whole = Region(0, 0, *scrollbar.size)
-        ours = scrollbar.render_lines(whole)
-        textuals = ScrollBar.render_lines(scrollbar, whole)
-        assert len(ours) == scrollbar.size.height == 30
-        assert [list(line) for line in ours] == [list(line) for line in textuals]
-        # A crop (the compositor asks for the rows it repaints) is the same rows.
-        assert [list(line) for line in scrollbar.render_lines(Region(0, 3, 2, 5))] == [list(line) for line in textuals[3:8]]
-        # The thumb (reverse video, or a partial-block glyph) moves down the track as the list scrolls.
-        thumb = [row for row, line in enumerate(ours) if any(seg.style and (seg.style.reverse or seg.text.strip()) for seg in line)]
-        assert thumb
-        if presses == 0:
-            assert thumb[0] == 0
-        if presses == 9_999:
-            assert thumb[-1] == 29
 
 
 async def test_the_direct_paint_is_what_textuals_style_cache_gives():

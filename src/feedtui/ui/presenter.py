@@ -47,6 +47,7 @@ class TopicCards:
     ) -> None:
         self.library = library
         self.positions = list(positions)
+        self._index: dict[int, int] | None = None
         # (week, paper id) -> the head of the abstract; reads a small file per week.
         self._head = head
         self.current_topic = current_topic
@@ -70,10 +71,11 @@ class TopicCards:
         position = self.library.pos.get(paper_id)
         if position is None:
             return None
-        try:
-            return self.positions.index(position)
-        except ValueError:
-            return None
+        if self._index is None:
+            # Made on the first lookup (a millisecond at 10,000 cards): marking
+            # a card read then finds it without walking the whole topic.
+            self._index = {position: index for index, position in enumerate(self.positions)}
+        return self._index.get(position)
 
     def card(self, index: int) -> CardData:
         position = self.positions[index]

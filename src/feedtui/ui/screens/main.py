@@ -429,9 +429,7 @@ class MainScreen(Screen):
     def _invalidate_ids(self, ids: list[str]) -> None:
         if self._cards is None:
             return
-        wanted = set(ids)
-        library = self.engine.library
-        indices = [i for i, position in enumerate(self._cards.positions) if library.ids[position] in wanted]
+        indices = [index for index in map(self._cards.index_of, ids) if index is not None]
         self.query_one(PaperList).invalidate(indices)
 
     def action_toggle_read(self) -> None:

@@ -30,12 +30,11 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from feedtui.text.sanitize import clean_block, strip_controls
 from feedtui.ui.cards import CardData
-from feedtui.ui.widgets.line_scrollbar import LineScrollBar
+from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 
 TITLE_LINES = 2
 ABSTRACT_LINES = 3
@@ -247,7 +246,7 @@ class CardStyles:
         return cls(base=widget.rich_style, **{name: part(name.replace("_", "-")) for name in names})
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
     """Paper cards, newest first, with a cursor; smooth at tens of thousands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -362,17 +361,6 @@ class PaperList(ScrollView, can_focus=True):
         self._warm_up_pending = False
         self._click_opened = False
         self._update_virtual_size()
-
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        """Textual's property, making a `LineScrollBar` instead of its own
-        (the same steps as `Widget.vertical_scrollbar` in Textual 8.2)."""
-        if self._vertical_scrollbar is None:
-            scroll_bar = LineScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            scroll_bar.display = False
-            self._vertical_scrollbar = scroll_bar
-            self.app._start_widget(self, scroll_bar)
-        return self._vertical_scrollbar
 
     # ----------------------------------------------------------------- data
 

@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from feedtui.text.sanitize import clean_line
 from feedtui.ui.presenter import TopicRow
+from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 from feedtui.ui.widgets.sparkline import sparkline
 
 SPARK_MIN_WIDTH = 38
@@ -40,7 +41,7 @@ class _Line:
     row: TopicRow | None = None
 
 
-class TopicList(ScrollView, can_focus=True):
+class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     """Topics as one-line rows; moving onto one posts `TopicList.Shown`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -426,3 +426,25 @@ def test_newsboat_reloads_go_cold_then_all_304_on_the_third(tmp_path):
         stats = newsboat.reload_figures(urls, server, tmp_path / "nb", runs=1, threads=2)
     assert stats["cold.status_200"].median == 2 and stats["cold.articles"].median == 10
     assert stats["warm2.status_304"].median == 2 and stats["warm2.status_200"].median == 0
+
+
+def test_key_path_splits_each_key_at_its_arrival_and_its_last_write():
+    from bench.key_path import split_keys
+
+    log = [
+        "9.000000 key j",  # an earlier key, not the probe's
+        "10.002000 key j",
+        "10.002100 key j",  # the same key, forwarded: not a second one
+        "10.009000 written 6600",
+        "10.010000 written 40",
+        "20.001000 key j",
+        "20.001200 key j",
+        "20.012000 written 6500",
+    ]
+    parts = split_keys([10.0, 20.0], [10.013, 20.015], log)
+    assert [round(v * 1000, 3) for v in parts["input"]] == [2.0, 1.0]
+    assert [round(v * 1000, 3) for v in parts["app"]] == [8.0, 11.0]
+    assert [round(v * 1000, 3) for v in parts["terminal"]] == [3.0, 3.0]
+    assert [round(v * 1000, 3) for v in parts["whole key"]] == [13.0, 15.0]
+    # A key the probe saw no repaint for is left out.
+    assert split_keys([10.0, 20.0], [None, 20.015], log)["whole key"] == [parts["whole key"][1]]

@@ -107,19 +107,19 @@ def test_idle_collector_turns_off_the_automatic_full_collections_and_spaces_out_
 
 
 async def test_the_young_generations_are_collected_once_the_keys_pause():
-    collector = IdleCollector(young_after_s=0.05)
+    collector = IdleCollector(young_after_s=0.3)
     collector.start()
     try:
         garbage = [[n] for n in range(500)]  # something young to collect
         del garbage
         collector.input_seen()
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
         collector.input_seen()  # another key: the countdown starts again
-        await asyncio.sleep(0.04)
+        await asyncio.sleep(0.15)  # 0.35 s after the first key, 0.15 s after the second
         assert collector.young_collections == 0
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.4)
         assert collector.young_collections == 1
-        assert gc.get_count()[0] < 50
+        assert gc.get_count()[0] < 500
     finally:
         collector.stop()
 

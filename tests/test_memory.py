@@ -17,7 +17,10 @@ def collector_running():
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
+    # As it was, whatever the test did (one of them turns the collector off).
+    if was:
+        gc.enable()
+    else:
         gc.disable()
 
 
@@ -180,5 +183,20 @@ def test_idle_collector_collects_anyway_after_long_activity():
         young_collections(6)
         collector.input_seen()
         assert collector.tick()
+    finally:
+        collector.stop()
+
+
+def test_no_young_collection_inside_a_pause():
+    collector = IdleCollector()
+    collector.start()
+    try:
+        garbage = [[n] for n in range(500)]
+        del garbage
+        with gc_paused():
+            collector.collect_young()
+            assert collector.young_collections == 0
+        collector.collect_young()
+        assert collector.young_collections == 1
     finally:
         collector.stop()

@@ -122,6 +122,8 @@ class IdleCollector:
         """Collect the youngest generation, and the middle one when it is
         next due (as often as Python would, only now instead of mid-key)."""
         self._young = None
+        if not gc.isenabled():
+            return  # inside a gc_paused() section: its objects stay out of the collector's way
         young, middle, _ = gc.get_count()
         if not young and not middle:
             return

@@ -68,3 +68,18 @@ async def test_the_topic_list_scrollbar_is_one_too(make_engine):
         bottom = thumb_rows(same_as_textuals(topics.vertical_scrollbar))
         assert top[0] == 0 and bottom[-1] == topics.vertical_scrollbar.size.height - 1
 
+
+
+async def test_a_faded_list_gets_textuals_blended_scrollbar():
+    app, running = run([make_card(n) for n in range(500)], size=(80, 30))
+    async with running as pilot:
+        paper_list = app.query_one(PaperList)
+        paper_list.styles.opacity = 0.5
+        await pilot.pause()
+        scrollbar = paper_list.vertical_scrollbar
+        whole = Region(0, 0, *scrollbar.size)
+        faded = [list(line) for line in scrollbar.render_lines(whole)]
+        assert faded == [list(line) for line in ScrollBar.render_lines(scrollbar, whole)]
+        paper_list.styles.opacity = 1.0
+        await pilot.pause()
+        assert [list(line) for line in scrollbar.render_lines(whole)] != faded

@@ -30,7 +30,8 @@ class LineScrollBar(ScrollBar):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         width, height = self.size
-        if not self.vertical or not width or not height:
+        if not self.vertical or not width or not height or self.opacity != 1:
+            # Faded (a disabled or fading list): Textual's path blends the colours.
             return super().render_lines(crop)
         renderer = self.render()
         style = renderer.style

@@ -6,6 +6,8 @@ import asyncio
 import gc
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -83,6 +85,16 @@ def test_a_child_forked_during_a_pause_collects_and_can_pause():
     assert report == "1111"
 
 
+@contextmanager
+def running(collector: IdleCollector) -> Iterator[IdleCollector]:
+    """The collector started, and stopped again whatever the test does."""
+    collector.start()
+    try:
+        yield collector
+    finally:
+        collector.stop()
+
+
 class FakeClock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -98,21 +110,15 @@ def young_collections(n: int) -> None:
 
 def test_idle_collector_turns_off_the_automatic_full_collections_and_spaces_out_the_young_ones():
     before = gc.get_threshold()
-    collector = IdleCollector(young_threshold=10_000)
-    collector.start()
-    try:
+    with running(IdleCollector(young_threshold=10_000)):
         young, middle, oldest = gc.get_threshold()
         assert young == max(before[0], 10_000)
         assert middle == before[1] and oldest == IdleCollector.OFF
-    finally:
-        collector.stop()
     assert gc.get_threshold() == before
 
 
 async def test_the_young_generations_are_collected_once_the_keys_pause():
-    collector = IdleCollector(young_after_s=0.3)
-    collector.start()
-    try:
+    with running(IdleCollector(young_after_s=0.3)) as collector:
         garbage = [[n] for n in range(500)]  # something young to collect
         del garbage
         collector.input_seen()
@@ -123,14 +129,10 @@ async def test_the_young_generations_are_collected_once_the_keys_pause():
         await asyncio.sleep(0.4)
         assert collector.young_collections == 1
         assert gc.get_count()[0] < 500
-    finally:
-        collector.stop()
 
 
 async def test_the_middle_generation_is_collected_between_keys_when_it_is_due():
-    collector = IdleCollector(young_after_s=0.01)
-    collector.start()
-    try:
+    with running(IdleCollector(young_after_s=0.01)) as collector:
         gc.collect(1)
         due = gc.get_threshold()[1]
         for _ in range(due - 1):
@@ -141,25 +143,17 @@ async def test_the_middle_generation_is_collected_between_keys_when_it_is_due():
         assert collector.young_collections == 1
         young, middle, oldest = gc.get_count()
         assert middle == 0 and oldest == oldest_before + 1
-    finally:
-        collector.stop()
 
 
 def test_without_an_event_loop_nothing_is_scheduled():
-    collector = IdleCollector()
-    collector.start()
-    try:
+    with running(IdleCollector()) as collector:
         collector.input_seen()
         assert collector._young is None
-    finally:
-        collector.stop()
 
 
 def test_idle_collector_waits_for_the_reader_to_pause():
     clock = FakeClock()
-    collector = IdleCollector(idle_s=2.0, force_after=10_000, clock=clock)
-    collector.start()
-    try:
+    with running(IdleCollector(idle_s=2.0, force_after=10_000, clock=clock)) as collector:
         gc.collect()
         assert not collector.tick()  # nothing pending since that full collection
         young_collections(3)
@@ -170,27 +164,19 @@ def test_idle_collector_waits_for_the_reader_to_pause():
         clock.now += 1.5
         assert collector.tick()
         assert gc.get_count()[2] == 0 and collector.full_collections == 1
-    finally:
-        collector.stop()
 
 
 def test_idle_collector_collects_anyway_after_long_activity():
     clock = FakeClock()
-    collector = IdleCollector(idle_s=2.0, force_after=5, clock=clock)
-    collector.start()
-    try:
+    with running(IdleCollector(idle_s=2.0, force_after=5, clock=clock)) as collector:
         gc.collect()
         young_collections(6)
         collector.input_seen()
         assert collector.tick()
-    finally:
-        collector.stop()
 
 
 def test_no_young_collection_inside_a_pause():
-    collector = IdleCollector()
-    collector.start()
-    try:
+    with running(IdleCollector()) as collector:
         garbage = [[n] for n in range(500)]
         del garbage
         with gc_paused():
@@ -198,5 +184,3 @@ def test_no_young_collection_inside_a_pause():
             assert collector.young_collections == 0
         collector.collect_young()
         assert collector.young_collections == 1
-    finally:
-        collector.stop()

@@ -189,3 +189,21 @@ def test_bad_items_are_skipped_with_a_reason_and_the_rest_imported(tmp_path):
         "Evil topic": {"feeds": ["https://ok.example.org/feed"], "query": "abs:x", "description": "d"}
     }
     store.close()
+
+
+def test_a_value_the_state_file_cannot_hold_is_skipped_not_a_crash(tmp_path):
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "prefs": {"sort": {"value": 2**70}, "theme": {"value": "textual-light"}},
+        "starred": {"2609.01234": {"at": "2026-10-01T00:00:00+00:00", "note": [1, 2**65]}},
+    }
+    store = open_state(tmp_path / "x")
+    summary = merge_into_store(store, document, source="f.json")
+    skipped = sorted(summary.skipped)
+    assert len(skipped) == 2
+    assert skipped[0].startswith("preferences: 'sort' holds a value feedtui cannot store (")
+    assert skipped[1].startswith("stars: '2609.01234' holds a value feedtui cannot store (")
+    store.flush()
+    store.close()
+    assert reopened(tmp_path / "x")["prefs"] == {"theme": {"value": "textual-light"}}

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from feedtui import __version__
 from feedtui.model import TopicDefinition, utcnow
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, STARRED, TABLES, TOPICS, StateStore
@@ -177,6 +179,12 @@ def _check_item(table: str, raw_key: Any, doc: Any) -> tuple[str, dict] | str:
     if table == TOPICS:
         topic = _topic_document(doc)
         return (key, topic) if isinstance(topic, dict) else f"topic '{key}': {topic}"
+    try:
+        # What the state file cannot hold (a number beyond 64 bits, say) is
+        # refused here, rather than failing the whole save later.
+        orjson.dumps(doc)
+    except TypeError as error:
+        return f"{_WORDS[table]}: '{key}' holds a value feedtui cannot store ({clean_line(str(error))})"
     return key, dict(doc)
 
 

@@ -47,12 +47,13 @@ class IdleCollector:
     app that walks every card layout and Textual strip alive (tens of
     thousands of small caches): a 100–250 ms freeze in the middle of scrolling,
     measured over 1,000 `j` presses. Here the automatic full collections are
-    switched off (the young generations still run as usual, a millisecond or
-    two each); the app calls `tick()` every second and the full collection
+    switched off (the young generations are collected as described below);
+    the app calls `tick()` every second and the full collection
     runs once no key or mouse event came for `idle_s` — or, so memory stays
     bounded under endless activity, once `force_after` collections of the
     middle generation (each after about ten of the youngest) have piled up
-    without one: with the default thresholds, some 3.5 million allocations.
+    without one: about 5,000 keys, or, with no pause between keys for the
+    young collections below, some 50 million allocations.
 
     The young generations are collected between keys too: each input
     (re)starts a `young_after_s` countdown, and when it runs out (the frame

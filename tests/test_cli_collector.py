@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import sys
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from feedtui.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 
 from tests.factories import make_paper
+from tests.gc_watch import collections_started
 
 NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
 PAPERS = 3000
@@ -40,27 +40,8 @@ def cached(tmp_path):
 @pytest.fixture
 def collections():
     """Collections that start while a command runs (`cli._run_command` on the stack)."""
-    started: list[int] = []
-
-    def watch(phase: str, info: dict) -> None:
-        if phase == "start" and _inside_a_command(sys._getframe(1)):
-            started.append(info["generation"])
-
-    was_enabled = gc.isenabled()
-    gc.enable()
-    gc.callbacks.append(watch)
-    yield started
-    gc.callbacks.remove(watch)
-    if not was_enabled:
-        gc.disable()
-
-
-def _inside_a_command(frame) -> bool:
-    while frame is not None:
-        if frame.f_code is cli._run_command.__code__:
-            return True
-        frame = frame.f_back
-    return False
+    with collections_started(within=cli._run_command.__code__) as started:
+        yield started
 
 
 def test_a_large_listing_runs_without_a_collection(cached, collections, capsys):

@@ -8,6 +8,7 @@ from datetime import timedelta
 from feedtui.ui.run import load_for_app
 
 from tests.factories import make_paper
+from tests.gc_watch import collections_started
 from tests.ui.conftest import NOW
 
 
@@ -17,27 +18,13 @@ def test_loading_for_the_app_never_collects_and_freezes_the_rows(make_engine):
         for number in range(1500)
     ]
     engine = make_engine(papers)
-    started: list[int] = []
-
-    def watch(phase: str, info: dict) -> None:
-        if phase == "start":
-            started.append(info["generation"])
-
-    was_enabled = gc.isenabled()
-    gc.enable()
-    # Start with an empty youngest generation: the pause begins with a few
-    # allocations, which could otherwise set off a collection just before it.
-    gc.collect()
-    gc.callbacks.append(watch)
-    try:
-        load_for_app(engine)
-        frozen = gc.get_freeze_count()
-        enabled_after = gc.isenabled()
-    finally:
-        gc.callbacks.remove(watch)
-        gc.unfreeze()
-        if not was_enabled:
-            gc.disable()
+    with collections_started() as started:
+        try:
+            load_for_app(engine)
+            frozen = gc.get_freeze_count()
+            enabled_after = gc.isenabled()
+        finally:
+            gc.unfreeze()
     assert len(engine.library.ids) == 1500
     # Collections during the load would walk every row just read, again and again.
     assert started == []

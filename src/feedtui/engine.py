@@ -37,7 +37,16 @@ from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import Momentum, compute_momentum
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
-from feedtui.topics.tagging import Tagger, build_matchers, forget_topics, register_topics, tag_papers, tag_shard_files, topic_specs
+from feedtui.topics.tagging import (
+    MatchRows,
+    Tagger,
+    build_matchers,
+    forget_topics,
+    register_topics,
+    tag_papers,
+    tag_shard_files,
+    topic_specs,
+)
 
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
@@ -85,7 +94,7 @@ class Engine:
         data_dir.mkdir(parents=True, exist_ok=True)
         self.lock = DataDirLock(data_dir)
         self.state = StateStore(data_dir / "state.json", self.lock, background=background_writes)
-        self.cache = PaperCache(data_dir / "cache", self.lock)
+        self.cache = PaperCache(data_dir / "cache", self.lock, MatchRows())
         self.tags = TagStore(data_dir / "cache" / "tags.json", self.lock)
         self.fetch_state = FetchState(data_dir / "http.json", self.lock)
         self.problems = Problems()
@@ -478,6 +487,8 @@ class Engine:
         # arrived once in this batch: what was stored is what was tagged.
         seen = Counter(p.id for p in papers)
         ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
+        # Likewise their normalised texts, for the match files (checked per Paper object).
+        prepared = {p.id: (p, o.texts[p.id]) for o in outcomes for p in o.papers if p.id in o.texts}
 
         stale = set(self._stale_topics)
         members = {
@@ -510,7 +521,7 @@ class Engine:
             )
 
         def write():
-            stored = self.cache.store(papers, known, now, before_index=save_tags)
+            stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
             self.known_generation = self.cache.generation()
             self._save_answers(outcomes, now)
             return stored, found, set(stored.papers)

@@ -76,8 +76,10 @@ class SourceOutcome:
     papers: list[Paper] = field(default_factory=list)
     validators: dict[str, Validators] = field(default_factory=dict)
     total: int | None = None
-    # Topics each paper matched as parsed (computed beside the parser).
+    # Topics each paper matched as parsed, and its normalised texts (both
+    # computed beside the parser; see topics.tagging.parse_and_tag).
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def answered_key(entry: TopicEntry) -> str:
@@ -264,8 +266,9 @@ async def _fetch_one(
         first_page = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
 
         async def parse_page(data: bytes, url: str):
-            feed, tags = await parser.parse(data, url, now=now)
+            feed, tags, texts = await parser.parse(data, url, now=now)
             outcome.tags.update(tags)
+            outcome.texts.update(texts)
             return feed
 
         # A combined request answers several topics: give it each one's share.
@@ -306,7 +309,7 @@ async def _fetch_one(
             report.ok, report.error = False, fetched.error
             return outcome
         try:
-            parsed, _ = await parser.parse(fetched.body, url)
+            parsed, _, _ = await parser.parse(fetched.body, url)
         except FeedError as error:
             report.ok, report.error = False, str(error)
             return outcome
@@ -325,7 +328,7 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags = await parser.parse(fetched.body, plan.url, fetched.content_type, now=now)
+        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, plan.url, fetched.content_type, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -10,14 +11,16 @@ from feedtui.demo.seed import demo_papers
 from feedtui.model import UTC, Author, Paper, Topic, TopicDefinition
 from feedtui.store.codec import paper_to_doc
 from feedtui.topics.catalogue import load_catalogue
-from feedtui.topics.query import parse_query
+from feedtui.topics.query import MatchDoc, compile_query, parse_query
 from feedtui.topics.registry import compile_topic
 from feedtui.topics.tagging import (
+    MatchRows,
     Tagger,
     build_matchers,
     match_doc_from_paper,
     query_category_gate,
     tag_documents,
+    tag_match_rows,
     tag_papers,
 )
 
@@ -121,6 +124,76 @@ def test_tag_papers_by_query_category_feed_and_the_apis_answer():
 def test_cached_documents_are_tagged_the_same():
     documents = [(p.id, paper_to_doc(p, "2026-09-28T00:00:00+00:00")) for p in PAPERS]
     assert tag_documents(documents, build_matchers(ENTRIES)) == EXPECTED
+
+
+def test_match_rows_are_tagged_the_same():
+    documents = {p.id: paper_to_doc(p, "2026-09-28T00:00:00+00:00") for p in PAPERS}
+    rows = {pid: MatchRows().of_document(pid, doc) for pid, doc in documents.items()}
+    assert tag_match_rows(rows, build_matchers(ENTRIES)) == EXPECTED
+
+
+def test_match_rows_of_papers_and_of_their_documents_are_equal(papers):
+    maker = MatchRows()
+    for paper in papers:
+        assert maker.of_paper(paper) == maker.of_document(paper.id, paper_to_doc(paper, "2026-11-27T00:00:00+00:00"))
+
+
+def test_a_paper_with_only_a_primary_category_is_tagged_alike_from_papers_documents_and_rows():
+    lone = paper("2609.00009", categories=())
+    lone.primary_category = "hep-lat"
+    doc = paper_to_doc(lone, "2026-09-28T00:00:00+00:00")
+    by_category = Topic("Lattice", TopicDefinition(categories=("hep-lat",)))
+    by_query = Topic("Lattice query", TopicDefinition(query="cat:hep-lat"))
+    matchers = build_matchers([compile_topic(by_category), compile_topic(by_query)])
+    expected = {"Lattice": {"2609.00009"}, "Lattice query": {"2609.00009"}}
+    assert tag_papers([lone], matchers) == expected
+    assert tag_documents([(lone.id, doc)], matchers) == expected
+    assert tag_match_rows({lone.id: MatchRows().of_document(lone.id, doc)}, matchers) == expected
+
+
+def test_prepared_texts_answer_every_query_as_the_paper_does(papers):
+    queries = [
+        'abs:"sparse attention"',
+        "ti:gpu OR abs:memory",
+        "au:chen",
+        "all:scheduler ANDNOT cat:cs.LG",
+        "cat:cs.* AND abs:comput*",
+        "co:pages OR jr:journal",
+        f"id:{papers[3].id}",
+    ]
+    answered = 0
+    for text in queries:
+        query = compile_query(parse_query(text))
+        for paper in papers:
+            built = match_doc_from_paper(paper)
+            categories = paper.categories or (paper.primary_category,)
+            prepared = MatchDoc.prepared(paper.id, *built.texts(), categories)
+            assert query(prepared) == query(match_doc_from_paper(paper)), (text, paper.id)
+            answered += query(prepared)
+    assert answered > 20
+
+
+def test_texts_from_the_parse_workers_are_used_only_for_that_very_paper():
+    original = paper("2609.00001", title="Widget chips")
+    same_again = paper("2609.00001", title="Widget chips")
+    made_up = ("", " made up ", "", "", "")
+    maker = MatchRows({original.id: (original, made_up)})
+    assert maker.of_paper(original)[:5] == list(made_up)
+    assert maker.of_paper(same_again)[:5] == list(match_doc_from_paper(same_again).texts())
+
+
+def test_parse_and_tag_returns_the_texts_of_every_paper():
+    from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
+
+    data = (Path(__file__).parents[1] / "data" / "feeds" / "arxiv_api_page.xml").read_bytes()
+    register_topics(991, topic_specs(ENTRIES))
+    try:
+        feed, tags, texts = parse_and_tag(991, data, "https://export.arxiv.org/api/query", "", None)
+    finally:
+        forget_topics(991)
+    assert feed.papers and set(texts) == set(tags) == {p.id for p in feed.papers}
+    for paper_ in feed.papers:
+        assert texts[paper_.id] == match_doc_from_paper(paper_).texts()
 
 
 def test_a_topic_with_an_error_has_no_matcher():

@@ -3,6 +3,8 @@
     cache/papers/2026-09-28.json   full documents of papers first submitted that week
     cache/index/2026-09-28.json    the same papers' card rows (what the list shows)
     cache/heads/2026-09-28.json    the heads of their abstracts, read for cards on screen
+    cache/match/2026-09-28.json    the same papers as topic queries read them, for
+                                   retagging (derived, self-checking: see store.match)
     cache/meta.json                schema version, a generation counter, and the
                                    signature of every shard file as feedtui wrote it
 
@@ -48,6 +50,7 @@ from feedtui.store.files import (
     remove_stale_temporaries,
 )
 from feedtui.store.lock import DataDirLock
+from feedtui.store.match import MatchRowMaker, match_path, papers_stamp, read_match_rows, write_match_rows
 from feedtui.store.shapes import heads_shape, index_shape, papers_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
 
@@ -87,14 +90,19 @@ def read_documents(path: Path) -> Mapping[str, dict]:
 
 
 class PaperCache:
-    def __init__(self, directory: Path, lock: DataDirLock) -> None:
+    """`match_rows` makes the rows of the match files; without it, a week's
+    match file is removed whenever its papers are rewritten."""
+
+    def __init__(self, directory: Path, lock: DataDirLock, match_rows: MatchRowMaker | None = None) -> None:
         self.directory = directory
         self.papers_dir = directory / "papers"
         self.index_dir = directory / "index"
         self.heads_dir = directory / "heads"
+        self.match_dir = directory / "match"
+        self.match_rows = match_rows
         self._lock = lock
         self._signatures: dict[str, tuple[int, int, int] | None] = {}
-        for folder in (self.papers_dir, self.index_dir, self.heads_dir):
+        for folder in (self.papers_dir, self.index_dir, self.heads_dir, self.match_dir):
             folder.mkdir(parents=True, exist_ok=True)
             remove_stale_temporaries(folder)
         remove_stale_temporaries(directory)
@@ -254,9 +262,12 @@ class PaperCache:
         now: datetime | None = None,
         *,
         before_index: Callable[[StoreOutcome], None] | None = None,
+        match_rows: MatchRowMaker | None = None,
     ) -> StoreOutcome:
         """Merge papers into the cache. `known` maps paper id → card row for what
         the caller already holds; rows that changed on disk meanwhile are re-read.
+        `match_rows` replaces the cache's own maker for this call (the refresh's
+        reuses texts normalised by its parse workers).
 
         `before_index(outcome)` is called with what is being stored (new and
         changed papers, their rows) once their documents are on disk and before
@@ -281,6 +292,8 @@ class PaperCache:
             puts: dict[str, dict[str, dict]] = {}
             card_puts: dict[str, dict[str, list]] = {}
             head_puts: dict[str, dict[str, str]] = {}
+            match_puts: dict[str, dict[str, list]] = {}
+            maker = match_rows or self.match_rows
             moved_out: dict[str, list[str]] = {}
             for pid, paper in incoming.items():
                 old_shard = locations.get(pid)
@@ -302,10 +315,13 @@ class PaperCache:
                 row = card_row(merged, first_seen, shard)
                 card_puts.setdefault(shard, {})[pid] = row
                 head_puts.setdefault(shard, {})[pid] = head_of(merged)
+                if maker is not None:
+                    match_puts.setdefault(shard, {})[pid] = maker.of_paper(merged)
                 outcome.rows[pid] = row
                 outcome.papers[pid] = merged
             if not outcome.papers:
                 return outcome
+            papers_before = {shard: papers_stamp(self._papers_path(shard)) for shard in {*puts, *moved_out}}
             # 1. The documents and abstract heads, in their (new) weeks.
             for shard, docs in puts.items():
                 week.papers(shard).table(PAPERS).put_many(docs)
@@ -330,6 +346,8 @@ class PaperCache:
                 week.heads(shard).table(HEADS).delete_many(ids)
             self._forget_heads(moved_out)
             week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
+            # 5. The match files, derived from the papers files as they now are.
+            self._update_match(week, papers_before, match_puts, moved_out, maker)
             self._write_meta(week.written, bump=True)
         return outcome
 
@@ -352,12 +370,50 @@ class PaperCache:
                 self._signatures[shard] = file_signature(self._index_path(shard))
                 week.heads(shard).table(HEADS).delete_many(present)
                 papers.table(PAPERS).delete_many(present)
+                papers_before = {shard: papers_stamp(self._papers_path(shard))}
                 week.flush([self._heads_path(shard), self._papers_path(shard)])
+                self._update_match(week, papers_before, {}, {shard: present}, self.match_rows)
                 removed += len(present)
             self._forget_heads(by_shard)
             if removed:
                 self._write_meta(week.written, bump=True)
         return removed
+
+    def _update_match(
+        self,
+        week: _OpenWeeks,
+        papers_before: Mapping[str, list[int] | None],
+        puts: Mapping[str, Mapping[str, list]],
+        dropped: Mapping[str, list[str]],
+        maker: MatchRowMaker | None,
+    ) -> None:
+        """Bring the match files of these weeks (their papers files just
+        rewritten; `papers_before`: their stamps before) up to date: the old
+        rows, if the old file was made from the old papers file, with `puts`
+        added and `dropped` removed; else rebuilt from the week's documents.
+        A match file that cannot be written is removed (it is only a cache)."""
+        for shard, before in papers_before.items():
+            papers_path = self._papers_path(shard)
+            stamp = papers_stamp(papers_path)
+            put = puts.get(shard, {})
+            try:
+                if maker is None or stamp is None:
+                    write_match_rows(papers_path, {}, None, "")
+                    continue
+                rows = read_match_rows(papers_path, maker.version, before) if before is not None else {}
+                if rows is None:
+                    documents = week.papers(shard).table(PAPERS).raw()
+                    rows = {pid: maker.of_document(pid, doc) for pid, doc in documents.items() if pid not in put}
+                else:
+                    for pid in dropped.get(shard, ()):
+                        rows.pop(pid, None)
+                rows.update(put)
+                write_match_rows(papers_path, rows, stamp, maker.version)
+            except (StoreError, OSError):
+                try:
+                    match_path(papers_path).unlink(missing_ok=True)
+                except OSError:
+                    pass  # a stale match file is ignored when read
 
     def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> None:
         """Record the signatures of shard files just written or checked (None
@@ -487,6 +543,7 @@ class PaperCache:
             kept = self._set_aside(self._papers_path(shard), damage)
             self._index_path(shard).unlink(missing_ok=True)
             self._heads_path(shard).unlink(missing_ok=True)
+            match_path(self._papers_path(shard)).unlink(missing_ok=True)
             self._forget_heads([shard])
         return (
             f"{damage.path} was damaged ({damage.reason}) and was set aside as {kept.name}; "

@@ -51,10 +51,14 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Replace `path` with `data` so that a crash at any moment leaves either the
     old file or the new one: write a temporary file beside it, fsync it, rename it
-    over the target, fsync the directory. Raises WriteFailedError."""
+    over the target, fsync the directory. Raises WriteFailedError.
+
+    Without `sync`, no fsync: a process killed at any moment still leaves the old
+    file or the new one, but after a power loss the file may be old, missing,
+    empty or cut short — only for files that check themselves when read."""
     directory = path.parent
     temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     with _writing_lock:
@@ -66,7 +70,8 @@ def atomic_write(path: Path, data: bytes) -> None:
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(temp, path)
@@ -79,7 +84,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     finally:
         with _writing_lock:
             _writing.discard(str(temp))
-    _fsync_directory(directory)
+    if sync:
+        _fsync_directory(directory)
 
 
 def keep_aside(path: Path) -> Path:

@@ -182,6 +182,31 @@ class MatchDoc:
             journal_ref=paper.journal_ref,
         )
 
+    @classmethod
+    def prepared(
+        cls, id: str, ti: str, abstract: str, au: str, co: str, jr: str, categories: Sequence[str]
+    ) -> MatchDoc:
+        """The match view from texts already normalised (`texts()` of an equal
+        paper, as stored beside the cache): title, abstract, authors, comment
+        and journal reference, "" for an empty one."""
+        doc = cls.__new__(cls)
+        doc._id = id
+        doc._categories = categories
+        doc.ti = TextField(ti) if ti else _EMPTY
+        doc.abs = TextField(abstract) if abstract else _EMPTY
+        doc.au = TextField(au) if au else _EMPTY
+        doc.co = TextField(co) if co else _EMPTY
+        doc.jr = TextField(jr) if jr else _EMPTY
+        return doc
+
+    def texts(self) -> tuple[str, str, str, str, str]:
+        """The normalised title, abstract, authors, comment and journal
+        reference ("" for an empty one): what `prepared` takes back."""
+        ti, abstract, au, co, jr = (
+            "" if field is _EMPTY else field.text for field in (self.ti, self.abs, self.au, self.co, self.jr)
+        )
+        return ti, abstract, au, co, jr
+
     def __getattr__(self, name: str) -> object:
         compute = _COMPUTED.get(name)
         if compute is None:

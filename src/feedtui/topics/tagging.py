@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from feedtui.model import Paper
 from feedtui.topics.query import And, AndNot, MatchDoc, Or, Query, Term, compile_query
@@ -190,13 +191,23 @@ def build_matchers(entries: Iterable[TopicEntry]) -> list[TopicMatcher]:
     return [m for m in (TopicMatcher.for_entry(e) for e in entries) if m is not None]
 
 
+def paper_categories(paper: Paper) -> Sequence[str]:
+    """A paper's categories, or its primary one when it lists none."""
+    return paper.categories or ((paper.primary_category,) if paper.primary_category else ())
+
+
+def document_categories(doc: Mapping) -> Sequence[str]:
+    """A cached document's categories, or its primary one when it lists none."""
+    return doc.get("categories", ()) or ((doc["primary_category"],) if doc.get("primary_category") else ())
+
+
 def match_doc_from_document(paper_id: str, doc: Mapping) -> MatchDoc:
     return MatchDoc.build(
         id=paper_id,
         title=doc.get("title_display") or doc.get("title", ""),
         abstract=doc.get("abstract_display") or doc.get("abstract", ""),
         authors=[a[0] for a in doc.get("authors", ())],
-        categories=doc.get("categories", ()),
+        categories=document_categories(doc),
         comment=doc.get("comment", ""),
         journal_ref=doc.get("journal_ref", ""),
     )
@@ -215,23 +226,78 @@ def tag_documents(
     for paper_id, doc in documents:
         for name in tagger.fetched_for(doc.get("fetched_for", ())):
             found[name].add(paper_id)
-        categories = doc.get("categories", ()) or ((doc["primary_category"],) if doc.get("primary_category") else ())
+        categories = document_categories(doc)
         for name in tagger.topics_of(match_doc_from_document(paper_id, doc), categories, doc.get("sources", ())):
             found[name].add(paper_id)
     return found
 
 
-def tag_papers(papers: Iterable[Paper], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
-    """topic name → ids of the given papers that belong to it."""
+def tag_papers(
+    papers: Iterable[Paper], matchers: Sequence[TopicMatcher], texts: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, set[str]]:
+    """topic name → ids of the given papers that belong to it. With `texts`,
+    also collects each paper's normalised texts there (for its match row)."""
     tagger = Tagger(matchers)
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for paper in papers:
         for name in tagger.fetched_for(paper.fetched_for):
             found[name].add(paper.id)
-        categories = paper.categories or ((paper.primary_category,) if paper.primary_category else ())
-        for name in tagger.topics_of(match_doc_from_paper(paper), categories, paper.sources):
+        categories = paper_categories(paper)
+        match_doc = match_doc_from_paper(paper)
+        for name in tagger.topics_of(match_doc, categories, paper.sources):
             found[name].add(paper.id)
+        if texts is not None:
+            texts[paper.id] = match_doc.texts()
     return found
+
+
+def tag_match_rows(rows: Mapping[str, Sequence], matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
+    """`tag_documents` for the rows of the cache's match files (see `MatchRows`)."""
+    tagger = Tagger(matchers)
+    found: dict[str, set[str]] = {m.name: set() for m in matchers}
+    prepared = MatchDoc.prepared
+    for paper_id, (ti, abstract, au, co, jr, categories, sources, fetched_for) in rows.items():
+        for name in tagger.fetched_for(fetched_for):
+            found[name].add(paper_id)
+        for name in tagger.topics_of(prepared(paper_id, ti, abstract, au, co, jr, categories), categories, sources):
+            found[name].add(paper_id)
+    return found
+
+
+# The rows of the cache's match files: change the version with their layout
+# (or with MATCHER_VERSION), and files written before are ignored.
+MATCH_ROWS_VERSION = f"1/{MATCHER_VERSION}"
+
+
+class MatchRows:
+    """Makes the match-file rows of cached papers (`feedtui.store.match`): the
+    paper's normalised texts (`MatchDoc.texts`), categories, sources and the
+    topics it was fetched for — everything `Tagger` reads.
+
+    `prepared` holds texts the parse workers normalised while tagging, as
+    {paper id: (that Paper, texts)}; they are used for exactly that Paper
+    object, so a paper merged with another version is normalised afresh."""
+
+    version = MATCH_ROWS_VERSION
+
+    def __init__(self, prepared: Mapping[str, tuple[Paper, tuple[str, ...]]] | None = None) -> None:
+        self.prepared = prepared or {}
+
+    def of_paper(self, paper: Paper) -> list:
+        hit = self.prepared.get(paper.id)
+        if hit is not None and hit[0] is paper:
+            texts = hit[1]
+        else:
+            texts = match_doc_from_paper(paper).texts()
+        return [*texts, list(paper_categories(paper)), list(paper.sources), list(paper.fetched_for)]
+
+    def of_document(self, paper_id: str, doc: Mapping) -> list:
+        return [
+            *match_doc_from_document(paper_id, doc).texts(),
+            list(document_categories(doc)),
+            list(doc.get("sources", ())),
+            list(doc.get("fetched_for", ())),
+        ]
 
 
 # -- tagging in worker processes ----------------------------------------------
@@ -260,30 +326,52 @@ def topic_specs(entries: Iterable[TopicEntry]) -> list[tuple[str, dict]]:
     return [(e.name, e.topic.definition.to_dict()) for e in entries if not e.error]
 
 
-def parse_and_tag(token: int, data: bytes, url: str, content_type: str, now) -> tuple[object, dict[str, tuple[str, ...]]]:
+def parse_and_tag(
+    token: int, data: bytes, url: str, content_type: str, now
+) -> tuple[object, dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """Parse a response and tag its papers as they stand in it: (ParsedFeed,
-    {paper id: topic names}). Tags of papers that merge with others later are
-    recomputed by the caller."""
+    {paper id: topic names}, {paper id: normalised texts}). Tags of papers that
+    merge with others later are recomputed by the caller; the texts are for
+    their match rows (`MatchRows`)."""
     from feedtui.sources.parse import parse_feed
 
     feed = parse_feed(data, url, content_type, now=now)
-    found = tag_papers(feed.papers, _REGISTERED[token])
+    texts: dict[str, tuple[str, ...]] = {}
+    found = tag_papers(feed.papers, _REGISTERED[token], texts)
     tags: dict[str, list[str]] = {}
     for name, ids in found.items():
         for paper_id in ids:
             tags.setdefault(paper_id, []).append(name)
-    return feed, {paper.id: tuple(tags.get(paper.id, ())) for paper in feed.papers}
+    return feed, {paper.id: tuple(tags.get(paper.id, ())) for paper in feed.papers}, texts
 
 
 def tag_shard_files(token: int, paths: Sequence[str]) -> dict[str, list[str]]:
     """Tag every paper in these cache shard files: topic name → paper ids."""
-    from pathlib import Path
-
-    from feedtui.store.cache import read_documents
-
     matchers = _REGISTERED[token]
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for path in paths:
-        for name, ids in tag_documents(read_documents(Path(path)).items(), matchers).items():
+        for name, ids in tag_match_rows(_week_rows(Path(path)), matchers).items():
             found[name] |= ids
     return {name: sorted(ids) for name, ids in found.items()}
+
+
+def _week_rows(papers_path: Path) -> Mapping[str, Sequence]:
+    """A week's match rows: from its match file when that was made from the
+    papers file as it is; else made from the documents and saved for the next
+    time (unless the papers file changed meanwhile, or cannot be saved)."""
+    from feedtui.store.cache import read_documents
+    from feedtui.store.files import StoreError
+    from feedtui.store.match import papers_stamp, read_match_rows, write_match_rows
+
+    stamp = papers_stamp(papers_path)
+    rows = read_match_rows(papers_path, MATCH_ROWS_VERSION, stamp)
+    if rows is not None:
+        return rows
+    maker = MatchRows()
+    rows = {paper_id: maker.of_document(paper_id, doc) for paper_id, doc in read_documents(papers_path).items()}
+    if stamp is not None and rows and papers_stamp(papers_path) == stamp:
+        try:
+            write_match_rows(papers_path, rows, stamp, MATCH_ROWS_VERSION)
+        except (StoreError, OSError):
+            pass  # only a faster next retag is lost
+    return rows

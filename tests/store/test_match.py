@@ -1,0 +1,195 @@
+"""The cache's match files: kept beside every papers file it writes, trusted
+only while they describe the papers file as it is, and never the cause of a
+wrong tag."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.model import Topic, TopicDefinition
+from feedtui.store.cache import PaperCache
+from feedtui.store.lock import DataDirLock
+from feedtui.store.match import match_path, papers_stamp, read_match_rows, write_match_rows
+from feedtui.topics.registry import compile_topic
+from feedtui.topics.tagging import MATCH_ROWS_VERSION, MatchRows, build_matchers, tag_documents, tag_shard_files
+from tests.factories import make_paper
+
+WEEK = "2026-09-28"
+
+
+def open_cache(data_dir) -> PaperCache:
+    return PaperCache(data_dir / "cache", DataDirLock(data_dir), MatchRows())
+
+
+def expected_rows(cache: PaperCache, shard: str) -> dict[str, list]:
+    """The rows made afresh from the week's documents."""
+    return {pid: MatchRows().of_document(pid, doc) for pid, doc in cache.read_shard_documents(shard).items()}
+
+
+def current_rows(cache: PaperCache, shard: str) -> dict[str, list] | None:
+    return read_match_rows(cache.papers_dir / f"{shard}.json", MATCH_ROWS_VERSION)
+
+
+def week_papers(*ids_titles, published="2026-09-29T00:00:00"):
+    return [make_paper(pid, title=title, published=published) for pid, title in ids_titles]
+
+
+def test_a_store_writes_the_rows_of_every_paper_of_the_week(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Sparse routers"), ("2609.00002", "Dense routers")), known={})
+    cache.store(week_papers(("2609.00003", "Pipelined schedulers")), known=cache.load_index().rows)
+    rows = current_rows(cache, WEEK)
+    assert rows is not None and set(rows) == {"2609.00001", "2609.00002", "2609.00003"}
+    assert rows == expected_rows(cache, WEEK)
+    assert rows["2609.00003"][0] == " pipelined schedulers "
+
+
+def test_an_updated_paper_gets_its_new_texts(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "First title")), known={})
+    revised = make_paper("2609.00001", version=2, title="Second title", published="2026-09-29T00:00:00")
+    cache.store([revised], known=cache.load_index().rows)
+    assert current_rows(cache, WEEK)["2609.00001"][0] == " second title "
+
+
+def test_a_paper_that_moves_week_moves_its_row(data_dir):
+    cache = open_cache(data_dir)
+    estimated = make_paper("2609.00001", published="2026-09-01T00:00:00", date_estimated=True)
+    cache.store([estimated, *week_papers(("2609.00002", "Stays"), published="2026-09-02T00:00:00")], known={})
+    cache.store([make_paper("2609.00001", published="2026-09-29T12:00:00")], known=cache.load_index().rows)
+    assert set(current_rows(cache, "2026-08-31")) == {"2609.00002"}
+    assert set(current_rows(cache, WEEK)) == {"2609.00001"}
+
+
+def test_removed_papers_leave_the_match_file(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One"), ("2609.00002", "Two")), known={})
+    assert cache.remove({"2609.00001": WEEK}) == 1
+    assert set(current_rows(cache, WEEK)) == {"2609.00002"}
+
+
+def test_a_papers_file_rewritten_without_its_match_file_makes_it_stale(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    data = orjson.loads(papers_path.read_bytes())
+    data["papers"]["2609.00001"]["title"] = "Changed by hand, one more character"
+    papers_path.write_bytes(orjson.dumps(data))
+    assert current_rows(cache, WEEK) is None
+
+
+def test_a_match_file_from_another_row_version_or_damaged_is_not_used(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    assert read_match_rows(papers_path, "another version") is None
+    match_path(papers_path).write_bytes(b'{"match": {"2609.00001": [')
+    assert current_rows(cache, WEEK) is None
+
+
+def test_a_stale_match_file_is_rebuilt_by_the_next_store_of_its_week(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    write_match_rows(papers_path, {"2609.00001": ["", " wrong ", "", "", "", [], [], []]}, [1, 2], MATCH_ROWS_VERSION)
+    cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
+    assert current_rows(cache, WEEK) == expected_rows(cache, WEEK)
+    assert set(current_rows(cache, WEEK)) == {"2609.00001", "2609.00002"}
+
+
+def test_a_cache_without_a_row_maker_removes_the_match_files_it_outdates(data_dir):
+    open_cache(data_dir).store(week_papers(("2609.00001", "One")), known={})
+    plain = PaperCache(data_dir / "cache", DataDirLock(data_dir))
+    plain.store(week_papers(("2609.00002", "Two")), known=plain.load_index().rows)
+    assert not match_path(plain.papers_dir / f"{WEEK}.json").exists()
+
+
+def test_a_match_file_that_cannot_be_written_is_removed_and_the_store_succeeds(data_dir, monkeypatch):
+    from feedtui.store import cache as cache_module
+    from feedtui.store.files import WriteFailedError
+
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+
+    def full_disk(*args, **kwargs):
+        raise WriteFailedError(match_path(cache.papers_dir / f"{WEEK}.json"), OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(cache_module, "write_match_rows", full_disk)
+    outcome = cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
+    assert outcome.new == ["2609.00002"]
+    assert not match_path(cache.papers_dir / f"{WEEK}.json").exists()
+
+
+# -- retagging from match files -------------------------------------------------
+
+
+@pytest.fixture
+def retag_setup(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(
+        week_papers(("2609.00001", "Sparse routers"), ("2609.00002", "Dense routers"), ("2609.00003", "Schedulers")),
+        known={},
+    )
+    topic = compile_topic(Topic("Routers", TopicDefinition(query="ti:router")))
+    from feedtui.topics.tagging import forget_topics, register_topics, topic_specs
+
+    register_topics(7001, topic_specs([topic]))
+    yield cache, cache.papers_dir / f"{WEEK}.json"
+    forget_topics(7001)
+
+
+def test_retagging_reads_the_match_file_when_it_is_current(retag_setup):
+    cache, papers_path = retag_setup
+    rows = current_rows(cache, WEEK)
+    # A row made up on purpose (with the right stamp) shows that the file is what is read.
+    rows["2609.00003"][0] = " router "
+    write_match_rows(papers_path, rows, papers_stamp(papers_path), MATCH_ROWS_VERSION)
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002", "2609.00003"]}
+
+
+def test_retagging_ignores_a_stale_match_file_and_saves_a_current_one(retag_setup):
+    cache, papers_path = retag_setup
+    rows = current_rows(cache, WEEK)
+    rows["2609.00003"][0] = " router "
+    write_match_rows(papers_path, rows, [1, 2], MATCH_ROWS_VERSION)
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
+    assert current_rows(cache, WEEK) == expected_rows(cache, WEEK)
+
+
+def test_retagging_without_a_match_file_gives_what_the_documents_give_and_saves_one(retag_setup):
+    cache, papers_path = retag_setup
+    match_path(papers_path).unlink()
+    documents = cache.read_shard_documents(WEEK)
+    matchers = build_matchers([compile_topic(Topic("Routers", TopicDefinition(query="ti:router")))])
+    from_documents = {name: sorted(ids) for name, ids in tag_documents(documents.items(), matchers).items()}
+    assert tag_shard_files(7001, [str(papers_path)]) == from_documents == {"Routers": ["2609.00001", "2609.00002"]}
+    assert current_rows(cache, WEEK) == expected_rows(cache, WEEK)
+
+
+def test_retagging_when_the_match_file_cannot_be_saved_still_answers(retag_setup, monkeypatch):
+    from feedtui.store import match as match_module
+    from feedtui.store.files import WriteFailedError
+
+    cache, papers_path = retag_setup
+    match_path(papers_path).unlink()
+
+    def read_only(*args, **kwargs):
+        raise WriteFailedError(match_path(papers_path), OSError(30, "Read-only file system"))
+
+    monkeypatch.setattr(match_module, "write_match_rows", read_only)
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
+    assert not match_path(papers_path).exists()
+
+
+def test_an_engine_retag_after_a_topic_is_added_uses_and_keeps_the_match_files(data_dir):
+    engine = Engine(Config(), data_dir, background_writes=False)
+    engine.cache.store(week_papers(("2609.00001", "Sparse routers"), ("2609.00002", "Schedulers")), known={})
+    papers_path = engine.cache.papers_dir / f"{WEEK}.json"
+    before = match_path(papers_path).read_bytes()
+    engine.state.put_topic("Routers", {"query": "ti:router"})
+    engine.reload_topics()
+    assert engine.compute_tags(["Routers"]) == {"Routers": {"2609.00001"}}
+    assert match_path(papers_path).read_bytes() == before

@@ -13,11 +13,13 @@ Then it times, as medians [min-max] over `--runs` of wall and CPU time:
     an abstract phrase, an author, a broad two-word query;
   - `engine.compute_tags(all)`: every catalogue topic plus those four;
   - and, to show where the time goes, the two halves of a retag: reading
-    every shard (`cache.iter_documents`) and tagging documents already in
-    memory (`tagging.tag_documents`).
+    every week's match file (`store.match.read_match_rows`) and tagging the
+    rows already in memory (`tagging.tag_match_rows`); then the same for
+    the full documents (`cache.iter_documents`, `tagging.tag_documents`),
+    which is what a week without a current match file costs.
 
-compute_tags reads every shard from disk (the OS page cache is warm after
-the first run) and writes the tags file, as `feedtui topic add` does.
+compute_tags reads every match file from disk (the OS page cache is warm
+after the first run) and writes the tags file, as `feedtui topic add` does.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from feedtui.config import load_config  # noqa: E402
 from feedtui.engine import Engine  # noqa: E402
 from feedtui.model import TopicDefinition  # noqa: E402
 from feedtui.sources.parse import parse_feed  # noqa: E402
-from feedtui.topics.tagging import build_matchers, tag_documents  # noqa: E402
+from feedtui.store.match import read_match_rows  # noqa: E402
+from feedtui.topics.tagging import MATCH_ROWS_VERSION, build_matchers, tag_documents, tag_match_rows  # noqa: E402
 
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
 FEEDS = 50
@@ -60,7 +63,7 @@ def build_cache(work: Path, papers: int) -> Path:
     spec = FeedSetSpec(feeds=FEEDS, entries=papers // FEEDS, seed=1, now=NOW)
     data = work / f"data-{spec.feeds}x{spec.entries}"
     marker = data / "bench-retag.json"
-    wanted = {"spec": spec.to_json(), "version": 1}
+    wanted = {"spec": spec.to_json(), "version": 2}  # 2: with match files
     if marker.exists() and json.loads(marker.read_text()) == wanted:
         return data
     engine = Engine(load_config(work / "none.toml"), data, background_writes=False, clock=lambda: NOW)
@@ -131,18 +134,35 @@ def main() -> int:
     times = timed(args.runs, lambda: engine.compute_tags(everything))
     lines.append(row(f"every topic ({len(everything)})", times, ""))
 
+    rows: dict[str, list] = {}
+
+    def read_rows() -> None:
+        rows.clear()
+        for path in engine.cache.shard_paths():
+            week = read_match_rows(path, MATCH_ROWS_VERSION)
+            if week is None:
+                sys.exit(f"{path}: no current match file")
+            rows.update(week)
+
     documents: list[tuple[str, dict]] = []
 
-    def read_all() -> None:
+    def read_documents() -> None:
         documents.clear()
         for _shard, docs in engine.cache.iter_documents():
             documents.extend(docs.items())
 
-    lines.append(row("  of which: read every shard", timed(args.runs, read_all), f"{len(documents):,} documents"))
-    for label, names in (("one topic (abstract phrase)", ["abstract phrase"]), (f"every topic ({len(everything)})", everything)):
+    lines.append(row("  of which: read every match file", timed(args.runs, read_rows), f"{len(rows):,} rows"))
+    tag_sets = (("one topic (abstract phrase)", ["abstract phrase"]), (f"every topic ({len(everything)})", everything))
+    for label, names in tag_sets:
+        matchers = build_matchers(engine.registry.entries[n] for n in names)
+        times = timed(args.runs, lambda matchers=matchers: tag_match_rows(rows, matchers))
+        lines.append(row(f"  of which: tag match rows in memory, {label}", times, ""))
+    lines.append("| a week without a current match file is read whole instead: | | | |")
+    lines.append(row("  read every papers shard", timed(args.runs, read_documents), f"{len(documents):,} documents"))
+    for label, names in tag_sets:
         matchers = build_matchers(engine.registry.entries[n] for n in names)
         times = timed(args.runs, lambda matchers=matchers: tag_documents(documents, matchers))
-        lines.append(row(f"  of which: tag documents in memory, {label}", times, ""))
+        lines.append(row(f"  tag documents in memory, {label}", times, ""))
     engine.close()
     print("\n".join(lines))
     return 0

@@ -9,6 +9,7 @@ in hot paths, so a 10,000-paper topic is a list of ints, not of objects.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 
 from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
 
@@ -19,9 +20,9 @@ class Library:
     def __init__(self, rows: Mapping[str, list], read: Callable[[], Mapping[str, object]]) -> None:
         self.ids: list[str] = list(rows)
         self.rows: list[list] = list(rows.values())
-        self.pos: dict[str, int] = {pid: i for i, pid in enumerate(self.ids)}
+        self.pos: dict[str, int] = dict(zip(self.ids, range(len(self.ids))))
         # First-version times by position, for sorting with a C-level key.
-        self.published_at: list[int] = [row[C_PUBLISHED] for row in self.rows]
+        self.published_at: list[int] = list(map(itemgetter(C_PUBLISHED), self.rows))
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
@@ -88,14 +89,17 @@ class Library:
 
     def set_members(self, topic: str, paper_ids: Iterable[str]) -> None:
         """Replace a topic's papers (ids not in the library are ignored)."""
-        positions = {self.pos[pid] for pid in paper_ids if pid in self.pos}
+        positions = set(map(self.pos.get, paper_ids))
+        positions.discard(None)
+        tags = self.tags
         for position in self.members.get(topic, ()):
             if position not in positions:
-                self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
+                tags[position] = tuple(t for t in tags[position] if t != topic)
         for position in positions:
-            if topic not in self.tags[position]:
-                self.tags[position] = self.tags[position] + (topic,)
-        self.members[topic] = list(positions)
+            held = tags[position]
+            if topic not in held:
+                tags[position] = (*held, topic)
+        self.members[topic] = list(positions)  # type: ignore[arg-type]
         self._sort(topic)
         self._count(topic)
 
@@ -166,5 +170,6 @@ class Library:
         members.sort(key=self.published_at.__getitem__, reverse=True)
 
     def _count(self, topic: str) -> None:
-        read, ids = self._read(), self.ids
-        self.unread[topic] = sum(1 for i in self.members.get(topic, ()) if ids[i] not in read)
+        members, read = self.members.get(topic, ()), self._read()
+        marked = sum(map(read.__contains__, map(self.ids.__getitem__, members))) if read else 0
+        self.unread[topic] = len(members) - marked

@@ -4,13 +4,16 @@ wrong tag."""
 
 from __future__ import annotations
 
+import os
+
 import orjson
 import pytest
 
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import Topic, TopicDefinition
-from feedtui.store.cache import PaperCache
+from feedtui.store.cache import PaperCache, _OpenWeeks
+from feedtui.store.files import WriteFailedError
 from feedtui.store.lock import DataDirLock
 from feedtui.store.match import match_path, papers_stamp, read_match_rows, write_match_rows
 from feedtui.topics.registry import compile_topic
@@ -35,6 +38,18 @@ def current_rows(cache: PaperCache, shard: str) -> dict[str, list] | None:
 
 def week_papers(*ids_titles, published="2026-09-29T00:00:00"):
     return [make_paper(pid, title=title, published=published) for pid, title in ids_titles]
+
+
+def age(path, seconds: int = 60) -> None:
+    """Set a file's times back, as for a papers file written a while ago."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns - seconds * 1_000_000_000))
+
+
+def same_times(path, like: os.stat_result) -> None:
+    """Give a file the times of an earlier one: two writes within one tick of
+    a coarse file-system clock."""
+    os.utime(path, ns=(like.st_atime_ns, like.st_mtime_ns))
 
 
 def test_a_store_writes_the_rows_of_every_paper_of_the_week(data_dir):
@@ -109,7 +124,6 @@ def test_a_cache_without_a_row_maker_removes_the_match_files_it_outdates(data_di
 
 def test_a_match_file_that_cannot_be_written_is_removed_and_the_store_succeeds(data_dir, monkeypatch):
     from feedtui.store import cache as cache_module
-    from feedtui.store.files import WriteFailedError
 
     cache = open_cache(data_dir)
     cache.store(week_papers(("2609.00001", "One")), known={})
@@ -121,6 +135,105 @@ def test_a_match_file_that_cannot_be_written_is_removed_and_the_store_succeeds(d
     outcome = cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
     assert outcome.new == ["2609.00002"]
     assert not match_path(cache.papers_dir / f"{WEEK}.json").exists()
+
+
+def test_rows_of_updated_papers_with_sources_fetched_for_and_only_a_primary_category(data_dir):
+    cache = open_cache(data_dir)
+    first = make_paper(
+        "2609.00001", title="Sparse routers", published="2026-09-29T00:00:00", sources=("https://a.example/feed",)
+    )
+    lone = make_paper("2609.00002", categories=(), published="2026-09-29T00:00:00", fetched_for=("Lattice@0123456789ab",))
+    lone.primary_category = "hep-lat"
+    cache.store([first, lone], known={})
+    again = make_paper(
+        "2609.00001", version=2, title="Sparse routers, revised", published="2026-09-29T00:00:00",
+        sources=("https://b.example/feed",), fetched_for=("Routers@0123456789ab",),
+    )
+    cache.store([again], known=cache.load_index().rows)
+    rows = current_rows(cache, WEEK)
+    assert rows == expected_rows(cache, WEEK)
+    assert rows["2609.00001"][0] == " sparse routers  revised "
+    assert sorted(rows["2609.00001"][6]) == ["https://a.example/feed", "https://b.example/feed"]
+    assert rows["2609.00001"][7] == ["Routers@0123456789ab"]
+    assert rows["2609.00002"][5:] == [["hep-lat"], [], ["Lattice@0123456789ab"]]
+
+
+def test_a_papers_file_of_the_same_size_or_the_same_mtime_is_another_file(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Routers")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    written = papers_path.stat()
+    papers_path.write_bytes(papers_path.read_bytes().replace(b"Routers", b"Rooters"))
+    assert papers_path.stat().st_size == written.st_size
+    os.utime(papers_path, ns=(written.st_atime_ns, written.st_mtime_ns + 5_000_000_000))
+    assert current_rows(cache, WEEK) is None
+    papers_path.write_bytes(papers_path.read_bytes().replace(b"Rooters", b"Routers!"))
+    same_times(papers_path, written)
+    assert current_rows(cache, WEEK) is None
+
+
+def test_a_kill_between_the_papers_and_the_match_file_leaves_no_match_file(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Sparse routers")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    written = papers_path.stat()
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(PaperCache, "_update_match", killed)
+    revised = make_paper("2609.00001", version=2, title="Sparse kernels", published="2026-09-29T00:00:00")
+    with pytest.raises(KeyboardInterrupt):
+        cache.store([revised], known=cache.load_index().rows)
+    # Same size, and within one tick of a coarse clock: the stamp alone could not tell.
+    same_times(papers_path, written)
+    assert papers_path.stat().st_size == written.st_size
+    assert not match_path(papers_path).exists()
+
+
+def test_a_store_that_fails_before_rewriting_the_papers_puts_the_match_file_back(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    before = match_path(papers_path).read_bytes()
+
+    def full_disk(self, paths):
+        raise WriteFailedError(papers_path, OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(_OpenWeeks, "flush", full_disk)
+    with pytest.raises(WriteFailedError):
+        cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
+    assert match_path(papers_path).read_bytes() == before
+    assert sorted(p.name for p in cache.match_dir.iterdir()) == [f"{WEEK}.json"]
+    assert set(current_rows(cache, WEEK)) == {"2609.00001"}
+
+
+def test_a_store_that_fails_after_rewriting_the_papers_leaves_no_match_file(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+
+    def tags_fail(outcome):
+        raise WriteFailedError(cache.directory / "tags.json", OSError(28, "No space left on device"))
+
+    with pytest.raises(WriteFailedError):
+        cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows, before_index=tags_fail)
+    assert list(cache.match_dir.iterdir()) == []
+
+
+def test_opening_a_cache_does_not_create_the_match_folder(data_dir):
+    cache = open_cache(data_dir)
+    assert cache.papers_dir.is_dir() and not cache.match_dir.exists()
+
+
+def test_rows_of_the_wrong_width_are_not_current(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    rows = current_rows(cache, WEEK)
+    rows["2609.00001"] = rows["2609.00001"][:5]
+    write_match_rows(papers_path, rows, papers_stamp(papers_path), MATCH_ROWS_VERSION)
+    assert read_match_rows(papers_path, MATCH_ROWS_VERSION) is not None
+    assert read_match_rows(papers_path, MATCH_ROWS_VERSION, width=MatchRows.width) is None
 
 
 # -- retagging from match files -------------------------------------------------
@@ -155,6 +268,7 @@ def test_retagging_ignores_a_stale_match_file_and_saves_a_current_one(retag_setu
     rows = current_rows(cache, WEEK)
     rows["2609.00003"][0] = " router "
     write_match_rows(papers_path, rows, [1, 2], MATCH_ROWS_VERSION)
+    age(papers_path)
     assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
     assert current_rows(cache, WEEK) == expected_rows(cache, WEEK)
 
@@ -162,6 +276,7 @@ def test_retagging_ignores_a_stale_match_file_and_saves_a_current_one(retag_setu
 def test_retagging_without_a_match_file_gives_what_the_documents_give_and_saves_one(retag_setup):
     cache, papers_path = retag_setup
     match_path(papers_path).unlink()
+    age(papers_path)
     documents = cache.read_shard_documents(WEEK)
     matchers = build_matchers([compile_topic(Topic("Routers", TopicDefinition(query="ti:router")))])
     from_documents = {name: sorted(ids) for name, ids in tag_documents(documents.items(), matchers).items()}
@@ -171,7 +286,6 @@ def test_retagging_without_a_match_file_gives_what_the_documents_give_and_saves_
 
 def test_retagging_when_the_match_file_cannot_be_saved_still_answers(retag_setup, monkeypatch):
     from feedtui.store import match as match_module
-    from feedtui.store.files import WriteFailedError
 
     cache, papers_path = retag_setup
     match_path(papers_path).unlink()
@@ -180,16 +294,59 @@ def test_retagging_when_the_match_file_cannot_be_saved_still_answers(retag_setup
         raise WriteFailedError(match_path(papers_path), OSError(30, "Read-only file system"))
 
     monkeypatch.setattr(match_module, "write_match_rows", read_only)
+    age(papers_path)
     assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
     assert not match_path(papers_path).exists()
 
 
-def test_an_engine_retag_after_a_topic_is_added_uses_and_keeps_the_match_files(data_dir):
+def test_rows_rebuilt_from_a_papers_file_written_moments_ago_are_not_saved(retag_setup):
+    cache, papers_path = retag_setup
+    match_path(papers_path).unlink()
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
+    assert not match_path(papers_path).exists()
+
+
+def test_a_papers_file_replaced_while_a_retag_read_it_gets_no_match_file(retag_setup, monkeypatch):
+    """The store lands between the retag's stamp and its save, with the same
+    size and mtime: the rows read describe the old papers, so must not be saved."""
+    from feedtui.store import cache as cache_module
+
+    cache, papers_path = retag_setup
+    match_path(papers_path).unlink()
+    written = papers_path.stat()
+    original_read = cache_module.read_documents
+
+    def read_then_store(path):
+        documents = original_read(path)
+        revised = make_paper("2609.00003", version=2, title="Router, ok", published="2026-09-29T00:00:00")
+        open_cache(papers_path.parents[2]).store([revised], known=cache.load_index().rows)
+        same_times(papers_path, written)
+        return documents
+
+    monkeypatch.setattr(cache_module, "read_documents", read_then_store)
+    tag_shard_files(7001, [str(papers_path)])
+    assert papers_stamp(papers_path) == [written.st_size, written.st_mtime_ns]
+    monkeypatch.setattr(cache_module, "read_documents", original_read)
+    assert current_rows(cache, WEEK) is None
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002", "2609.00003"]}
+
+
+def test_a_current_match_file_with_rows_edited_by_hand_falls_back_to_the_documents(retag_setup):
+    cache, papers_path = retag_setup
+    rows = current_rows(cache, WEEK)
+    rows["2609.00003"][0] = 42
+    write_match_rows(papers_path, rows, papers_stamp(papers_path), MATCH_ROWS_VERSION)
+    assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
+
+
+def test_an_engine_retag_after_a_topic_is_added_reads_the_match_files(data_dir):
     engine = Engine(Config(), data_dir, background_writes=False)
     engine.cache.store(week_papers(("2609.00001", "Sparse routers"), ("2609.00002", "Schedulers")), known={})
     papers_path = engine.cache.papers_dir / f"{WEEK}.json"
-    before = match_path(papers_path).read_bytes()
+    rows = current_rows(engine.cache, WEEK)
+    rows["2609.00002"][0] = " routers "  # made up, to see which is read
+    write_match_rows(papers_path, rows, papers_stamp(papers_path), MATCH_ROWS_VERSION)
     engine.state.put_topic("Routers", {"query": "ti:router"})
     engine.reload_topics()
-    assert engine.compute_tags(["Routers"]) == {"Routers": {"2609.00001"}}
-    assert match_path(papers_path).read_bytes() == before
+    assert engine.compute_tags(["Routers"]) == {"Routers": {"2609.00001", "2609.00002"}}
+    engine.close()

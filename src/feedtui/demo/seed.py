@@ -57,6 +57,7 @@ def ensure_demo_seeded(engine, now: datetime | None = None) -> bool:
     first_time = engine.state.pref("demo_seed") is None
     shutil.rmtree(engine.cache.directory / "papers", ignore_errors=True)
     shutil.rmtree(engine.cache.directory / "index", ignore_errors=True)
+    shutil.rmtree(engine.cache.match_dir, ignore_errors=True)
     (engine.cache.directory / "tags.json").unlink(missing_ok=True)
     engine.cache.papers_dir.mkdir(parents=True, exist_ok=True)
     engine.cache.index_dir.mkdir(parents=True, exist_ok=True)

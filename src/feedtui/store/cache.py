@@ -46,11 +46,21 @@ from feedtui.store.files import (
     DamagedFileError,
     StoreError,
     file_signature,
+    fsync_directory,
     keep_aside,
     remove_stale_temporaries,
 )
 from feedtui.store.lock import DataDirLock
-from feedtui.store.match import MatchRowMaker, match_path, papers_stamp, read_match_rows, write_match_rows
+from feedtui.store.match import (
+    MatchRowMaker,
+    drop_match_aside,
+    papers_stamp,
+    put_match_back,
+    read_match_rows,
+    remove_match_rows,
+    set_match_aside,
+    write_match_rows,
+)
 from feedtui.store.shapes import heads_shape, index_shape, papers_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
 
@@ -102,9 +112,12 @@ class PaperCache:
         self.match_rows = match_rows
         self._lock = lock
         self._signatures: dict[str, tuple[int, int, int] | None] = {}
-        for folder in (self.papers_dir, self.index_dir, self.heads_dir, self.match_dir):
+        for folder in (self.papers_dir, self.index_dir, self.heads_dir):
             folder.mkdir(parents=True, exist_ok=True)
             remove_stale_temporaries(folder)
+        # Made by the first match file written: a read-only data directory
+        # from before match files existed still opens.
+        remove_stale_temporaries(self.match_dir)
         remove_stale_temporaries(directory)
         self.meta_path = directory / "meta.json"
         self._heads: OrderedDict[str, dict[str, str]] = OrderedDict()
@@ -321,35 +334,53 @@ class PaperCache:
                 outcome.papers[pid] = merged
             if not outcome.papers:
                 return outcome
-            papers_before = {shard: papers_stamp(self._papers_path(shard)) for shard in {*puts, *moved_out}}
-            # 1. The documents and abstract heads, in their (new) weeks.
-            for shard, docs in puts.items():
-                week.papers(shard).table(PAPERS).put_many(docs)
-                week.heads(shard).table(HEADS).put_many(head_puts[shard])
-            self._forget_heads(puts)
-            week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
-            # 2. What the caller derives from them.
-            if before_index is not None:
-                before_index(outcome)
-            # 3. The cards.
-            for shard, ids in moved_out.items():
-                week.index(shard).table(CARDS).delete_many(ids)
-            for shard, rows in card_puts.items():
-                week.index(shard).table(CARDS).put_many(rows)
-            index_shards = {*moved_out, *card_puts}
-            week.flush(map(self._index_path, index_shards))
-            for shard in index_shards:
-                self._signatures[shard] = file_signature(self._index_path(shard))
-            # 4. Moved papers leave their old weeks last.
-            for shard, ids in moved_out.items():
-                week.papers(shard).table(PAPERS).delete_many(ids)
-                week.heads(shard).table(HEADS).delete_many(ids)
-            self._forget_heads(moved_out)
-            week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
+            match_before = self._take_match({*puts, *moved_out}, maker)
+            try:
+                self._write_weeks(week, puts, head_puts, card_puts, moved_out, outcome, before_index)
+            except BaseException:
+                self._put_back_match(match_before, week)
+                raise
             # 5. The match files, derived from the papers files as they now are.
-            self._update_match(week, papers_before, match_puts, moved_out, maker)
+            self._update_match(week, match_before, match_puts, moved_out, maker)
             self._write_meta(week.written, bump=True)
         return outcome
+
+    def _write_weeks(
+        self,
+        week: _OpenWeeks,
+        puts: Mapping[str, Mapping[str, dict]],
+        head_puts: Mapping[str, Mapping[str, str]],
+        card_puts: Mapping[str, Mapping[str, list]],
+        moved_out: Mapping[str, list[str]],
+        outcome: StoreOutcome,
+        before_index: Callable[[StoreOutcome], None] | None,
+    ) -> None:
+        """`store`'s writes, in the order that keeps every card pointing at a
+        paper on disk that has its tags (see the module's docstring)."""
+        # 1. The documents and abstract heads, in their (new) weeks.
+        for shard, docs in puts.items():
+            week.papers(shard).table(PAPERS).put_many(docs)
+            week.heads(shard).table(HEADS).put_many(head_puts[shard])
+        self._forget_heads(puts)
+        week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
+        # 2. What the caller derives from them.
+        if before_index is not None:
+            before_index(outcome)
+        # 3. The cards.
+        for shard, ids in moved_out.items():
+            week.index(shard).table(CARDS).delete_many(ids)
+        for shard, rows in card_puts.items():
+            week.index(shard).table(CARDS).put_many(rows)
+        index_shards = {*moved_out, *card_puts}
+        week.flush(map(self._index_path, index_shards))
+        for shard in index_shards:
+            self._signatures[shard] = file_signature(self._index_path(shard))
+        # 4. Moved papers leave their old weeks last.
+        for shard, ids in moved_out.items():
+            week.papers(shard).table(PAPERS).delete_many(ids)
+            week.heads(shard).table(HEADS).delete_many(ids)
+        self._forget_heads(moved_out)
+        week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
 
     def remove(self, locations: Mapping[str, str]) -> int:
         """Drop papers ({paper id: week}) from the cache; returns how many were there."""
@@ -370,37 +401,69 @@ class PaperCache:
                 self._signatures[shard] = file_signature(self._index_path(shard))
                 week.heads(shard).table(HEADS).delete_many(present)
                 papers.table(PAPERS).delete_many(present)
-                papers_before = {shard: papers_stamp(self._papers_path(shard))}
-                week.flush([self._heads_path(shard), self._papers_path(shard)])
-                self._update_match(week, papers_before, {}, {shard: present}, self.match_rows)
+                match_before = self._take_match([shard], self.match_rows)
+                try:
+                    week.flush([self._heads_path(shard), self._papers_path(shard)])
+                except BaseException:
+                    self._put_back_match(match_before, week)
+                    raise
+                self._update_match(week, match_before, {}, {shard: present}, self.match_rows)
                 removed += len(present)
             self._forget_heads(by_shard)
             if removed:
                 self._write_meta(week.written, bump=True)
         return removed
 
+    def _take_match(self, shards: Iterable[str], maker: MatchRowMaker | None) -> dict[str, dict[str, list] | None]:
+        """The match rows of these weeks, whose papers files are about to be
+        rewritten ({} for a week with no papers file yet, None where there are
+        no current rows), with their match files set aside: a kill before
+        `_update_match` must not leave an old match file beside new papers."""
+        before: dict[str, dict[str, list] | None] = {}
+        for shard in shards:
+            papers_path = self._papers_path(shard)
+            stamp = papers_stamp(papers_path)
+            if maker is None:
+                before[shard] = None
+            elif stamp is None:
+                before[shard] = {}
+            else:
+                before[shard] = read_match_rows(papers_path, maker.version, stamp, width=maker.width)
+            set_match_aside(papers_path)
+        # The moves reach the disk before the papers files do, even across a power loss.
+        fsync_directory(self.match_dir)
+        return before
+
+    def _put_back_match(self, match_before: Mapping[str, object], week: _OpenWeeks) -> None:
+        """After a failed store: the match files of weeks whose papers file was
+        not rewritten go back (nothing on disk changed for them)."""
+        for shard in match_before:
+            papers_path = self._papers_path(shard)
+            if self._relative(papers_path) in week.written:
+                drop_match_aside(papers_path)
+            else:
+                put_match_back(papers_path)
+
     def _update_match(
         self,
         week: _OpenWeeks,
-        papers_before: Mapping[str, list[int] | None],
+        match_before: Mapping[str, dict[str, list] | None],
         puts: Mapping[str, Mapping[str, list]],
         dropped: Mapping[str, list[str]],
         maker: MatchRowMaker | None,
     ) -> None:
-        """Bring the match files of these weeks (their papers files just
-        rewritten; `papers_before`: their stamps before) up to date: the old
-        rows, if the old file was made from the old papers file, with `puts`
-        added and `dropped` removed; else rebuilt from the week's documents.
-        A match file that cannot be written is removed (it is only a cache)."""
-        for shard, before in papers_before.items():
+        """Write the match files of these weeks (their papers files just
+        rewritten; `match_before` from `_take_match`): the rows from before with
+        `puts` added and `dropped` removed, or, where there were none, rows
+        rebuilt from the week's documents. Any failure only leaves a week
+        without a match file (it is a cache)."""
+        for shard, rows in match_before.items():
             papers_path = self._papers_path(shard)
-            stamp = papers_stamp(papers_path)
             put = puts.get(shard, {})
             try:
+                stamp = papers_stamp(papers_path)
                 if maker is None or stamp is None:
-                    write_match_rows(papers_path, {}, None, "")
                     continue
-                rows = read_match_rows(papers_path, maker.version, before) if before is not None else {}
                 if rows is None:
                     documents = week.papers(shard).table(PAPERS).raw()
                     rows = {pid: maker.of_document(pid, doc) for pid, doc in documents.items() if pid not in put}
@@ -409,11 +472,10 @@ class PaperCache:
                         rows.pop(pid, None)
                 rows.update(put)
                 write_match_rows(papers_path, rows, stamp, maker.version)
-            except (StoreError, OSError):
-                try:
-                    match_path(papers_path).unlink(missing_ok=True)
-                except OSError:
-                    pass  # a stale match file is ignored when read
+            except Exception:  # a match file is only a cache: the store has succeeded
+                remove_match_rows(papers_path)
+            finally:
+                drop_match_aside(papers_path)
 
     def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> None:
         """Record the signatures of shard files just written or checked (None
@@ -543,7 +605,7 @@ class PaperCache:
             kept = self._set_aside(self._papers_path(shard), damage)
             self._index_path(shard).unlink(missing_ok=True)
             self._heads_path(shard).unlink(missing_ok=True)
-            match_path(self._papers_path(shard)).unlink(missing_ok=True)
+            remove_match_rows(self._papers_path(shard))
             self._forget_heads([shard])
         return (
             f"{damage.path} was damaged ({damage.reason}) and was set aside as {kept.name}; "

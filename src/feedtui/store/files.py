@@ -85,7 +85,7 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
         with _writing_lock:
             _writing.discard(str(temp))
     if sync:
-        _fsync_directory(directory)
+        fsync_directory(directory)
 
 
 def keep_aside(path: Path) -> Path:
@@ -101,7 +101,7 @@ def keep_aside(path: Path) -> Path:
     return kept
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

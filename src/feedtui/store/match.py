@@ -10,17 +10,28 @@ none of the text normalisation.
 A match file is derived data and checks itself: it records the size and mtime
 of the papers file it was made from (not the inode, so a copy that keeps
 times is still trusted, as for the card index) and the version of the row
-format. When either differs — the papers file was rewritten without it, a
-crash came between the two writes, the format changed — the file is ignored
-and the week is tagged from its documents, so a stale match file can cost
-time but never a wrong tag. For the same reason it is written without fsync
-(`atomic_write(sync=False)`): after a power loss it may be old (an old stamp),
-missing, empty or cut short (it does not parse), never current and wrong; and
-it is written after its papers file, which is synced first.
+format; when either differs, the file is ignored and the week is tagged from
+its documents. Size and mtime alone cannot tell apart two versions of a
+papers file written within one tick of a coarse clock with the same size
+(`v1` → `v2`), so the writers also keep to two rules:
+
+- a store moves a week's match file aside (and syncs the move) before it
+  rewrites the papers file, and writes the new one after, under the
+  data-directory lock: a kill or power loss in between leaves no match file,
+  never an old one beside new papers (a store that fails before rewriting
+  the papers file puts it back);
+- a retag that rebuilds a week's rows from its documents saves them only if
+  the papers file was last written well before it looked (`RACY_SECONDS`), so
+  a papers file replaced while it read them cannot share their stamp.
+
+A match file is written without fsync (`atomic_write(sync=False)`): after a
+power loss it may be old (its stamp then names the old papers file), missing,
+empty or cut short (it does not parse), and all of those are ignored.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
@@ -28,19 +39,24 @@ from typing import Protocol
 import orjson
 
 from feedtui.model import Paper
-from feedtui.store.files import DamagedFileError, atomic_write, file_signature
+from feedtui.store.files import DamagedFileError, StoreError, atomic_write, file_signature
 from feedtui.store.tinydb_io import parse_database
 
 MATCH = "match"
 OF = "of"
 MATCH_DIR = "match"
+# How long after its papers file was written a week's rows, rebuilt by a
+# retag, are not saved: beyond any file system's mtime granularity (FAT: 2 s).
+RACY_SECONDS = 3
 
 
 class MatchRowMaker(Protocol):
-    """What the cache needs to keep match files: the rows' `version`, and a
-    row for a paper (being stored) or for a stored document (to rebuild a week)."""
+    """What the cache needs to keep match files: the rows' `version` and
+    `width` (items in a row), and a row for a paper (being stored) or for a
+    stored document (to rebuild a week)."""
 
     version: str
+    width: int
 
     def of_paper(self, paper: Paper) -> list: ...
 
@@ -58,9 +74,12 @@ def papers_stamp(papers_path: Path) -> list[int] | None:
     return [signature[1], signature[2]] if signature else None
 
 
-def read_match_rows(papers_path: Path, version: str, stamp: list[int] | None = None) -> dict[str, list] | None:
+def read_match_rows(
+    papers_path: Path, version: str, stamp: list[int] | None = None, *, width: int = 0
+) -> dict[str, list] | None:
     """The rows of a week, if its match file was made from the papers file as it
-    is now (`stamp`, default: its current one) in this row `version`; else None."""
+    is now (`stamp`, default: its current one) in this row `version`, each a
+    list of `width` items (any, if 0); else None."""
     stamp = papers_stamp(papers_path) if stamp is None else stamp
     if stamp is None:
         return None
@@ -71,16 +90,76 @@ def read_match_rows(papers_path: Path, version: str, stamp: list[int] | None = N
         return None
     if data.get(OF, {}).get("papers") != {"sig": stamp, "version": version}:
         return None
-    return data.get(MATCH, {})
+    rows = data.get(MATCH, {})
+    if width and not all(type(row) is list and len(row) == width for row in rows.values()):
+        return None
+    return rows
 
 
-def write_match_rows(papers_path: Path, rows: Mapping[str, list], stamp: list[int] | None, version: str) -> None:
-    """Replace a week's match file (removing it when there is no papers file)."""
+def write_match_rows(papers_path: Path, rows: Mapping[str, list], stamp: list[int], version: str) -> None:
+    """Replace a week's match file. Raises StoreError or OSError."""
     path = match_path(papers_path)
-    if stamp is None:
-        path.unlink(missing_ok=True)
-        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The stamp comes last: a file cut short does not parse, so is never read as current.
     atomic_write(path, orjson.dumps({MATCH: rows, OF: {"papers": {"sig": stamp, "version": version}}}), sync=False)
 
+
+def set_match_aside(papers_path: Path) -> None:
+    """Move a week's match file out of the way (`W.json` → `W.json.aside`)
+    before its papers file is rewritten: a kill before the new one is written
+    leaves none in its place. A move needs no free space; where it fails (a
+    read-only directory), the papers file cannot be written either."""
+    path = match_path(papers_path)
+    try:
+        os.replace(path, _aside(path))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        remove_match_rows(papers_path)
+
+
+def put_match_back(papers_path: Path) -> None:
+    """Undo `set_match_aside`, for a store that failed before this week's papers file was rewritten."""
+    path = match_path(papers_path)
+    try:
+        os.replace(_aside(path), path)
+    except OSError:
+        pass
+
+
+def drop_match_aside(papers_path: Path) -> None:
+    try:
+        _aside(match_path(papers_path)).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _aside(path: Path) -> Path:
+    return path.with_name(path.name + ".aside")
+
+
+def remove_match_rows(papers_path: Path) -> None:
+    """Remove a week's match file, if it can be (one left behind is only
+    trusted while its stamp names the papers file as it is)."""
+    try:
+        match_path(papers_path).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+
+def keep_rebuilt_rows(
+    papers_path: Path, rows: Mapping[str, list], stamp: list[int] | None, version: str, looked_ns: int
+) -> bool:
+    """Save rows a retag rebuilt from the documents it read after `looked_ns`
+    (`time.time_ns()` before it took `stamp`), unless the papers file was
+    written less than RACY_SECONDS before that or has changed since; a file
+    that cannot be saved is no error. True if saved."""
+    if not rows or stamp is None or looked_ns - stamp[1] < RACY_SECONDS * 1_000_000_000:
+        return False
+    if papers_stamp(papers_path) != stamp:
+        return False
+    try:
+        write_match_rows(papers_path, rows, stamp, version)
+    except (StoreError, OSError):
+        return False
+    return True

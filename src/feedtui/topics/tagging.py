@@ -23,6 +23,7 @@ sources and categories point at, plus those with no such gate, are evaluated.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,8 +266,9 @@ def tag_match_rows(rows: Mapping[str, Sequence], matchers: Sequence[TopicMatcher
 
 
 # The rows of the cache's match files: change the version with their layout
-# (or with MATCHER_VERSION), and files written before are ignored.
-MATCH_ROWS_VERSION = f"1/{MATCHER_VERSION}"
+# (or with MATCHER_VERSION), and files written before are ignored. Text
+# normalisation folds characters by the Unicode tables of the Python that runs.
+MATCH_ROWS_VERSION = f"1/{MATCHER_VERSION}/{unicodedata.unidata_version}"
 
 
 class MatchRows:
@@ -276,9 +278,11 @@ class MatchRows:
 
     `prepared` holds texts the parse workers normalised while tagging, as
     {paper id: (that Paper, texts)}; they are used for exactly that Paper
-    object, so a paper merged with another version is normalised afresh."""
+    object, so a paper merged with another version is normalised afresh
+    (nothing changes a parsed Paper's texts before it is stored)."""
 
     version = MATCH_ROWS_VERSION
+    width = 8
 
     def __init__(self, prepared: Mapping[str, tuple[Paper, tuple[str, ...]]] | None = None) -> None:
         self.prepared = prepared or {}
@@ -350,28 +354,29 @@ def tag_shard_files(token: int, paths: Sequence[str]) -> dict[str, list[str]]:
     matchers = _REGISTERED[token]
     found: dict[str, set[str]] = {m.name: set() for m in matchers}
     for path in paths:
-        for name, ids in tag_match_rows(_week_rows(Path(path)), matchers).items():
+        for name, ids in _tag_week(Path(path), matchers).items():
             found[name] |= ids
     return {name: sorted(ids) for name, ids in found.items()}
 
 
-def _week_rows(papers_path: Path) -> Mapping[str, Sequence]:
-    """A week's match rows: from its match file when that was made from the
-    papers file as it is; else made from the documents and saved for the next
-    time (unless the papers file changed meanwhile, or cannot be saved)."""
-    from feedtui.store.cache import read_documents
-    from feedtui.store.files import StoreError
-    from feedtui.store.match import papers_stamp, read_match_rows, write_match_rows
+def _tag_week(papers_path: Path, matchers: Sequence[TopicMatcher]) -> dict[str, set[str]]:
+    """Tag a week from its match file when that was made from the papers file
+    as it is; else from rows made from its documents, saved for the next time
+    when that is safe (see `feedtui.store.match`)."""
+    import time
 
+    from feedtui.store.cache import read_documents
+    from feedtui.store.match import keep_rebuilt_rows, papers_stamp, read_match_rows
+
+    looked = time.time_ns()
     stamp = papers_stamp(papers_path)
-    rows = read_match_rows(papers_path, MATCH_ROWS_VERSION, stamp)
+    rows = read_match_rows(papers_path, MATCH_ROWS_VERSION, stamp, width=MatchRows.width)
     if rows is not None:
-        return rows
+        try:
+            return tag_match_rows(rows, matchers)
+        except Exception:  # a row edited by hand: the documents decide
+            pass
     maker = MatchRows()
     rows = {paper_id: maker.of_document(paper_id, doc) for paper_id, doc in read_documents(papers_path).items()}
-    if stamp is not None and rows and papers_stamp(papers_path) == stamp:
-        try:
-            write_match_rows(papers_path, rows, stamp, MATCH_ROWS_VERSION)
-        except (StoreError, OSError):
-            pass  # only a faster next retag is lost
-    return rows
+    keep_rebuilt_rows(papers_path, rows, stamp, MATCH_ROWS_VERSION, looked)
+    return tag_match_rows(rows, matchers)

@@ -53,3 +53,35 @@ def test_keep_aside_never_overwrites_an_earlier_copy(tmp_path):
     assert [k.read_bytes() for k in kept] == [b"first", b"second", b"third"]
     assert len(set(kept)) == 3 and not path.exists()
     assert all(k.name.startswith("state.json.damaged-") for k in kept)
+
+
+def test_batched_writes_sync_each_directory_once_when_the_block_ends(tmp_path, monkeypatch):
+    synced: list = []
+    monkeypatch.setattr(files, "fsync_directory", synced.append)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    atomic_write(tmp_path / "a" / "alone.json", b"1")
+    assert synced == [tmp_path / "a"]
+    synced.clear()
+    with files.directory_syncs_batched():
+        for name in ("one", "two", "three"):
+            atomic_write(tmp_path / "a" / f"{name}.json", b"1")
+        with files.directory_syncs_batched():
+            atomic_write(tmp_path / "b" / "four.json", b"1")
+        assert synced == []
+    assert sorted(synced) == [tmp_path / "a", tmp_path / "b"]
+    assert (tmp_path / "a" / "three.json").read_bytes() == b"1"
+
+
+def test_batched_writes_sync_what_was_written_before_an_error(tmp_path, monkeypatch):
+    synced: list = []
+    monkeypatch.setattr(files, "fsync_directory", synced.append)
+    try:
+        with files.directory_syncs_batched():
+            atomic_write(tmp_path / "written.json", b"1")
+            raise files.WriteFailedError(tmp_path / "next.json", OSError(28, "No space left on device"))
+    except files.WriteFailedError:
+        pass
+    assert synced == [tmp_path]
+    atomic_write(tmp_path / "after.json", b"1")
+    assert synced == [tmp_path, tmp_path]

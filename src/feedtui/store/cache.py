@@ -45,6 +45,7 @@ from feedtui.store.codec import C_PRIMARY, C_SHARD, card_row, head_of, paper_fro
 from feedtui.store.files import (
     DamagedFileError,
     StoreError,
+    directory_syncs_batched,
     file_signature,
     fsync_directory,
     keep_aside,
@@ -645,7 +646,9 @@ class _OpenWeeks:
         return self.open[path]
 
     def flush(self, paths: Iterable[Path]) -> None:
-        """Write the held changes of these files, each atomically."""
-        for path in paths:
-            self.open[path].flush()
-            self.written[self.cache._relative(path)] = self.cache._stamp(path)
+        """Write the held changes of these files, each atomically; all are
+        durable when it returns."""
+        with directory_syncs_batched():
+            for path in paths:
+                self.open[path].flush()
+                self.written[self.cache._relative(path)] = self.cache._stamp(path)

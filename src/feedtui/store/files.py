@@ -6,6 +6,8 @@ import errno
 import os
 import secrets
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -13,6 +15,8 @@ from pathlib import Path
 # process cleaning up after a crash must not take them for leftovers.
 _writing: set[str] = set()
 _writing_lock = threading.Lock()
+# Directories whose fsync `directory_syncs_batched` holds back, per thread.
+_held = threading.local()
 
 
 class StoreError(Exception):
@@ -85,7 +89,30 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
         with _writing_lock:
             _writing.discard(str(temp))
     if sync:
-        fsync_directory(directory)
+        held = getattr(_held, "directories", None)
+        if held is None:
+            fsync_directory(directory)
+        else:
+            held.add(directory)
+
+
+@contextmanager
+def directory_syncs_batched() -> Iterator[None]:
+    """`atomic_write`s in this block (on this thread) fsync each file as usual
+    but each directory once, when the block ends (also on an error): files
+    replaced together, like a store's weekly shards, are all durable when it
+    ends, as each would be on its own, for one directory fsync instead of one
+    per file. Nested blocks leave it to the outermost."""
+    if getattr(_held, "directories", None) is not None:
+        yield
+        return
+    _held.directories = directories = set()
+    try:
+        yield
+    finally:
+        _held.directories = None
+        for directory in directories:
+            fsync_directory(directory)
 
 
 def keep_aside(path: Path) -> Path:

@@ -220,6 +220,98 @@ def test_a_store_that_fails_after_rewriting_the_papers_leaves_no_match_file(data
     assert list(cache.match_dir.iterdir()) == []
 
 
+def test_a_successful_store_or_remove_leaves_nothing_aside(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One"), ("2609.00002", "Two")), known={})
+    cache.store(week_papers(("2609.00003", "Three")), known=cache.load_index().rows)
+    cache.remove({"2609.00001": WEEK})
+    assert sorted(p.name for p in cache.match_dir.iterdir()) == [f"{WEEK}.json"]
+    assert set(current_rows(cache, WEEK)) == {"2609.00002", "2609.00003"}
+
+
+def test_a_match_file_left_aside_by_a_killed_store_is_never_put_back(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Sparse routers"), ("2609.00002", "Other")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    written = papers_path.stat()
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(PaperCache, "_update_match", killed)
+        revised = make_paper("2609.00001", version=2, title="Sparse kernels", published="2026-09-29T00:00:00")
+        with pytest.raises(KeyboardInterrupt):
+            cache.store([revised], known=cache.load_index().rows)
+    same_times(papers_path, written)
+    # The next store fails before rewriting this week's papers: the match file
+    # it finds aside (made from the papers before the kill) must not come back.
+    earlier = make_paper("2609.00002", title="Other", published="2026-09-15T00:00:00")
+
+    def tags_fail(outcome):
+        raise WriteFailedError(cache.directory / "tags.json", OSError(28, "No space left on device"))
+
+    with pytest.raises(WriteFailedError):
+        open_cache(data_dir).store([earlier], known=cache.load_index().rows, before_index=tags_fail)
+    assert current_rows(cache, WEEK) is None
+    assert list(cache.match_dir.iterdir()) == []
+
+
+def test_a_store_interrupted_just_after_replacing_the_papers_does_not_put_the_old_match_back(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Sparse routers")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    written = papers_path.stat()
+    known = cache.load_index().rows
+    stamp = PaperCache._stamp
+
+    def interrupted_after_replace(path):
+        if path == papers_path:
+            raise KeyboardInterrupt  # between os.replace and recording what was written
+        return stamp(path)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(PaperCache, "_stamp", staticmethod(interrupted_after_replace))
+        revised = make_paper("2609.00001", version=2, title="Sparse kernels", published="2026-09-29T00:00:00")
+        with pytest.raises(KeyboardInterrupt):
+            cache.store([revised], known=known)
+    same_times(papers_path, written)
+    assert b"Sparse kernels" in papers_path.read_bytes()
+    assert current_rows(cache, WEEK) is None
+
+
+def test_a_damaged_papers_file_found_by_a_store_takes_its_match_rows_with_it(data_dir):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "Sparse routers")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    written = papers_path.stat()
+    papers_path.write_bytes(b"\0" * written.st_size)  # damaged in place: size and times kept
+    same_times(papers_path, written)
+    cache.store(week_papers(("2609.00002", "Schedulers")), known={})
+    assert current_rows(cache, WEEK) == expected_rows(cache, WEEK)
+    assert set(current_rows(cache, WEEK)) == {"2609.00002"}
+
+
+def test_a_remove_that_fails_puts_the_match_file_back(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One"), ("2609.00002", "Two")), known={})
+    papers_path = cache.papers_dir / f"{WEEK}.json"
+    before = match_path(papers_path).read_bytes()
+    original_flush = _OpenWeeks.flush
+
+    def papers_fail(self, paths):
+        paths = list(paths)
+        if papers_path in paths:
+            raise WriteFailedError(papers_path, OSError(28, "No space left on device"))
+        original_flush(self, paths)
+
+    monkeypatch.setattr(_OpenWeeks, "flush", papers_fail)
+    with pytest.raises(WriteFailedError):
+        cache.remove({"2609.00001": WEEK})
+    assert match_path(papers_path).read_bytes() == before
+    assert set(current_rows(cache, WEEK)) == {"2609.00001", "2609.00002"}
+
+
 def test_opening_a_cache_does_not_create_the_match_folder(data_dir):
     cache = open_cache(data_dir)
     assert cache.papers_dir.is_dir() and not cache.match_dir.exists()
@@ -287,7 +379,7 @@ def test_retagging_without_a_match_file_gives_what_the_documents_give_and_saves_
 def test_retagging_when_the_match_file_cannot_be_saved_still_answers(retag_setup, monkeypatch):
     from feedtui.store import match as match_module
 
-    cache, papers_path = retag_setup
+    _, papers_path = retag_setup
     match_path(papers_path).unlink()
 
     def read_only(*args, **kwargs):
@@ -300,7 +392,7 @@ def test_retagging_when_the_match_file_cannot_be_saved_still_answers(retag_setup
 
 
 def test_rows_rebuilt_from_a_papers_file_written_moments_ago_are_not_saved(retag_setup):
-    cache, papers_path = retag_setup
+    _, papers_path = retag_setup
     match_path(papers_path).unlink()
     assert tag_shard_files(7001, [str(papers_path)]) == {"Routers": ["2609.00001", "2609.00002"]}
     assert not match_path(papers_path).exists()

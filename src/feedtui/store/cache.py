@@ -335,11 +335,13 @@ class PaperCache:
                 outcome.papers[pid] = merged
             if not outcome.papers:
                 return outcome
-            match_before = self._take_match({*puts, *moved_out}, maker)
+            for shard in puts:
+                week.papers(shard)  # a damaged papers file is set aside now, before its match rows are read
+            match_before, taken = self._take_match({*puts, *moved_out}, maker)
             try:
                 self._write_weeks(week, puts, head_puts, card_puts, moved_out, outcome, before_index)
             except BaseException:
-                self._put_back_match(match_before, week)
+                self._put_back_match(taken)
                 raise
             # 5. The match files, derived from the papers files as they now are.
             self._update_match(week, match_before, match_puts, moved_out, maker)
@@ -402,11 +404,11 @@ class PaperCache:
                 self._signatures[shard] = file_signature(self._index_path(shard))
                 week.heads(shard).table(HEADS).delete_many(present)
                 papers.table(PAPERS).delete_many(present)
-                match_before = self._take_match([shard], self.match_rows)
+                match_before, taken = self._take_match([shard], self.match_rows)
                 try:
                     week.flush([self._heads_path(shard), self._papers_path(shard)])
                 except BaseException:
-                    self._put_back_match(match_before, week)
+                    self._put_back_match(taken)
                     raise
                 self._update_match(week, match_before, {}, {shard: present}, self.match_rows)
                 removed += len(present)
@@ -415,12 +417,17 @@ class PaperCache:
                 self._write_meta(week.written, bump=True)
         return removed
 
-    def _take_match(self, shards: Iterable[str], maker: MatchRowMaker | None) -> dict[str, dict[str, list] | None]:
+    def _take_match(
+        self, shards: Iterable[str], maker: MatchRowMaker | None
+    ) -> tuple[dict[str, dict[str, list] | None], dict[str, tuple[int, int, int] | None]]:
         """The match rows of these weeks, whose papers files are about to be
         rewritten ({} for a week with no papers file yet, None where there are
         no current rows), with their match files set aside: a kill before
-        `_update_match` must not leave an old match file beside new papers."""
+        `_update_match` must not leave an old match file beside new papers.
+        Also, for `_put_back_match`: the weeks whose match file was moved, with
+        the signature (inode included) of their papers file then."""
         before: dict[str, dict[str, list] | None] = {}
+        taken: dict[str, tuple[int, int, int] | None] = {}
         for shard in shards:
             papers_path = self._papers_path(shard)
             stamp = papers_stamp(papers_path)
@@ -430,20 +437,23 @@ class PaperCache:
                 before[shard] = {}
             else:
                 before[shard] = read_match_rows(papers_path, maker.version, stamp, width=maker.width)
-            set_match_aside(papers_path)
-        # The moves reach the disk before the papers files do, even across a power loss.
-        fsync_directory(self.match_dir)
-        return before
+            if set_match_aside(papers_path):
+                taken[shard] = file_signature(papers_path)
+        if taken:
+            # The moves reach the disk before the papers files do, even across a power loss.
+            fsync_directory(self.match_dir)
+        return before, taken
 
-    def _put_back_match(self, match_before: Mapping[str, object], week: _OpenWeeks) -> None:
-        """After a failed store: the match files of weeks whose papers file was
-        not rewritten go back (nothing on disk changed for them)."""
-        for shard in match_before:
+    def _put_back_match(self, taken: Mapping[str, tuple[int, int, int] | None]) -> None:
+        """After a failed store: the match files it moved aside go back where
+        their papers file is still the very file it was (a rewrite is always a
+        new inode); the others are dropped."""
+        for shard, signature in taken.items():
             papers_path = self._papers_path(shard)
-            if self._relative(papers_path) in week.written:
-                drop_match_aside(papers_path)
-            else:
+            if signature is not None and file_signature(papers_path) == signature:
                 put_match_back(papers_path)
+            else:
+                drop_match_aside(papers_path)
 
     def _update_match(
         self,

@@ -18,8 +18,9 @@ papers file written within one tick of a coarse clock with the same size
 - a store moves a week's match file aside (and syncs the move) before it
   rewrites the papers file, and writes the new one after, under the
   data-directory lock: a kill or power loss in between leaves no match file,
-  never an old one beside new papers (a store that fails before rewriting
-  the papers file puts it back);
+  never an old one beside new papers. A store that fails puts back only what
+  it moved itself, and only beside the very papers file it was moved from
+  (the same inode: every rewrite is a new file);
 - a retag that rebuilds a week's rows from its documents saves them only if
   the papers file was last written well before it looked (`RACY_SECONDS`), so
   a papers file replaced while it read them cannot share their stamp.
@@ -47,6 +48,8 @@ OF = "of"
 MATCH_DIR = "match"
 # How long after its papers file was written a week's rows, rebuilt by a
 # retag, are not saved: beyond any file system's mtime granularity (FAT: 2 s).
+# (A network file system whose server clock runs this far behind the client's
+# could defeat it; feedtui's data directory is meant to be local.)
 RACY_SECONDS = 3
 
 
@@ -103,22 +106,29 @@ def write_match_rows(papers_path: Path, rows: Mapping[str, list], stamp: list[in
     atomic_write(path, orjson.dumps({MATCH: rows, OF: {"papers": {"sig": stamp, "version": version}}}), sync=False)
 
 
-def set_match_aside(papers_path: Path) -> None:
+def set_match_aside(papers_path: Path) -> bool:
     """Move a week's match file out of the way (`W.json` → `W.json.aside`)
-    before its papers file is rewritten: a kill before the new one is written
-    leaves none in its place. A move needs no free space; where it fails (a
-    read-only directory), the papers file cannot be written either."""
+    before its papers file is rewritten, so that a kill before the new one is
+    written leaves none in its place; True if there was one to move. An
+    `.aside` already there was left by a store that died (stores hold the
+    data-directory lock), so nothing is known of it: it goes first. Where the
+    move fails (a read-only directory, rarely a full disk), the match file is
+    removed instead, if it can be."""
     path = match_path(papers_path)
+    drop_match_aside(papers_path)
     try:
         os.replace(path, _aside(path))
     except FileNotFoundError:
-        pass
+        return False
     except OSError:
         remove_match_rows(papers_path)
+        return False
+    return True
 
 
 def put_match_back(papers_path: Path) -> None:
-    """Undo `set_match_aside`, for a store that failed before this week's papers file was rewritten."""
+    """Undo `set_match_aside`, for a store that failed before this week's
+    papers file was rewritten (the caller checks it is the same file)."""
     path = match_path(papers_path)
     try:
         os.replace(_aside(path), path)
@@ -127,6 +137,7 @@ def put_match_back(papers_path: Path) -> None:
 
 
 def drop_match_aside(papers_path: Path) -> None:
+    """Remove what `set_match_aside` moved, once it is not to be put back."""
     try:
         _aside(match_path(papers_path)).unlink(missing_ok=True)
     except OSError:
@@ -144,7 +155,6 @@ def remove_match_rows(papers_path: Path) -> None:
         match_path(papers_path).unlink(missing_ok=True)
     except OSError:
         pass
-
 
 
 def keep_rebuilt_rows(

@@ -23,6 +23,7 @@ sources and categories point at, plus those with no such gate, are evaluated.
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -363,8 +364,6 @@ def _tag_week(papers_path: Path, matchers: Sequence[TopicMatcher]) -> dict[str, 
     """Tag a week from its match file when that was made from the papers file
     as it is; else from rows made from its documents, saved for the next time
     when that is safe (see `feedtui.store.match`)."""
-    import time
-
     from feedtui.store.cache import read_documents
     from feedtui.store.match import keep_rebuilt_rows, papers_stamp, read_match_rows
 

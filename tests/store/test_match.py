@@ -252,8 +252,24 @@ def test_a_match_file_left_aside_by_a_killed_store_is_never_put_back(data_dir, m
         raise WriteFailedError(cache.directory / "tags.json", OSError(28, "No space left on device"))
 
     with pytest.raises(WriteFailedError):
-        open_cache(data_dir).store([earlier], known=cache.load_index().rows, before_index=tags_fail)
+        cache.store([earlier], known=cache.load_index().rows, before_index=tags_fail)
     assert current_rows(cache, WEEK) is None
+    assert list(cache.match_dir.iterdir()) == []
+
+
+def test_opening_the_cache_removes_match_files_left_aside(data_dir, monkeypatch):
+    cache = open_cache(data_dir)
+    cache.store(week_papers(("2609.00001", "One")), known={})
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(PaperCache, "_update_match", killed)
+        with pytest.raises(KeyboardInterrupt):
+            cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
+    assert [p.name for p in cache.match_dir.iterdir()] == [f"{WEEK}.json.aside"]
+    open_cache(data_dir)
     assert list(cache.match_dir.iterdir()) == []
 
 

@@ -58,6 +58,7 @@ from feedtui.store.match import (
     papers_stamp,
     put_match_back,
     read_match_rows,
+    remove_match_leftovers,
     remove_match_rows,
     set_match_aside,
     write_match_rows,
@@ -119,6 +120,7 @@ class PaperCache:
         # Made by the first match file written: a read-only data directory
         # from before match files existed still opens.
         remove_stale_temporaries(self.match_dir)
+        remove_match_leftovers(self.match_dir)
         remove_stale_temporaries(directory)
         self.meta_path = directory / "meta.json"
         self._heads: OrderedDict[str, dict[str, str]] = OrderedDict()

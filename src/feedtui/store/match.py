@@ -144,6 +144,19 @@ def drop_match_aside(papers_path: Path) -> None:
         pass
 
 
+def remove_match_leftovers(match_dir: Path) -> None:
+    """Remove match files left aside by stores that died. One that belongs to
+    a store running now in another process only costs it the put-back after
+    a failure (that week then has no match file: slower, never wrong)."""
+    if not match_dir.is_dir():
+        return
+    for leftover in match_dir.glob("*.aside"):
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def _aside(path: Path) -> Path:
     return path.with_name(path.name + ".aside")
 

@@ -17,7 +17,8 @@ Two kinds of trial, each in a real child process killed with SIGKILL:
 After every kill the data directory is opened the way the app opens it
 (Engine + load_library: StateStore, FetchState, TagStore, PaperCache index)
 and checked: nothing reported as damage, no temporary file left once opened,
-every card's paper present in its week's shard, every paper from a followed
+every card's paper present in its week's shard, every match file taken as
+current equal to the rows its week's documents give, every paper from a followed
 feed tagged with its topic (where the topic's tags are current), the topics
 set up before a refresh all there, and for marks the state equal to the
 actions applied in order up to some point at or after the last one reported
@@ -169,6 +170,8 @@ def check_data_dir(data_dir: Path) -> tuple[Snapshot, list[str]]:
     from feedtui.config import Config
     from feedtui.engine import Engine
     from feedtui.store.codec import C_SHARD
+    from feedtui.store.match import read_match_rows
+    from feedtui.topics.tagging import MATCH_ROWS_VERSION, MatchRows
 
     failures: list[str] = []
     config = Config()
@@ -186,6 +189,15 @@ def check_data_dir(data_dir: Path) -> tuple[Snapshot, list[str]]:
         for pid, row in zip(library.ids, library.rows):
             if pid not in engine.cache.read_shard_documents(row[C_SHARD]):
                 failures.append(f"card {pid} points at week {row[C_SHARD]}, which does not hold it")
+        # A match file taken as current must say exactly what the week's documents say.
+        for shard in engine.cache.shards():
+            papers_path = engine.cache.papers_dir / f"{shard}.json"
+            rows = read_match_rows(papers_path, MATCH_ROWS_VERSION, width=MatchRows.width)
+            if rows is None:
+                continue
+            week = engine.cache.read_shard_documents(shard)
+            if rows != {pid: MatchRows().of_document(pid, doc) for pid, doc in week.items()}:
+                failures.append(f"the match file of week {shard} is taken as current but differs from its papers")
         stored = engine.tags.load()
         for entry in engine.registry:
             feeds = set(entry.topic.definition.feeds)

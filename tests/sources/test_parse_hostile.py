@@ -426,3 +426,23 @@ def test_an_encoding_name_with_a_nul_is_not_looked_up():
     )
     feed = parse_feed(data, "https://example.org/feed.xml")
     assert [p.title for p in feed.papers] == ["One"]
+
+
+def test_an_encoding_with_a_nul_in_any_leading_instruction_is_not_looked_up():
+    """feedparser takes an encoding from any leading `<?…?>` (found by the
+    mutation test above: `<?ml … encoding="\\x00UTF-8"?>`)."""
+    entry = b"<entry><id>tag:x,2026:1</id><title>One</title><updated>2026-10-04T07:45:00Z</updated></entry>"
+    for start in (
+        b'<?ml version="1.0" encoding="\x00UTF-8"?>\n',
+        b'<?xml version="1.0" encoding="utf-8"?><?style encoding="\x00x"?>\n',
+    ):
+        feed = parse_feed(start + b'<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>' + entry + b"</feed>")
+        assert [p.title for p in feed.papers] == ["One"]
+
+
+def test_text_that_looks_like_an_encoding_is_left_alone_and_a_nul_one_on_the_first_line_is_a_feed_error():
+    one_line = b'<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>encoding="keep" me</title>'
+    feed = parse_feed(one_line + b"<link>https://a.example/1</link></item></channel></rss>")
+    assert [p.title for p in feed.papers] == ['encoding="keep" me']
+    with pytest.raises(FeedError, match="names an encoding that cannot be read"):
+        parse_feed(b'<?xml version="1.0"?><rss version="2.0"><channel><title>encoding="\x00x" ?></title></channel></rss>')

@@ -38,6 +38,7 @@ _BOMLESS = (
     (b"\x00<\x00?", "utf-16-be"),
 )
 _DECLARATION = re.compile(rb"<\?xml\s[^>]*?\?>")
+_INSTRUCTION = re.compile(rb"<\?[^>]*?\?>")
 _ANY_DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*(?:"[^"]*"|'[^']*')""")
 _DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9._-]{1,40})""", re.IGNORECASE)
@@ -70,7 +71,7 @@ def prepare(data: bytes, content_type: str = "") -> Document:
         raise FeedError("not a feed: the response is empty")
     warnings: list[str] = []
     data = _as_utf8(data, content_type, warnings)
-    data = data.lstrip(_XML_SPACE)
+    data = _leading_instructions_say_utf8(data.lstrip(_XML_SPACE))
     root, has_doctype = _sniff_root(data)
     return Document(data=data, root=root, has_doctype=has_doctype, warnings=warnings)
 
@@ -177,6 +178,34 @@ def _with_utf8_declaration(data: bytes) -> bytes:
     if fixed == declaration.group(0):
         return data
     return data[:start] + fixed + data[declaration.end() :]
+
+
+def _leading_instructions_say_utf8(data: bytes) -> bytes:
+    """Every processing instruction before the first element with any
+    `encoding=` in it saying UTF-8: feedparser takes an encoding from any
+    leading `<?…?>`, not only `<?xml …?>`, and looks the name up as given (a
+    name with a NUL in it raises instead of failing over)."""
+    position = 0
+    pieces: list[bytes] = []
+    changed = False
+    while True:
+        instruction = _INSTRUCTION.match(data, position)
+        if not instruction:
+            break
+        fixed = _ANY_DECLARED_ENCODING.sub(_as_utf8_value, instruction.group(0))
+        changed = changed or fixed != instruction.group(0)
+        position = _LEADING_SPACE.match(data, instruction.end()).end()
+        pieces += (fixed, data[instruction.end() : position])
+    return b"".join(pieces) + data[position:] if changed else data
+
+
+def _as_utf8_value(declared: re.Match[bytes]) -> bytes:
+    """An `encoding="…"` that names UTF-8 as it is (no copy of the document
+    for `UTF-8`); any other value, `encoding="utf-8"`."""
+    name = _DECLARED_ENCODING.fullmatch(declared.group(0))
+    if name and _codec_name(name.group(1).decode("ascii")) == "utf-8":
+        return declared.group(0)
+    return b'encoding="utf-8"'
 
 
 def _sniff_root(data: bytes) -> tuple[str, bool]:

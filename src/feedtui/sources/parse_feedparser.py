@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from feedtui.sources.base import FeedError
 from feedtui.sources.parse_api_records import is_api_feed_id
 
 if TYPE_CHECKING:
@@ -128,7 +129,12 @@ def run(data: bytes) -> FeedparserResult:
     import feedparser
 
     _teach_arxiv_namespace()
-    result = feedparser.parse(io.BytesIO(data), sanitize_html=False, resolve_relative_uris=False)
+    try:
+        result = feedparser.parse(io.BytesIO(data), sanitize_html=False, resolve_relative_uris=False)
+    except ValueError as error:
+        # feedparser looks up the name of an encoding it finds on the first
+        # line as given; one it cannot even look up (a NUL in it) raises.
+        raise FeedError(f"not a feed: its first line names an encoding that cannot be read ({error})") from None
     return FeedparserResult(result, _kind(result))
 
 

@@ -86,7 +86,7 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
     declared = _declared_encoding(data)
     claimed = _charset(content_type) or declared
     if data.isascii():
-        return _with_utf8_declaration(data) if _codec_name(declared) != "utf-8" else data
+        return data
     for name in (_charset(content_type), declared, "utf-8"):
         encoding = _codec_name(name)
         if encoding is None:
@@ -102,7 +102,7 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
                 f"the feed says its encoding is {claimed} but it is {_label(encoding)}; read as {_label(encoding)}"
             )
         if encoding == "utf-8":
-            return _with_utf8_declaration(data) if _codec_name(declared) != "utf-8" else data
+            return data
         return _reencode(text)
     warnings.append(f"the feed says its encoding is {claimed or 'UTF-8'} but it is not; read as windows-1252")
     return _reencode(_decode_windows_1252(data))
@@ -163,28 +163,16 @@ def _codec_name(name: str | None) -> str | None:
 
 
 def _reencode(text: str) -> bytes:
-    return _with_utf8_declaration(text.encode("utf-8", errors="replace").lstrip(_XML_SPACE))
-
-
-def _with_utf8_declaration(data: bytes) -> bytes:
-    """The document with its XML declaration (if any) saying UTF-8."""
-    start = _LEADING_SPACE.match(data).end()
-    declaration = _DECLARATION.match(data, start)
-    if not declaration:
-        return data
-    # Any declared value, however malformed ("ut\x00-8"), is replaced: the
-    # bytes are UTF-8 now, and parsers must not try to look the name up.
-    fixed = _ANY_DECLARED_ENCODING.sub(b'encoding="utf-8"', declaration.group(0), count=1)
-    if fixed == declaration.group(0):
-        return data
-    return data[:start] + fixed + data[declaration.end() :]
+    return text.encode("utf-8", errors="replace").lstrip(_XML_SPACE)
 
 
 def _leading_instructions_say_utf8(data: bytes) -> bytes:
-    """Every processing instruction before the first element with any
-    `encoding=` in it saying UTF-8: feedparser takes an encoding from any
-    leading `<?…?>`, not only `<?xml …?>`, and looks the name up as given (a
-    name with a NUL in it raises instead of failing over)."""
+    """The document (in UTF-8 by now) with every processing instruction
+    before its first element saying UTF-8 wherever it names an encoding. Any
+    other value, however malformed ("ut\x00-8"), is replaced: feedparser
+    takes an encoding from any leading `<?…?>`, not only `<?xml …?>`, and
+    looks the name up as given (a name with a NUL in it raises instead of
+    failing over)."""
     position = 0
     pieces: list[bytes] = []
     changed = False

@@ -4,6 +4,7 @@ wrong tag."""
 
 from __future__ import annotations
 
+import errno
 import os
 
 import orjson
@@ -21,6 +22,15 @@ from feedtui.topics.tagging import MATCH_ROWS_VERSION, MatchRows, build_matchers
 from tests.factories import make_paper
 
 WEEK = "2026-09-28"
+
+
+def killed(*args, **kwargs):
+    """Stands in for a kill -9 at the point it is patched in."""
+    raise KeyboardInterrupt
+
+
+def no_space(path) -> WriteFailedError:
+    return WriteFailedError(path, OSError(errno.ENOSPC, "No space left on device"))
 
 
 def open_cache(data_dir) -> PaperCache:
@@ -129,7 +139,7 @@ def test_a_match_file_that_cannot_be_written_is_removed_and_the_store_succeeds(d
     cache.store(week_papers(("2609.00001", "One")), known={})
 
     def full_disk(*args, **kwargs):
-        raise WriteFailedError(match_path(cache.papers_dir / f"{WEEK}.json"), OSError(28, "No space left on device"))
+        raise no_space(match_path(cache.papers_dir / f"{WEEK}.json"))
 
     monkeypatch.setattr(cache_module, "write_match_rows", full_disk)
     outcome = cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows)
@@ -178,9 +188,6 @@ def test_a_kill_between_the_papers_and_the_match_file_leaves_no_match_file(data_
     papers_path = cache.papers_dir / f"{WEEK}.json"
     written = papers_path.stat()
 
-    def killed(*args, **kwargs):
-        raise KeyboardInterrupt
-
     monkeypatch.setattr(PaperCache, "_update_match", killed)
     revised = make_paper("2609.00001", version=2, title="Sparse kernels", published="2026-09-29T00:00:00")
     with pytest.raises(KeyboardInterrupt):
@@ -198,7 +205,7 @@ def test_a_store_that_fails_before_rewriting_the_papers_puts_the_match_file_back
     before = match_path(papers_path).read_bytes()
 
     def full_disk(self, paths):
-        raise WriteFailedError(papers_path, OSError(28, "No space left on device"))
+        raise no_space(papers_path)
 
     monkeypatch.setattr(_OpenWeeks, "flush", full_disk)
     with pytest.raises(WriteFailedError):
@@ -213,7 +220,7 @@ def test_a_store_that_fails_after_rewriting_the_papers_leaves_no_match_file(data
     cache.store(week_papers(("2609.00001", "One")), known={})
 
     def tags_fail(outcome):
-        raise WriteFailedError(cache.directory / "tags.json", OSError(28, "No space left on device"))
+        raise no_space(cache.directory / "tags.json")
 
     with pytest.raises(WriteFailedError):
         cache.store(week_papers(("2609.00002", "Two")), known=cache.load_index().rows, before_index=tags_fail)
@@ -235,9 +242,6 @@ def test_a_match_file_left_aside_by_a_killed_store_is_never_put_back(data_dir, m
     papers_path = cache.papers_dir / f"{WEEK}.json"
     written = papers_path.stat()
 
-    def killed(*args, **kwargs):
-        raise KeyboardInterrupt
-
     with monkeypatch.context() as patched:
         patched.setattr(PaperCache, "_update_match", killed)
         revised = make_paper("2609.00001", version=2, title="Sparse kernels", published="2026-09-29T00:00:00")
@@ -249,7 +253,7 @@ def test_a_match_file_left_aside_by_a_killed_store_is_never_put_back(data_dir, m
     earlier = make_paper("2609.00002", title="Other", published="2026-09-15T00:00:00")
 
     def tags_fail(outcome):
-        raise WriteFailedError(cache.directory / "tags.json", OSError(28, "No space left on device"))
+        raise no_space(cache.directory / "tags.json")
 
     with pytest.raises(WriteFailedError):
         cache.store([earlier], known=cache.load_index().rows, before_index=tags_fail)
@@ -260,9 +264,6 @@ def test_a_match_file_left_aside_by_a_killed_store_is_never_put_back(data_dir, m
 def test_opening_the_cache_removes_match_files_left_aside(data_dir, monkeypatch):
     cache = open_cache(data_dir)
     cache.store(week_papers(("2609.00001", "One")), known={})
-
-    def killed(*args, **kwargs):
-        raise KeyboardInterrupt
 
     with monkeypatch.context() as patched:
         patched.setattr(PaperCache, "_update_match", killed)
@@ -318,7 +319,7 @@ def test_a_remove_that_fails_puts_the_match_file_back(data_dir, monkeypatch):
     def papers_fail(self, paths):
         paths = list(paths)
         if papers_path in paths:
-            raise WriteFailedError(papers_path, OSError(28, "No space left on device"))
+            raise no_space(papers_path)
         original_flush(self, paths)
 
     monkeypatch.setattr(_OpenWeeks, "flush", papers_fail)

@@ -138,10 +138,7 @@ def put_match_back(papers_path: Path) -> None:
 
 def drop_match_aside(papers_path: Path) -> None:
     """Remove what `set_match_aside` moved, once it is not to be put back."""
-    try:
-        _aside(match_path(papers_path)).unlink(missing_ok=True)
-    except OSError:
-        pass
+    _unlink_quietly(_aside(match_path(papers_path)))
 
 
 def remove_match_leftovers(match_dir: Path) -> None:
@@ -151,10 +148,7 @@ def remove_match_leftovers(match_dir: Path) -> None:
     if not match_dir.is_dir():
         return
     for leftover in match_dir.glob("*.aside"):
-        try:
-            leftover.unlink(missing_ok=True)
-        except OSError:
-            pass
+        _unlink_quietly(leftover)
 
 
 def _aside(path: Path) -> Path:
@@ -164,8 +158,12 @@ def _aside(path: Path) -> Path:
 def remove_match_rows(papers_path: Path) -> None:
     """Remove a week's match file, if it can be (one left behind is only
     trusted while its stamp names the papers file as it is)."""
+    _unlink_quietly(match_path(papers_path))
+
+
+def _unlink_quietly(path: Path) -> None:
     try:
-        match_path(papers_path).unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
     except OSError:
         pass
 

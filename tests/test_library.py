@@ -1,16 +1,23 @@
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from feedtui.library import Library
 from feedtui.store.codec import card_row
 
 from tests.factories import make_paper
 
 
-def rows(*specs):
+def rows(*specs, estimated=()):
     out = {}
     for pid, published in specs:
-        out[pid] = card_row(make_paper(pid, published=published), "2026-11-01T00:00:00+00:00", "w")
+        paper = make_paper(pid, published=published, date_estimated=pid in estimated)
+        out[pid] = card_row(paper, "2026-11-01T00:00:00+00:00", "w")
     return out
+
+
+def epoch(text: str) -> int:
+    return int(datetime.fromisoformat(text).replace(tzinfo=timezone.utc).timestamp())
 
 
 def test_members_are_newest_first_and_unread_counts_follow_marks():
@@ -46,3 +53,34 @@ def test_a_changed_date_resorts_the_topics_of_that_paper():
     library.set_members("T", ["a", "b"])
     library.upsert_rows(rows(("a", "2026-11-01T00:00:00")))
     assert [library.ids[i] for i in library.topic_positions("T")] == ["a", "b"]
+
+
+def test_published_is_newest_first_without_guessed_dates_and_stops_at_since():
+    library = Library(
+        rows(
+            ("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), ("c", "2026-08-01T00:00:00"),
+            ("d", "2026-10-15T00:00:00"), ("e", "2026-09-01T00:00:00"),
+            estimated={"d"},
+        ),
+        dict,
+    )
+    library.set_members("T", ["a", "b", "c", "d", "e"])
+    sept, aug, oct1 = epoch("2026-09-01T00:00:00"), epoch("2026-08-01T00:00:00"), epoch("2026-10-01T00:00:00")
+    assert library.published("T") == [oct1, sept, sept, aug]
+    assert library.published("T", since=sept) == [oct1, sept, sept]
+    assert library.published("T", since=sept + 1) == [oct1]
+    assert library.published("T", since=epoch("2026-12-01T00:00:00")) == []
+    assert library.published("unknown", since=sept) == []
+    assert sorted(library.all_published()) == [aug, sept, sept, oct1]
+
+
+def test_a_date_that_becomes_exact_or_a_guess_moves_in_and_out_of_published():
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), estimated={"a"}), dict)
+    library.set_members("T", ["a", "b"])
+    assert library.published("T") == [epoch("2026-10-01T00:00:00")]
+    library.upsert_rows(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), estimated={"b"}))
+    assert library.published("T") == [epoch("2026-09-01T00:00:00")]
+    library.upsert_rows(rows(("c", "2026-11-01T00:00:00"), estimated={"c"}))
+    library.set_members("T", ["a", "b", "c"])
+    assert library.published("T") == [epoch("2026-09-01T00:00:00")]
+    assert library.all_published() == [epoch("2026-09-01T00:00:00")]

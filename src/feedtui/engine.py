@@ -34,7 +34,7 @@ from feedtui.store.state import StateStore
 from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
-from feedtui.topics.momentum import Momentum, compute_momentum
+from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import (
@@ -352,6 +352,7 @@ class Engine:
         as_of = as_of or self.clock()
         entries = [self.topic(n) for n in names] if names is not None else list(self.registry)
         moment = int(as_of.timestamp())
+        since = counted_since(moment)
         arxiv_total = self.fetch_state.cached_total(new_papers_key(as_of))
         cache_total: int | None = None
         library = self.library
@@ -364,7 +365,7 @@ class Engine:
                     cache_total = self._cache_total(moment)
                 total, share_of = cache_total, "cache"
             out[entry.name] = compute_momentum(
-                library.published(entry.name), moment, total_new=total, share_of=share_of
+                library.published(entry.name, since), moment, total_new=total, share_of=share_of
             )
         return out
 
@@ -373,7 +374,7 @@ class Engine:
         per minute and library size: the sidebar asks for it per topic)."""
         key = (moment // 60, len(self.library), self.library.version)
         if self._cache_total_memo[0] != key:
-            start = moment - 28 * 86400
+            start = moment - WINDOW
             total = sum(1 for p in self.library.all_published() if start < p <= moment)
             self._cache_total_memo = (key, total)
         return self._cache_total_memo[1]

@@ -8,7 +8,9 @@ in hot paths, so a 10,000-paper topic is a list of ints, not of objects.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
+from itertools import compress
 from operator import itemgetter
 
 from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
@@ -23,6 +25,8 @@ class Library:
         self.pos: dict[str, int] = dict(zip(self.ids, range(len(self.ids))))
         # First-version times by position, for sorting with a C-level key.
         self.published_at: list[int] = list(map(itemgetter(C_PUBLISHED), self.rows))
+        # Positions whose first-version date is a guess (rare: momentum skips them).
+        self.estimated: set[int] = set(compress(range(len(self.rows)), map(itemgetter(C_ESTIMATED), self.rows)))
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
@@ -54,13 +58,23 @@ class Library:
     def rows_by_id(self) -> dict[str, list]:
         return dict(zip(self.ids, self.rows))
 
-    def published(self, topic: str) -> list[int]:
-        """First-version times (epoch seconds) of the topic's papers with exact dates."""
-        rows, at = self.rows, self.published_at
-        return [at[i] for i in self.members.get(topic, ()) if not rows[i][C_ESTIMATED]]
+    def published(self, topic: str, since: int | None = None) -> list[int]:
+        """First-version times (epoch seconds) of the topic's papers with exact
+        dates, newest first; with `since`, only those at or after it (members
+        are kept newest first, so the rest is never looked at)."""
+        at, estimated = self.published_at, self.estimated
+        members = self.members.get(topic, [])
+        if since is not None:
+            members = members[: bisect_right(members, -since, key=lambda i: -at[i])]
+        if estimated:
+            members = [i for i in members if i not in estimated]
+        return list(map(at.__getitem__, members))
 
     def all_published(self) -> list[int]:
-        return [row[C_PUBLISHED] for row in self.rows if not row[C_ESTIMATED]]
+        at, estimated = self.published_at, self.estimated
+        if not estimated:
+            return list(at)
+        return [time for i, time in enumerate(at) if i not in estimated]
 
     def total_unread(self) -> int:
         read = self._read()
@@ -74,7 +88,7 @@ class Library:
         for pid, row in rows.items():
             position = self.pos.get(pid)
             if position is None:
-                self.pos[pid] = len(self.ids)
+                position = self.pos[pid] = len(self.ids)
                 self.ids.append(pid)
                 self.rows.append(row)
                 self.published_at.append(row[C_PUBLISHED])
@@ -84,6 +98,10 @@ class Library:
                     resort.update(self.tags[position])
                 self.rows[position] = row
                 self.published_at[position] = row[C_PUBLISHED]
+            if row[C_ESTIMATED]:
+                self.estimated.add(position)
+            else:
+                self.estimated.discard(position)
         for topic in resort:
             self._sort(topic)
 

@@ -4,12 +4,15 @@ import calendar
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from feedtui.topics.momentum import (
     Momentum,
     Week,
     compute_momentum,
     compute_momentum_at,
+    counted_since,
     format_share,
     momentum_sentence,
     render_text_chart,
@@ -120,6 +123,35 @@ def test_papers_older_than_twelve_weeks_are_outside_the_chart_and_the_windows():
     assert sum(counts(momentum)) == 2
     assert momentum.weeks[0].count == 1
     assert (momentum.last4, momentum.prev4) == (0, 1)
+
+
+def test_counted_since_is_the_start_of_the_oldest_week_shown():
+    # AS_OF's week starts Monday 28 September; eleven weeks before is 13 July.
+    assert counted_since(AS_OF) == ts(2026, 7, 13)
+    on_the_edge = compute_momentum([ts(2026, 7, 13)], AS_OF)
+    assert on_the_edge.weeks[0].count == 1
+
+
+EDGES = [ts(2026, 7, 13), ts(2026, 8, 6, 12), ts(2026, 9, 3, 12), AS_OF]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(AS_OF - 200 * 86_400, AS_OF + 10 * 86_400),
+            st.sampled_from(EDGES).flatmap(lambda edge: st.integers(edge - 2, edge + 2)),
+        ),
+        max_size=60,
+    ),
+    st.integers(0, 3 * 86_400),
+)
+def test_papers_before_counted_since_can_be_left_out(papers, shift):
+    """What the library relies on to read only a topic's recent papers."""
+    as_of = AS_OF + shift
+    since = counted_since(as_of)
+    kept = [p for p in papers if p >= since]
+    assert compute_momentum(kept, as_of, total_new=500) == compute_momentum(papers, as_of, total_new=500)
 
 
 def test_input_order_does_not_matter():

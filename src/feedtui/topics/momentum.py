@@ -20,7 +20,9 @@ Windows, with `as_of` the moment the numbers are for:
   `as_of` and only counts papers up to and including `as_of`; each earlier week
   covers [Monday 00:00, next Monday 00:00).
 
-Papers published after `as_of` are counted nowhere.
+Papers published after `as_of` are counted nowhere, and papers published
+before `counted_since(as_of)` only in totals that cancel out: a caller may
+leave those out and get the same momentum.
 """
 
 from __future__ import annotations
@@ -142,6 +144,13 @@ def compute_momentum(
         share_of=share_of if share is not None else None,
         sentence=momentum_sentence(last4, prev4, share),
     )
+
+
+def counted_since(as_of: int) -> int:
+    """The earliest first-version time `compute_momentum(…, as_of)` tells apart
+    from any earlier one: the start of the oldest week shown, or of `prev4` if
+    that began earlier."""
+    return min(week_start(as_of) - (WEEKS_SHOWN - 1) * WEEK, as_of - 2 * WINDOW)
 
 
 def compute_momentum_at(

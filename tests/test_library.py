@@ -84,3 +84,12 @@ def test_a_date_that_becomes_exact_or_a_guess_moves_in_and_out_of_published():
     library.set_members("T", ["a", "b", "c"])
     assert library.published("T") == [epoch("2026-09-01T00:00:00")]
     assert library.all_published() == [epoch("2026-09-01T00:00:00")]
+
+
+def test_setting_a_topic_again_tags_each_paper_once():
+    library = Library(rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"), ("c", "2026-11-01T00:00:00")), dict)
+    library.set_members("Other", ["b"])
+    library.set_members("T", ["a", "b"])
+    library.set_members("T", ["b", "c"])
+    assert [library.tags[library.pos[pid]] for pid in "abc"] == [(), ("Other", "T"), ("T",)]
+    assert [library.ids[i] for i in library.topic_positions("T")] == ["c", "b"]

@@ -110,13 +110,14 @@ class Library:
         positions = set(map(self.pos.get, paper_ids))
         positions.discard(None)
         tags = self.tags
-        for position in self.members.get(topic, ()):
+        before = self.members.get(topic, ())
+        for position in before:
             if position not in positions:
                 tags[position] = tuple(t for t in tags[position] if t != topic)
-        for position in positions:
-            held = tags[position]
-            if topic not in held:
-                tags[position] = (*held, topic)
+        # A paper's tags hold the topic exactly when it is among the members.
+        this_topic = (topic,)
+        for position in positions.difference(before):
+            tags[position] += this_topic
         self.members[topic] = list(positions)  # type: ignore[arg-type]
         self._sort(topic)
         self._count(topic)

@@ -275,12 +275,12 @@ class MomentumChart(Widget):
         if key != self._layout_key:
             self._layout = layout_chart(self._data, width, height)
             self._layout_key = key
+        # The widget's own style walks its ancestors: once per line, not per part.
+        base = self.rich_style
         if y >= len(self._layout):
-            return Strip.blank(width, self.rich_style)
-        segments = [Segment(text, self._part_style(part)) for text, part in self._layout[y]]
+            return Strip.blank(width, base)
+        segments = [Segment(text, self._part_style(part) if part else base) for text, part in self._layout[y]]
         return Strip(segments, width)
 
     def _part_style(self, part: Part) -> Style:
-        if not part:
-            return self.rich_style
         return self.get_component_rich_style(f"momentum-chart--{part}")

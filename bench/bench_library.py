@@ -38,8 +38,9 @@ if __package__ in (None, ""):  # run as `python bench/bench_library.py`
 STEPS = ("index", "tags", "library", "members", "momenta")
 
 
-def time_steps(root: Path) -> dict[str, float]:
-    """One run's milliseconds per step (the child side)."""
+def time_steps(root: Path) -> dict:
+    """One run's milliseconds per step, and what was loaded (the child side).
+    The steps are `Engine.load_library`'s, spelt out to be timed one by one."""
     import gc
     import time
 
@@ -65,10 +66,14 @@ def time_steps(root: Path) -> dict[str, float]:
     engine.momenta()
     marks.append(time.perf_counter())
     engine.close()
-    return {step: 1000 * (end - start) for step, start, end in zip(STEPS, marks, marks[1:])}
+    return {
+        "ms": {step: 1000 * (end - start) for step, start, end in zip(STEPS, marks, marks[1:])},
+        "papers": len(library),
+        "memberships": sum(map(len, library.members.values())),
+    }
 
 
-def run_children(root: Path, runs: int, src: Path) -> list[dict[str, float]]:
+def run_children(root: Path, runs: int, src: Path) -> list[dict]:
     env = dict(os.environ, PYTHONPATH=str(src))
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(root)]
     return [
@@ -77,7 +82,7 @@ def run_children(root: Path, runs: int, src: Path) -> list[dict[str, float]]:
     ]
 
 
-def measure(args: argparse.Namespace) -> list[dict[str, float]]:
+def measure(args: argparse.Namespace) -> list[dict]:
     if args.cache is not None:
         return run_children(args.cache, args.runs, args.src)
     from bench.run import SET_L, Suite, build_parser
@@ -105,9 +110,12 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, help="a B cache kept from an earlier run (its config.toml and data/), instead of building one")
     args = parser.parse_args()
     runs = measure(args)
-    print(f"library steps on a 40,000-paper cache, {args.runs} runs, {args.src} (ms, median [min-max])")
+    print(
+        f"library steps on a cache of {runs[0]['papers']:,} papers ({runs[0]['memberships']:,} in topics),"
+        f" {args.runs} runs, {args.src} (ms, median [min-max])"
+    )
     for step in (*STEPS, "total"):
-        values = [sum(run.values()) if step == "total" else run[step] for run in runs]
+        values = [sum(run["ms"].values()) if step == "total" else run["ms"][step] for run in runs]
         print(f"  {step:8s} {statistics.median(values):7.1f} [{min(values):.1f}-{max(values):.1f}]")
     return 0
 

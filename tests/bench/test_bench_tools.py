@@ -431,21 +431,25 @@ def test_newsboat_reloads_go_cold_then_all_304_on_the_third(tmp_path):
 def test_bench_library_times_each_step_on_a_real_cache(tmp_path):
     from feedtui.config import load_config
     from feedtui.engine import open_engine
+    from feedtui.model import TopicDefinition
     from tests.factories import make_paper
 
     (tmp_path / "config.toml").write_text("")
     engine = open_engine(load_config(tmp_path / "config.toml"), tmp_path / "data")
     papers = [make_paper(f"2611.{n:05d}", published=NOW - timedelta(days=n)) for n in range(40)]
     engine.cache.store(papers, {})
+    engine.add_topic("Bench library", TopicDefinition(query="cat:cs.DC"))
+    engine.ensure_tagged()
     engine.close()
     done = subprocess.run(
         [sys.executable, str(REPO / "bench" / "bench_library.py"), "--child", str(tmp_path)],
         env=dict(os.environ, PYTHONPATH=str(REPO / "src")), capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    times = json.loads(done.stdout)
-    assert list(times) == ["index", "tags", "library", "members", "momenta"]
-    assert all(value >= 0 for value in times.values())
+    run = json.loads(done.stdout)
+    assert list(run["ms"]) == ["index", "tags", "library", "members", "momenta"]
+    assert all(value >= 0 for value in run["ms"].values())
+    assert (run["papers"], run["memberships"]) == (40, 40)
 
 
 def test_key_path_splits_each_key_at_its_arrival_and_its_last_write():

@@ -4,7 +4,7 @@ import calendar
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from feedtui.topics.momentum import (
@@ -18,6 +18,7 @@ from feedtui.topics.momentum import (
     render_text_chart,
     sort_trending,
     trending_score,
+    week_start,
 )
 
 
@@ -132,24 +133,22 @@ def test_counted_since_is_the_start_of_the_oldest_week_shown():
     assert on_the_edge.weeks[0].count == 1
 
 
-EDGES = [ts(2026, 7, 13), ts(2026, 8, 6, 12), ts(2026, 9, 3, 12), AS_OF]
-
-
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.integers(AS_OF - 200 * 86_400, AS_OF + 10 * 86_400),
-            st.sampled_from(EDGES).flatmap(lambda edge: st.integers(edge - 2, edge + 2)),
-        ),
-        max_size=60,
+    st.one_of(
+        st.integers(AS_OF - 30 * 86_400, AS_OF + 30 * 86_400),
+        # Monday 00:00 and the seconds around it: the week grid moves there.
+        st.integers(-5, 5).flatmap(lambda week: st.integers(-2, 2).map(lambda s: week_start(AS_OF) + week * 7 * 86_400 + s)),
     ),
-    st.integers(0, 3 * 86_400),
+    st.lists(st.integers(-120 * 86_400, 10 * 86_400), max_size=40),
+    st.lists(st.integers(-2, 2), max_size=6),
 )
-def test_papers_before_counted_since_can_be_left_out(papers, shift):
+@example(as_of=ts(2026, 10, 4, 20), offsets=[], nudges=[-7 * 86_400])  # a Sunday evening
+def test_papers_before_counted_since_can_be_left_out(as_of, offsets, nudges):
     """What the library relies on to read only a topic's recent papers."""
-    as_of = AS_OF + shift
     since = counted_since(as_of)
+    edges = [since, week_start(as_of), as_of - 56 * 86_400, as_of - 28 * 86_400, as_of]
+    papers = [as_of + offset for offset in offsets] + [edge + nudge for edge in edges for nudge in nudges]
     kept = [p for p in papers if p >= since]
     assert compute_momentum(kept, as_of, total_new=500) == compute_momentum(papers, as_of, total_new=500)
 

@@ -148,8 +148,8 @@ def compute_momentum(
 
 def counted_since(as_of: int) -> int:
     """The earliest first-version time `compute_momentum(…, as_of)` tells apart
-    from any earlier one: the start of the oldest week shown, or of `prev4` if
-    that began earlier."""
+    from any earlier one: the start of the oldest week shown (with twelve weeks
+    shown, that is before `prev4` begins; the `min` keeps it true with fewer)."""
     return min(week_start(as_of) - (WEEKS_SHOWN - 1) * WEEK, as_of - 2 * WINDOW)
 
 

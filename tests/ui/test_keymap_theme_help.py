@@ -157,6 +157,32 @@ async def test_the_help_lists_every_binding_grouped_with_the_keys_as_mapped(open
         assert app.screen is app.main_screen
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_help_keeps_every_description_readable_on_a_small_terminal(open_app, size):
+    """Long group titles once widened the keys column until the descriptions
+    had no room left at 80 columns."""
+    app = open_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = help_lines(app)
+        rows: list[list[str]] = []
+        for line in lines:
+            cells = [c.strip() for c in line.split("│")]
+            if len(cells) != 3:
+                continue
+            if cells[0] or not rows:
+                rows.append(cells)
+            else:  # a wrapped description, a folded id
+                rows[-1][1] = f"{rows[-1][1]} {cells[1]}".strip()
+                rows[-1][2] += cells[2]
+        does_by_id = {ident: does for _, does, ident in rows}
+        for binding in all_bindings():  # every word of it, wrapped or folded
+            assert does_by_id.get(binding.id, "").replace(" ", "") == binding.description.replace(" ", ""), binding.id
+        assert max(len(line.rstrip()) for line in lines) <= size[0]
+
+
 async def test_the_command_palette_shows_the_remapped_key(open_app):
     app = open_app('[keymap]\npaper.toggle_read = "x"\n')
     async with app.run_test(size=SIZE) as pilot:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -112,6 +113,40 @@ def grouped(bindings: list[Binding]) -> list[tuple[str, list[Binding]]]:
     return ordered + [(g, rows) for g, rows in by_group.items()]
 
 
+class HelpTables:
+    """One table per group, their columns lined up: the keys as wide as the
+    widest, the ids as wide as the widest while the descriptions keep at least
+    a third of the width (narrower, ids fold), the descriptions wrap in the
+    rest. Group titles sit above their tables, so a long one never widens a
+    column. Laid out when drawn, at the width there is."""
+
+    def __init__(self, groups: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
+        self.groups = groups
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rows = [row for _, group_rows in self.groups for row in group_rows]
+        keys_width = max((len(keys) for keys, _, _ in rows), default=4)
+        room = max(0, options.max_width - keys_width - 6)  # two column gaps
+        ids_width = max(8, min(max((len(ident) for _, _, ident in rows), default=2), room * 2 // 3))
+        yield Text("feedtui keys", style="bold", justify="center")
+        for number, (title, group_rows) in enumerate(self.groups):
+            table = Table(
+                title=Text(title, style="bold underline"), title_justify="left",
+                expand=True, show_edge=False, pad_edge=False, show_header=number == 0,
+            )
+            table.add_column(Text("Keys"), width=keys_width, no_wrap=True, style="bold")
+            table.add_column(Text("Does"), ratio=1, overflow="fold")
+            table.add_column(Text("Id, for [keymap]"), width=ids_width, style="dim", overflow="fold")
+            for keys, does, ident in group_rows:
+                table.add_row(Text(keys), Text(does), Text(ident))
+            yield table
+        yield Text(
+            "ctrl+p opens the command palette: every action, and Theme to change the look. "
+            "Remap keys in the [keymap] section of the config file (feedtui config --path).",
+            style="dim",
+        )
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
@@ -136,22 +171,16 @@ class HelpScreen(ModalScreen[None]):
             self.app.get_key_display(binding.with_key(key.strip(), None)) for key in binding.key.split(",") if key.strip()
         )
 
-    def _table(self) -> Table:
-        table = Table(title=Text("feedtui keys", style="bold"), expand=True, show_edge=False, pad_edge=False)
-        table.add_column(Text("Keys"), no_wrap=True, style="bold")
-        table.add_column(Text("Does"), ratio=1)
-        table.add_column(Text("Id, for [keymap] in the config"), style="dim", no_wrap=True)
-        for title, bindings in grouped(self.shown_bindings()):
-            table.add_row(Text(title, style="bold underline"), Text(""), Text(""))
-            for binding in bindings:
-                remapped = " (remapped)" if binding.id in self.keymap else ""
-                does = (binding.tooltip or binding.description) + remapped
-                table.add_row(Text(self.keys_text(binding)), Text(does), Text(binding.id or ""))
-        table.caption = Text(
-            "ctrl+p opens the command palette: every action, and Theme to change the look. "
-            "Remap keys in the [keymap] section of the config file (feedtui config --path)."
-        )
-        return table
+    def _table(self) -> HelpTables:
+        groups = [
+            (title, [(self.keys_text(b), self._does(b), b.id or "") for b in bindings])
+            for title, bindings in grouped(self.shown_bindings())
+        ]
+        return HelpTables(groups)
+
+    def _does(self, binding: Binding) -> str:
+        remapped = " (remapped)" if binding.id in self.keymap else ""
+        return (binding.tooltip or binding.description) + remapped
 
     def action_dismiss(self) -> None:
         self.dismiss(None)

@@ -131,6 +131,27 @@ def test_failed_source_exits_1_and_is_named(cli, capsys, tmp_path):
     assert "failed" in err
 
 
+def test_a_refresh_in_which_every_source_failed_is_not_remembered_as_one(cli, arxiv, tmp_path):
+    from feedtui.store.lock import DataDirLock
+    from feedtui.store.state import StateStore
+
+    def last_refresh():
+        state = StateStore(tmp_path / "data" / "state.json", DataDirLock(tmp_path / "data"), background=False)
+        try:
+            return state.pref("last_refresh")
+        finally:
+            state.close()
+
+    cli("topic", "add", "Broken Feed", "--feed", "http://127.0.0.1:9/feed.xml")
+    cli("follow", "Broken Feed")
+    assert cli("refresh") == 1
+    assert last_refresh() is None
+    cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
+    cli("follow", "Quantum Widgets")
+    assert cli("refresh") == 1  # one source failed, one answered
+    assert last_refresh() is not None
+
+
 def test_a_change_that_cannot_be_saved_exits_1(cli, capsys, monkeypatch):
     import errno
 

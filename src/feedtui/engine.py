@@ -464,8 +464,11 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)
         report.finished = utcnow()
-        self.last_refresh = report.finished
-        self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
+        if not report.sources or any(source.ok for source in report.sources):
+            # A refresh in which every source failed (offline, say) is not one:
+            # the status line does not claim it and the next start tries again.
+            self.last_refresh = report.finished
+            self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
         return report
 
     async def _commit(self, outcomes: list, now: datetime) -> StoreOutcome | None:

@@ -121,6 +121,22 @@ async def test_n_goes_to_the_next_unread_across_topics(make_engine):
         assert main.query_one(PaperList).cursor_card.paper_id == "2611.00003"
 
 
+async def test_n_rounds_to_an_unread_paper_above_the_cursor_in_the_same_topic(make_engine):
+    engine = make_engine(read=("2611.00002", "2611.00003", "2611.00004", "2610.00005"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Widgets" and engine.library.unread_count("Widgets") == 1
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j", "j")
+        assert paper_list.cursor_card.paper_id == "2611.00004"
+        await pilot.press("n")
+        await pilot.pause()
+        assert main.current == "Widgets"
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+
+
 async def test_mark_all_read_then_undo(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -497,6 +497,13 @@ class MainScreen(Screen):
                         self.query_one(PaperList).go_to(index)
                         break
                 return
+        # None below the cursor nor in other topics: round to the top of this one.
+        if self._cards is not None:
+            for index in range(0, min(paper_list.cursor + 1, len(self._cards))):
+                if not library.is_read(self._cards.positions[index]):
+                    paper_list.go_to(index)
+                    paper_list.focus()
+                    return
         self.notify("No unread papers left", markup=False)
 
     # -- topics ------------------------------------------------------------------

@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 
 from feedtui.store.cache import PaperCache
-from feedtui.store.codec import C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
+from feedtui.store.codec import ABSTRACT_HEAD_CHARS, C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
 from feedtui.store.lock import DataDirLock
 
 from tests.factories import make_paper
@@ -30,6 +30,21 @@ def test_store_then_load_index_and_papers(data_dir):
     assert rows["2609.00002"][C_TITLE] == "Second"
     papers = cache.get_papers({"2609.00002": "2026-09-28"})
     assert papers["2609.00002"].published.isoformat() == "2026-10-04T23:59:59+00:00"
+
+
+def test_a_card_head_cut_from_a_long_abstract_ends_after_a_word_with_an_ellipsis(data_dir):
+    words = " ".join(f"word{n:03d}" for n in range(120))  # 959 characters
+    short = "A short abstract that fits."
+    cache = open_cache(data_dir)
+    cache.store(
+        [make_paper("2609.00001", abstract=words), make_paper("2609.00002", abstract=short)],
+        known={},
+    )
+    shard = cache.shards()[0]
+    head = cache.head(shard, "2609.00001")
+    assert head.endswith("…") and len(head) <= ABSTRACT_HEAD_CHARS
+    assert words.startswith(head[:-1]) and words[len(head) - 1] == " "  # whole words only
+    assert cache.head(shard, "2609.00002") == short
 
 
 def test_new_version_updates_the_paper_and_keeps_first_seen(data_dir):

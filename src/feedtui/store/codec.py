@@ -120,9 +120,17 @@ def _epoch(stamp: str) -> int:
 
 
 def head_of(paper: Paper) -> str:
-    """The start of the display abstract: enough for a card clamped to a few lines."""
+    """The start of the display abstract: enough for a card clamped to a few
+    lines. A longer abstract is cut after a whole word and ends in "…", so a
+    card wide enough to show all of the head still shows that it goes on."""
     abstract = paper.abstract_display or paper.abstract
-    return abstract[:ABSTRACT_HEAD_CHARS]
+    if len(abstract) <= ABSTRACT_HEAD_CHARS:
+        return abstract
+    cut = abstract[: ABSTRACT_HEAD_CHARS - 1]
+    space = cut.rfind(" ")
+    if space > ABSTRACT_HEAD_CHARS // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
 
 
 def shard_for(published: datetime) -> str:

@@ -137,6 +137,23 @@ async def test_n_rounds_to_an_unread_paper_above_the_cursor_in_the_same_topic(ma
         assert paper_list.cursor_card.paper_id == "2611.00001"
 
 
+async def test_the_followed_marker_stays_visible_on_the_selected_topic(make_engine):
+    """In the default theme the marker's colour is the cursor's: it vanished."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        for focused in (False, True):
+            if focused:
+                topic_list.focus()
+                await pilot.pause()
+            lines = lines_of(topic_list)
+            y = next(i for i, line in enumerate(lines) if "★ Widgets" in line)
+            style = topic_list.get_style_at(lines[y].index("★"), y)
+            assert style.color is not None and style.bgcolor is not None
+            assert style.color.triplet != style.bgcolor.triplet, focused
+
+
 async def test_mark_all_read_then_undo(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

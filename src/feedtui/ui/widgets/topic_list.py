@@ -59,6 +59,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         "topic-list--cursor",
         "topic-list--cursor-blurred",
         "topic-list--followed",
+        "topic-list--followed-cursor",
         "topic-list--count",
         "topic-list--count-zero",
         "topic-list--spark",
@@ -247,7 +248,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if line.row is None:
             text = Text(line.title, style=self._style("topic-list--section"), no_wrap=True)
         else:
-            text = self._text(line.row, width)
+            text = self._text(line.row, width, selected=selected)
         if selected:
             base = base + self._style("topic-list--cursor" if self.has_focus else "topic-list--cursor-blurred")
         segments = list(Segment.apply_style(text.render(self.app.console), style=base))
@@ -258,7 +259,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)
 
-    def _text(self, row: TopicRow, width: int) -> Text:
+    def _text(self, row: TopicRow, width: int, *, selected: bool = False) -> Text:
         """`★ Name ……… ▁▂▃▅ 12`: marker, name (cut to fit), sparkline, unread count."""
         marker = "★ " if row.following else ("  " if not row.virtual else "")
         right = Text()
@@ -276,7 +277,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if name.cell_len > room:
             name.truncate(room, overflow="ellipsis")
         line = Text(no_wrap=True)
-        line.append(marker, style=self._style("topic-list--followed"))
+        # On the cursor row the marker takes the row's colours: in some themes
+        # the marker's own colour is the cursor's.
+        line.append(marker, style=self._style("topic-list--followed-cursor" if selected else "topic-list--followed"))
         line.append_text(name)
         line.append(" " * max(1, width - len(marker) - name.cell_len - right.cell_len))
         line.append_text(right)

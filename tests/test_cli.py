@@ -165,3 +165,21 @@ def test_a_change_that_cannot_be_saved_exits_1(cli, capsys, monkeypatch):
     monkeypatch.setattr(tinydb_io, "atomic_write", full_disk)
     assert cli("follow", "Quantum Widgets") == 1
     assert "the disk is full" in capsys.readouterr().err
+
+
+def test_removing_a_topic_of_the_config_file_says_where_it_is_defined(tmp_path, capsys):
+    from feedtui.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[general]\nauto_refresh = false\n\n[[topic]]\nname = "Sparse"\nquery = "abs:sparse"\n')
+    data = tmp_path / "data"
+
+    def run(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    capsys.readouterr()
+    assert run("topic", "rm", "Sparse") == 2
+    err = capsys.readouterr().err
+    assert "Sparse is defined in" in err and str(config) in err and "removed" not in err
+    assert run("topics", "--json") == 0
+    assert "Sparse" in {topic["name"] for topic in json.loads(capsys.readouterr().out)}

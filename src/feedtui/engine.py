@@ -189,6 +189,9 @@ class Engine:
 
     def remove_topic(self, name: str) -> TopicEntry:
         entry = self.topic(name)
+        if entry.topic.origin == "config":
+            where = self.config.path or "the config file"
+            raise ValueError(f"{entry.name} is defined in {where}: remove its [[topic]] table there")
         self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)
         self.reload_topics()
         if self._library is not None:

@@ -192,6 +192,24 @@ async def test_ask_ranks_and_highlights(make_engine):
         assert "Latest papers" in str(main.query_one("#list-title").render())
 
 
+async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"quill", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in str(main.query_one("#list-title").render()):
+                break
+        paper_list = main.query_one(PaperList)
+        assert paper_list.cursor_card.highlight == ("quill",)
+        lines = lines_of(paper_list)
+        y = next(i for i, line in enumerate(lines) if "Ada Quill" in line)
+        name, surname = lines[y].index("Ada"), lines[y].index("Quill")
+        assert paper_list.get_style_at(surname, y) != paper_list.get_style_at(name, y)
+        assert paper_list.get_style_at(surname, y) == paper_list.get_style_at(surname + 4, y)
+
+
 async def test_t_jumps_to_the_papers_other_topic(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -837,6 +837,11 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
             text.truncate(text_width, overflow="ellipsis")
             return text
 
+        def single_marked(plain: str, style: Style) -> Text:
+            text = marked(one_line_safe(plain), style)
+            text.truncate(text_width, overflow="ellipsis")
+            return text
+
         header = Text(" " if card.read else UNREAD_MARKER, style=styles.unread_marker)
         header.append(" ")
         heading = single(card.header, styles.date)
@@ -863,8 +868,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         rows: list[Text] = [header]
         rows += _padded(title_lines, TITLE_LINES)
         rows += _padded(abstract_lines, ABSTRACT_LINES)
-        rows.append(single(card.authors, styles.authors))
-        rows.append(single(card.affiliations, styles.affiliations))
+        rows.append(single_marked(card.authors, styles.authors))
+        rows.append(single_marked(card.affiliations, styles.affiliations))
         rows.append(tags_line)
         rows.append(Text())
 

@@ -439,9 +439,32 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
         await pilot.pause(0.2)
         assert not isinstance(app.screen, WelcomeScreen)
         assert len(engine.state.follows()) == 2
+        # The first topic chosen is the one shown.
+        assert app.main_screen.current in engine.state.follows()
         for _ in range(100):
             await pilot.pause(0.05)
             if httpserver.log:
                 break
         assert httpserver.log, "following from the welcome screen fetches the topics"
     engine.close()
+
+
+async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        on_main = {c.title: c for c in app.get_system_commands(main)}
+        assert {"Mark all read", "Follow", "Expand", "Details"} <= set(on_main)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        detail = app.screen
+        assert detail is not main
+        on_detail = {c.title: c for c in app.get_system_commands(detail)}
+        assert "Mark all read" not in on_detail and "Follow" not in on_detail
+        assert {"Open abstract page", "Read/unread"} <= set(on_detail)
+        unread = engine.library.unread_count("Widgets")
+        await on_detail["Read/unread"].callback()
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == unread + 1  # the detail's paper, marked unread again

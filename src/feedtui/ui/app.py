@@ -87,6 +87,7 @@ class FeedtuiApp(App):
             for name in names:
                 self.engine.follow(name)
             self.main_screen.rebuild_sidebar(keep=names[0])
+            self.main_screen.go_to_topic(names[0])
             self.main_screen.refresh_topics(names)
 
         self.push_screen(WelcomeScreen(catalogue), follow)
@@ -96,15 +97,21 @@ class FeedtuiApp(App):
 
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help: every key", "Show every key binding, grouped", self.action_help)
-        main = self.main_screen
-        for binding in MainScreen.BINDINGS:
-            if binding.id and binding.description:
-                action = binding.action
-                yield SystemCommand(
-                    binding.description,
-                    f"{', '.join(key_labels(mapped(binding, self.engine.settings.keymap).key))} · {binding.id}",
-                    lambda action=action: main.run_action(action),
-                )
+        # The actions of the screen the palette was opened on (never those of
+        # a screen underneath it), and on the main screen the paper list's.
+        targets: list[tuple[object, list]] = [(screen, list(getattr(type(screen), "BINDINGS", ())))]
+        if isinstance(screen, MainScreen):
+            from feedtui.ui.widgets.paper_list import PaperList
+
+            targets.append((screen.query_one(PaperList), list(PaperList.BINDINGS)))
+        for target, bindings in targets:
+            for binding in bindings:
+                if isinstance(binding, Binding) and binding.id and binding.description:
+                    yield SystemCommand(
+                        binding.description,
+                        f"{', '.join(key_labels(mapped(binding, self.engine.settings.keymap).key))} · {binding.id}",
+                        lambda target=target, action=binding.action: target.run_action(action),
+                    )
 
     async def action_quit(self) -> None:
         self.exit()

@@ -162,26 +162,31 @@ class Engine:
             raise ValueError("a topic needs a name")
         if definition.is_empty:
             raise ValueError("a topic needs --query, --category or --feed")
-        if definition.query:
-            parse_query(definition.query)  # raises QueryError pointing at the problem
-        for category in definition.categories:
-            category_query(category)  # raises ValueError for something that is not a category
-        for url in definition.feeds:
-            if not url.startswith(("http://", "https://")):
-                raise ValueError(f"feed URL must start with http:// or https://: {url}")
+        _check_definition(definition)
         self.state.put_topic(name, {**definition.to_dict(), "description": description})
         self.reload_topics()
         return self.registry.entries[name]
 
-    def edit_topic(self, name: str, *, query: str | None = None, description: str | None = None) -> TopicEntry:
+    def edit_topic(
+        self,
+        name: str,
+        *,
+        query: str | None = None,
+        description: str | None = None,
+        categories: Sequence[str] | None = None,
+        feeds: Sequence[str] | None = None,
+    ) -> TopicEntry:
+        """Change what is given (None keeps it); the topic is the user's from then on."""
         entry = self.topic(name)
-        definition = entry.topic.definition
-        if query is not None:
-            if query:
-                parse_query(query)
-            definition = TopicDefinition(query=query, categories=definition.categories, feeds=definition.feeds)
+        old = entry.topic.definition
+        definition = TopicDefinition(
+            query=old.query if query is None else query,
+            categories=old.categories if categories is None else tuple(categories),
+            feeds=old.feeds if feeds is None else tuple(feeds),
+        )
         if definition.is_empty:
             raise ValueError("the topic would have no query, categories or feeds left")
+        _check_definition(definition)
         text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
         self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
         self.reload_topics()
@@ -619,6 +624,17 @@ class Engine:
         except StoreError as error:
             self.problems.messages.append(str(error))
             raise
+
+
+def _check_definition(definition: TopicDefinition) -> None:
+    """Raises QueryError or ValueError, in words, for what cannot be used."""
+    if definition.query:
+        parse_query(definition.query)  # raises QueryError pointing at the problem
+    for category in definition.categories:
+        category_query(category)  # raises ValueError for something that is not a category
+    for url in definition.feeds:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"feed URL must start with http:// or https://: {url}")
 
 
 def open_engine(

@@ -468,3 +468,73 @@ async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(mak
         await on_detail["Read/unread"].callback()
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == unread + 1  # the detail's paper, marked unread again
+
+
+async def wait_for_members(pilot, engine, name: str) -> list[str]:
+    for _ in range(100):
+        await pilot.pause(0.02)
+        if name in engine.library.members and not pilot.app.main_screen.workers:
+            break
+    return sorted(engine.library.ids[i] for i in engine.library.topic_positions(name))
+
+
+async def test_a_topic_is_added_edited_and_removed_in_the_app(make_engine):
+    from feedtui.ui.screens.topic_form import ConfirmScreen, TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicFormScreen)
+        await pilot.press(*"Calibration", "tab", *"abs:(calib", "enter")
+        await pilot.pause()
+        error = str(app.screen.query_one("#topic-form-error").render())
+        assert "unbalanced parenthesis" in error and "Calibration" not in engine.registry
+        app.screen.query_one("#topic-query").value = "abs:calibrating"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TopicFormScreen)
+        assert main.current == "Calibration"
+        assert await wait_for_members(pilot, engine, "Calibration") == ["2611.00003"]
+        assert "Calibration" in main.query_one(TopicList).row_text("Calibration")
+
+        await pilot.press("E")
+        await pilot.pause()
+        assert app.screen.query_one("#topic-name").disabled
+        assert app.screen.query_one("#topic-query").value == "abs:calibrating"
+        app.screen.query_one("#topic-query").value = "abs:gadget"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert engine.topic("Calibration").topic.definition.query == "abs:gadget"
+        assert await wait_for_members(pilot, engine, "Calibration") == ["2611.00002", "2611.00003"]
+
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Calibration" in engine.registry
+        await pilot.press("D", "y")
+        await pilot.pause()
+        assert "Calibration" not in engine.registry
+        assert main.current != "Calibration"
+        assert "Calibration" not in "\n".join(lines_of(main.query_one(TopicList)))
+
+
+async def test_adding_a_topic_under_a_name_taken_says_so_and_changes_nothing(make_engine):
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a", *"Gadgets", "tab", *"abs:other", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicFormScreen)
+        assert "already" in str(app.screen.query_one("#topic-form-error").render())
+        assert engine.topic("Gadgets").topic.definition.query == "abs:gadget"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TopicFormScreen)

@@ -29,6 +29,8 @@ GROUPS = {
     "help": "This help",
     "welcome": "Welcome screen (first run)",
     "pick": "Choosing a topic (t with several tags)",
+    "topic_form": "Adding or editing a topic (a, E)",
+    "confirm": "Questions (D asks before removing)",
 }
 
 
@@ -38,6 +40,7 @@ def binding_sources() -> dict[str, list[Binding]]:
     from feedtui.ui.screens.detail import DetailScreen
     from feedtui.ui.screens.main import MainScreen
     from feedtui.ui.screens.pick_topic import PickTopicScreen
+    from feedtui.ui.screens.topic_form import ConfirmScreen, TopicFormScreen
     from feedtui.ui.screens.welcome import WelcomeScreen
     from feedtui.ui.widgets.paper_list import PaperList
     from feedtui.ui.widgets.topic_list import TopicList
@@ -51,6 +54,8 @@ def binding_sources() -> dict[str, list[Binding]]:
         "help": HelpScreen,
         "welcome": WelcomeScreen,
         "pick": PickTopicScreen,
+        "topic_form": TopicFormScreen,
+        "confirm": ConfirmScreen,
     }
     return {name: [b for b in cls.BINDINGS if isinstance(b, Binding)] for name, cls in classes.items()}
 
@@ -76,6 +81,8 @@ def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
         "the help": ("app", "help"),
         "the welcome screen": ("app", "welcome"),
         "the topic chooser": ("app", "pick"),
+        "the topic form": ("app", "topic_form"),
+        "a question": ("app", "confirm"),
     }
     return {
         place: [(b.id, b.key) for name in names for b in sources[name] if b.id]

@@ -50,6 +50,9 @@ class MainScreen(Screen):
         Binding("b", "copy_bibtex", "Copy BibTeX", show=False, id="paper.copy_bibtex"),
         Binding("t", "tag_jump", "Go to tag", show=False, id="paper.tag_jump"),
         Binding("slash", "ask", "Ask", id="topic.ask"),
+        Binding("a", "add_topic", "Add topic", show=False, id="topic.add"),
+        Binding("E", "edit_topic", "Edit topic", show=False, id="topic.edit"),
+        Binding("D", "remove_topic", "Remove topic", show=False, id="topic.remove"),
         Binding("r", "refresh_topic", "Refresh", id="topic.refresh"),
         Binding("R", "refresh_all", "Refresh all", show=False, id="app.refresh_all"),
         Binding("S", "cycle_sort", "Sort topics", show=False, id="topics.sort"),
@@ -409,6 +412,82 @@ class MainScreen(Screen):
         self.query_one(TopicList).select_topic(name)
         self.ask_question = ""
         self.show_topic(name, focus_list=True)
+
+    # -- adding, editing, removing topics ----------------------------------------
+
+    def action_add_topic(self) -> None:
+        from feedtui.ui.screens.topic_form import TopicFormScreen
+
+        self.app.push_screen(TopicFormScreen("New topic", self._save_new_topic), self._topic_saved)
+
+    def action_edit_topic(self) -> None:
+        from feedtui.ui.screens.topic_form import TopicDraft, TopicFormScreen
+
+        if not self.current or self.current == STARRED_VIEW:
+            return
+        topic = self.engine.topic(self.current).topic
+        definition = topic.definition
+        draft = TopicDraft(topic.name, definition.query, definition.categories, definition.feeds, topic.description)
+        self.app.push_screen(
+            TopicFormScreen(f"Edit {topic.name}", self._save_edited_topic, draft, name_fixed=True), self._topic_saved
+        )
+
+    def action_remove_topic(self) -> None:
+        from feedtui.ui.screens.topic_form import ConfirmScreen
+
+        name = self.current
+        if not name or name == STARRED_VIEW:
+            return
+        if self.engine.topic(name).topic.origin == "config":
+            self.notify(f"{name} is defined in the config file: remove its [[topic]] table there", markup=False)
+            return
+        catalogue = name in self.engine.registry.catalogue_names
+        question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"
+        detail = "Its papers stay in the cache, with their read marks and stars."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.engine.remove_topic(name)
+                self.current = None
+                self.on_state_changed()
+                self.notify(f"Removed {name}", markup=False)
+
+        self.app.push_screen(ConfirmScreen(question, detail), answered)
+
+    def _save_new_topic(self, draft) -> str:
+        from feedtui.model import TopicDefinition
+
+        if draft.name in self.engine.registry:
+            return f"There is a topic called {draft.name} already: E edits it."
+        definition = TopicDefinition(query=draft.query, categories=draft.categories, feeds=draft.feeds)
+        return self._topic_problem(lambda: self.engine.add_topic(draft.name, definition, draft.description))
+
+    def _save_edited_topic(self, draft) -> str:
+        return self._topic_problem(
+            lambda: self.engine.edit_topic(
+                draft.name, query=draft.query, categories=draft.categories, feeds=draft.feeds, description=draft.description
+            )
+        )
+
+    def _topic_problem(self, save) -> str:
+        """What is wrong with a topic as typed ("" once saved)."""
+        from feedtui.topics.query import QueryError
+
+        try:
+            save()
+        except QueryError as error:
+            return f"The query: {error}\n{error.caret_line()}"
+        except ValueError as error:
+            message = str(error).replace("--query, --category or --feed", "a query, a category or a feed")
+            return message[:1].upper() + message[1:]
+        return ""
+
+    def _topic_saved(self, name: str | None) -> None:
+        if name:
+            self.on_state_changed()  # the registry, the retag of the topic, the sidebar
+            self.go_to_topic(name)
+            following = self.engine.state.is_following(name)
+            self.notify(f"Saved {name}" + ("" if following else " — f follows it"), markup=False)
 
     # -- marks ---------------------------------------------------------------------
 

@@ -1,0 +1,136 @@
+"""Adding or editing a topic in the app, and confirming a removal.
+
+The form holds no I/O: it hands what was typed (a `TopicDraft`) to the
+`submit` callable the main screen gives it, which saves through the engine and
+answers with what is wrong ("" when saved). The form stays open, showing the
+answer, until it is saved or cancelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+
+@dataclass(frozen=True, slots=True)
+class TopicDraft:
+    name: str
+    query: str = ""
+    categories: tuple[str, ...] = ()
+    feeds: tuple[str, ...] = ()
+    description: str = ""
+
+
+def split_list(text: str) -> tuple[str, ...]:
+    """Categories or feed URLs as typed: separated by spaces and/or commas."""
+    return tuple(part for part in text.replace(",", " ").split() if part)
+
+
+FIELDS = (
+    ("name", "Name", "Sparse attention"),
+    ("query", "arXiv query (narrows the feeds, if any)", 'abs:"sparse attention" AND cat:cs.LG'),
+    ("categories", "arXiv categories", "cs.LG cs.CL"),
+    ("feeds", "Feed URLs (RSS or Atom)", "https://example.org/feed.xml"),
+    ("description", "Description", "One line for the topic's header"),
+)
+
+
+class TopicFormScreen(ModalScreen[str | None]):
+    """Dismissed with the saved topic's name, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="topic_form.cancel")]
+
+    def __init__(self, title: str, submit: Callable[[TopicDraft], str], draft: TopicDraft | None = None, *, name_fixed: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.submit = submit
+        self.draft = draft or TopicDraft(name="")
+        self.name_fixed = name_fixed
+
+    def compose(self) -> ComposeResult:
+        values = {
+            "name": self.draft.name,
+            "query": self.draft.query,
+            "categories": " ".join(self.draft.categories),
+            "feeds": " ".join(self.draft.feeds),
+            "description": self.draft.description,
+        }
+        with Vertical(id="topic-form"):
+            yield Static(Text(self.title_text, style="bold"), id="topic-form-title")
+            for key, label, example in FIELDS:
+                yield Label(label)
+                yield Input(values[key], placeholder=example, id=f"topic-{key}", disabled=key == "name" and self.name_fixed)
+            yield Static(id="topic-form-error")
+            with Horizontal(id="topic-form-buttons"):
+                yield Button("Save", variant="primary", id="topic-form-save")
+                yield Button("Cancel", id="topic-form-cancel")
+            yield Static(Text("enter saves · escape cancels · a query, categories or feeds, or a mix", style="dim"))
+
+    def on_mount(self) -> None:
+        first = "topic-query" if self.name_fixed else "topic-name"
+        self.query_one(f"#{first}", Input).focus()
+
+    def typed(self) -> TopicDraft:
+        def value(key: str) -> str:
+            return self.query_one(f"#topic-{key}", Input).value.strip()
+
+        return TopicDraft(
+            name=value("name"),
+            query=value("query"),
+            categories=split_list(value("categories")),
+            feeds=split_list(value("feeds")),
+            description=value("description"),
+        )
+
+    def save(self) -> None:
+        draft = self.typed()
+        problem = self.submit(draft)
+        if problem:
+            self.query_one("#topic-form-error", Static).update(Text(problem, style="bold"))
+        else:
+            self.dismiss(draft.name)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "topic-form-save":
+            self.save()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (or enter) or n (or escape)."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str, detail: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Text(self.question, style="bold"))
+            if self.detail:
+                yield Static(Text(self.detail))
+            yield Static(Text("y: yes · n: no", style="dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

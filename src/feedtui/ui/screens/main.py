@@ -106,6 +106,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False
+        self.query_one(TopicList).sections = self.sort != "name"
         if self.engine.library_loaded:
             # The usual start: the library was read before Textual started, so
             # the first frame already shows the topics and papers.
@@ -606,6 +607,9 @@ class MainScreen(Screen):
     def action_cycle_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         self.engine.state.set_pref("sort", self.sort)
+        # By name, followed or not, in one list; the other orders keep the
+        # followed topics on top.
+        self.query_one(TopicList).sections = self.sort != "name"
         self.rebuild_sidebar()
         self.notify(f"Topics sorted by {self.sort}", markup=False)
 

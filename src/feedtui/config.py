@@ -101,10 +101,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("general", "window_weeks", int, "Weeks of papers fetched and kept.", _at_least(1, 2000)),
     Option(
         "general", "refresh_age_hours", float,
-        "Followed topics last refreshed longer ago than this are refreshed when the app starts.",
+        "Followed topics last refreshed longer ago than this are refreshed when the app starts, and while it stays open.",
         _at_least(0, 100_000),
     ),
-    Option("general", "auto_refresh", bool, "Refresh stale followed topics in the background when the app starts."),
+    Option("general", "auto_refresh", bool, "Refresh stale followed topics in the background: at start, and every refresh_age_hours while the app is open."),
     Option("general", "open_marks_read", bool, "Opening a paper's detail view marks it read."),
     Option(
         "general", "cache_limit", int,

@@ -415,6 +415,25 @@ async def test_auto_refresh_and_refresh_age(open_app, data_dir, arxiv_server, ge
         assert (app.engine.library.row_of("2611.09999") is not None) is fetched
 
 
+async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
+    from datetime import timedelta
+
+    from feedtui.ui.screens.main import MainScreen
+
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_RETRY_S", 0.0)
+    app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
+    app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=1)).isoformat(timespec="seconds"))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.3)
+        assert not arxiv_server.log  # fresh at start, and while it stays fresh
+        app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=7)).isoformat(timespec="seconds"))
+        await settle(pilot, app)
+        assert arxiv_server.log
+        assert app.engine.library.row_of("2611.09999") is not None
+
+
 # -- styles follow the theme ---------------------------------------------------------------
 
 NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"

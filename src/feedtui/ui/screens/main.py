@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -36,6 +37,10 @@ class Undo:
 
 class MainScreen(Screen):
     AUTO_FOCUS = "#topics"
+    # How often an open app looks whether the followed topics are due, and
+    # how long it waits after an automatic refresh before the next one.
+    AUTO_REFRESH_CHECK_S = 300.0
+    AUTO_REFRESH_RETRY_S = 1800.0
     BINDINGS = [
         Binding("f", "follow", "Follow", id="topic.follow"),
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
@@ -74,6 +79,7 @@ class MainScreen(Screen):
         self.undo_stack: list[Undo] = []
         self.ask_question = ""
         self.refreshing = False
+        self._auto_refreshed_at = float("-inf")
         self.offline = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
         self._search_cache: dict[str, SearchIndex] = {}
@@ -143,7 +149,21 @@ class MainScreen(Screen):
         if not engine.state.follows() and not len(engine.library) and not engine.demo:
             self.app.action_welcome()
         elif engine.settings.auto_refresh and self._followed_stale():
+            self._auto_refreshed_at = time.monotonic()
             self.refresh_topics(None)
+        self.set_interval(self.AUTO_REFRESH_CHECK_S, self.refresh_when_stale)
+
+    def refresh_when_stale(self) -> None:
+        """A reader left open all day gets its followed topics refreshed once
+        they are older than refresh_age_hours, as at start. After an attempt
+        that changed nothing (every source failed: offline, say) the next one
+        waits AUTO_REFRESH_RETRY_S rather than failing again at every check."""
+        if not self.engine.settings.auto_refresh or self.refreshing or not self._followed_stale():
+            return
+        if time.monotonic() - self._auto_refreshed_at < self.AUTO_REFRESH_RETRY_S:
+            return
+        self._auto_refreshed_at = time.monotonic()
+        self.refresh_topics(None)
 
     # -- another feedtui process at work ---------------------------------------------
 

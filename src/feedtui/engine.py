@@ -48,6 +48,9 @@ from feedtui.topics.tagging import (
     topic_specs,
 )
 
+# Longer names would not fit a sidebar or a header.
+MAX_TOPIC_NAME = 120
+
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
@@ -154,12 +157,19 @@ class Engine:
         self.state.unfollow(entry.name)
         return entry
 
+    @staticmethod
+    def topic_name(text: str) -> str:
+        """A topic name as it is stored: plain text on one line (names are drawn
+        in the sidebar and header)."""
+        return clean_line(text, html_allowed=False)
+
     def add_topic(self, name: str, definition: TopicDefinition, description: str = "") -> TopicEntry:
-        # Names and descriptions are drawn in the sidebar and header: plain text only.
-        name = clean_line(name, html_allowed=False)
+        name = self.topic_name(name)
         description = clean_line(description, html_allowed=False)
         if not name:
             raise ValueError("a topic needs a name")
+        if len(name) > MAX_TOPIC_NAME:
+            raise ValueError(f"a topic name has at most {MAX_TOPIC_NAME} characters")
         if definition.is_empty:
             raise ValueError("a topic needs --query, --category or --feed")
         _check_definition(definition)
@@ -194,7 +204,9 @@ class Engine:
 
     def remove_topic(self, name: str) -> TopicEntry:
         entry = self.topic(name)
-        if entry.topic.origin == "config":
+        if entry.name in {topic.name for topic in self.config.topics}:
+            # Also when edited since (the edit overrides it): removing the
+            # override would only bring the file's definition back.
             where = self.config.path or "the config file"
             raise ValueError(f"{entry.name} is defined in {where}: remove its [[topic]] table there")
         self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)

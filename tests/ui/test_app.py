@@ -559,3 +559,82 @@ async def test_sorting_by_name_lists_followed_and_other_topics_together(make_eng
             await pilot.press("S")
             await pilot.pause()
         assert "name" in seen
+
+
+async def test_the_topic_form_refuses_names_taken_in_another_spelling_or_reserved(make_engine):
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for typed in ("  widgets ", "LLM  Inference", "★ Starred"):
+            await pilot.press("a")
+            await pilot.pause()
+            app.screen.query_one("#topic-name").value = typed
+            app.screen.query_one("#topic-query").value = "abs:other"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TopicFormScreen), typed
+            assert "already" in str(app.screen.query_one("#topic-form-error").render()), typed
+            await pilot.press("escape")
+            await pilot.pause()
+        assert engine.topic("Widgets").topic.definition.query == "abs:widget"
+        assert engine.topic("LLM Inference").topic.origin == "catalogue"
+
+
+async def test_the_topic_forms_message_is_on_screen_at_80x24(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("a", *"New one", "tab", *"abs:(broken", "enter")
+        await pilot.pause(0.2)
+        error = app.screen.query_one("#topic-form-error")
+        assert "unbalanced" in str(error.render())
+        assert app.screen.region.contains_region(error.region)
+
+
+async def test_removing_the_topic_shown_closes_its_question(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic("Gadgets")
+        await pilot.press("slash", *"calibration", "enter")
+        await pilot.pause(0.2)
+        assert main.ask_question
+        await pilot.press("D")
+        await pilot.pause()
+        await pilot.press("enter")  # not an answer
+        await pilot.pause()
+        assert "Gadgets" in engine.registry
+        await pilot.press("y")
+        await pilot.pause()
+        assert "Gadgets" not in engine.registry
+        assert main.ask_question == "" and not main.query_one("#ask").display
+        assert "Ask:" not in str(main.query_one("#list-title").render())
+
+
+def test_feed_urls_keep_their_commas_and_categories_split_on_them():
+    from feedtui.ui.screens.topic_form import split_list
+
+    assert split_list("https://e.org/f?tags=ai,ml  https://x.org/a", commas=False) == (
+        "https://e.org/f?tags=ai,ml", "https://x.org/a",
+    )
+    assert split_list("cs.LG, cs.CL stat.ML") == ("cs.LG", "cs.CL", "stat.ML")
+
+
+async def test_r_during_a_refresh_does_not_cancel_it(make_engine, monkeypatch):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        started = []
+        monkeypatch.setattr(main, "refresh_topics", lambda *args, **kwargs: started.append(args))
+        main.refreshing = True
+        await pilot.press("r", "R")
+        await pilot.pause()
+        assert started == []
+        main.refreshing = False
+        await pilot.press("r")
+        await pilot.pause()
+        assert started == [(["Widgets"],)]

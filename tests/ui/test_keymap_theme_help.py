@@ -434,6 +434,23 @@ async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_
         assert app.engine.library.row_of("2611.09999") is not None
 
 
+async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxiv_server, monkeypatch):
+    import time
+    from datetime import timedelta
+
+    from feedtui.ui.screens.main import MainScreen
+
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
+    app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=1)).isoformat(timespec="seconds"))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main._auto_refreshed_at = time.monotonic()  # an attempt just now, which changed nothing
+        app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=7)).isoformat(timespec="seconds"))
+        await pilot.pause(0.4)
+        assert not arxiv_server.log
+
+
 # -- styles follow the theme ---------------------------------------------------------------
 
 NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"

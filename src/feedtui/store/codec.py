@@ -127,7 +127,7 @@ def head_of(paper: Paper) -> str:
     if len(abstract) <= ABSTRACT_HEAD_CHARS:
         return abstract
     cut = abstract[: ABSTRACT_HEAD_CHARS - 1]
-    space = cut.rfind(" ")
+    space = max(cut.rfind(" "), cut.rfind("\n"))
     if space > ABSTRACT_HEAD_CHARS // 2:
         cut = cut[:space]
     return cut.rstrip() + "…"

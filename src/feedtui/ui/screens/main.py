@@ -459,7 +459,7 @@ class MainScreen(Screen):
         name = self.current
         if not name or name == STARRED_VIEW:
             return
-        if self.engine.topic(name).topic.origin == "config":
+        if name in {topic.name for topic in self.engine.config.topics}:
             self.notify(f"{name} is defined in the config file: remove its [[topic]] table there", markup=False)
             return
         catalogue = name in self.engine.registry.catalogue_names
@@ -470,6 +470,7 @@ class MainScreen(Screen):
             if yes:
                 self.engine.remove_topic(name)
                 self.current = None
+                self._close_ask()
                 self.on_state_changed()
                 self.notify(f"Removed {name}", markup=False)
 
@@ -478,8 +479,10 @@ class MainScreen(Screen):
     def _save_new_topic(self, draft) -> str:
         from feedtui.model import TopicDefinition
 
-        if draft.name in self.engine.registry:
-            return f"There is a topic called {draft.name} already: E edits it."
+        name = self.engine.topic_name(draft.name)
+        taken = {n.casefold(): n for n in [*self.engine.registry.names(), STARRED_VIEW]}
+        if name.casefold() in taken:
+            return f"There is a topic called {taken[name.casefold()]} already: E edits it."
         definition = TopicDefinition(query=draft.query, categories=draft.categories, feeds=draft.feeds)
         return self._topic_problem(lambda: self.engine.add_topic(draft.name, definition, draft.description))
 
@@ -503,12 +506,18 @@ class MainScreen(Screen):
             return message[:1].upper() + message[1:]
         return ""
 
-    def _topic_saved(self, name: str | None) -> None:
-        if name:
+    def _topic_saved(self, typed: str | None) -> None:
+        if typed:
+            name = self.engine.topic_name(typed)
             self.on_state_changed()  # the registry, the retag of the topic, the sidebar
+            self._close_ask()
             self.go_to_topic(name)
             following = self.engine.state.is_following(name)
             self.notify(f"Saved {name}" + ("" if following else " — f follows it"), markup=False)
+
+    def _close_ask(self) -> None:
+        self.query_one("#ask", Input).display = False
+        self.ask_question = ""
 
     # -- marks ---------------------------------------------------------------------
 
@@ -803,12 +812,19 @@ class MainScreen(Screen):
     # -- refresh -------------------------------------------------------------------------
 
     def action_refresh_topic(self) -> None:
-        if self.current and self.current != STARRED_VIEW:
+        if self.refreshing:
+            # Starting another would cancel the one running (all followed
+            # topics, perhaps), which would then count as done.
+            self.notify("A refresh is running; its topics arrive as they come", markup=False)
+        elif self.current and self.current != STARRED_VIEW:
             self.refresh_topics([self.current], force=True)
 
     def action_refresh_all(self) -> None:
         if not self.engine.followed():
             self.notify("Follow a topic first (f), then R refreshes everything you follow", markup=False)
+            return
+        if self.refreshing:
+            self.notify("A refresh is running; its topics arrive as they come", markup=False)
             return
         self.refresh_topics(None)
 

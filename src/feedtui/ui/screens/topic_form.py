@@ -28,9 +28,10 @@ class TopicDraft:
     description: str = ""
 
 
-def split_list(text: str) -> tuple[str, ...]:
-    """Categories or feed URLs as typed: separated by spaces and/or commas."""
-    return tuple(part for part in text.replace(",", " ").split() if part)
+def split_list(text: str, *, commas: bool = True) -> tuple[str, ...]:
+    """Categories as typed, separated by spaces and/or commas; feed URLs (which
+    may hold commas) by spaces only."""
+    return tuple((text.replace(",", " ") if commas else text).split())
 
 
 FIELDS = (
@@ -85,7 +86,7 @@ class TopicFormScreen(ModalScreen[str | None]):
             name=value("name"),
             query=value("query"),
             categories=split_list(value("categories")),
-            feeds=split_list(value("feeds")),
+            feeds=split_list(value("feeds"), commas=False),
             description=value("description"),
         )
 
@@ -93,7 +94,10 @@ class TopicFormScreen(ModalScreen[str | None]):
         draft = self.typed()
         problem = self.submit(draft)
         if problem:
-            self.query_one("#topic-form-error", Static).update(Text(problem, style="bold"))
+            error = self.query_one("#topic-form-error", Static)
+            error.update(Text(problem, style="bold"))
+            # On a short terminal the form scrolls: bring the message into view.
+            self.call_after_refresh(error.scroll_visible, animate=False)
         else:
             self.dismiss(draft.name)
 
@@ -113,10 +117,11 @@ class TopicFormScreen(ModalScreen[str | None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A question answered with y (or enter) or n (or escape)."""
+    """A question answered with y, or n (or escape); enter alone is no answer,
+    so that a stray key does not remove anything."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 

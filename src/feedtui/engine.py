@@ -202,9 +202,13 @@ class Engine:
         self.reload_topics()
         return self.registry.entries[entry.name]
 
+    def defined_in_config(self, name: str) -> bool:
+        """Whether the config file defines this topic (an edit may override it)."""
+        return any(topic.name == name for topic in self.config.topics)
+
     def remove_topic(self, name: str) -> TopicEntry:
         entry = self.topic(name)
-        if entry.name in {topic.name for topic in self.config.topics}:
+        if self.defined_in_config(entry.name):
             # Also when edited since (the edit overrides it): removing the
             # override would only bring the file's definition back.
             where = self.config.path or "the config file"

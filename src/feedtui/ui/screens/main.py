@@ -27,6 +27,7 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
+REFRESH_RUNNING = "A refresh is running; its topics arrive as they come"
 
 
 @dataclass
@@ -459,7 +460,7 @@ class MainScreen(Screen):
         name = self.current
         if not name or name == STARRED_VIEW:
             return
-        if name in {topic.name for topic in self.engine.config.topics}:
+        if self.engine.defined_in_config(name):
             self.notify(f"{name} is defined in the config file: remove its [[topic]] table there", markup=False)
             return
         catalogue = name in self.engine.registry.catalogue_names
@@ -588,32 +589,34 @@ class MainScreen(Screen):
         self.notify("Showing unread papers only" if self.unread_only else "Showing every paper", markup=False)
 
     def action_next_unread(self) -> None:
+        """The next unread paper below the cursor; else the first in the next
+        topic with any; else, rounding, the first in this topic."""
         library = self.engine.library
-        paper_list = self.query_one(PaperList)
-        if self._cards is not None:
-            for index in range(paper_list.cursor + 1, len(self._cards)):
-                if not library.is_read(self._cards.positions[index]):
-                    paper_list.go_to(index)
-                    paper_list.focus()
-                    return
+        cursor = self.query_one(PaperList).cursor
+        if self._go_to_unread(range(cursor + 1, self._card_count())):
+            return
         names = [r.name for r in self.query_one(TopicList).rows if not r.virtual]
         start = names.index(self.current) + 1 if self.current in names else 0
         for name in names[start:] + names[:start]:
             if name != self.current and library.unread_count(name) > 0:
                 self.go_to_topic(name)
-                for index, position in enumerate(self._cards.positions if self._cards else []):
-                    if not library.is_read(position):
-                        self.query_one(PaperList).go_to(index)
-                        break
+                self._go_to_unread(range(self._card_count()))
                 return
-        # None below the cursor nor in other topics: round to the top of this one.
-        if self._cards is not None:
-            for index in range(0, min(paper_list.cursor + 1, len(self._cards))):
-                if not library.is_read(self._cards.positions[index]):
-                    paper_list.go_to(index)
-                    paper_list.focus()
-                    return
-        self.notify("No unread papers left", markup=False)
+        if not self._go_to_unread(range(min(cursor + 1, self._card_count()))):
+            self.notify("No unread papers left", markup=False)
+
+    def _card_count(self) -> int:
+        return len(self._cards) if self._cards is not None else 0
+
+    def _go_to_unread(self, indexes: range) -> bool:
+        """Put the cursor on the first unread card among `indexes`, if any."""
+        library, paper_list = self.engine.library, self.query_one(PaperList)
+        for index in indexes:
+            if not library.is_read(self._cards.positions[index]):  # type: ignore[union-attr]
+                paper_list.go_to(index)
+                paper_list.focus()
+                return True
+        return False
 
     # -- topics ------------------------------------------------------------------
 
@@ -722,10 +725,8 @@ class MainScreen(Screen):
         paper_list.focus()
 
     def action_back(self) -> None:
-        ask = self.query_one("#ask", Input)
-        if ask.display or self.ask_question:
-            ask.display = False
-            self.ask_question = ""
+        if self.query_one("#ask", Input).display or self.ask_question:
+            self._close_ask()
             if self.current:
                 self.show_topic(self.current, keep=self._cursor_id(), focus_list=True)
             return
@@ -815,7 +816,7 @@ class MainScreen(Screen):
         if self.refreshing:
             # Starting another would cancel the one running (all followed
             # topics, perhaps), which would then count as done.
-            self.notify("A refresh is running; its topics arrive as they come", markup=False)
+            self.notify(REFRESH_RUNNING, markup=False)
         elif self.current and self.current != STARRED_VIEW:
             self.refresh_topics([self.current], force=True)
 
@@ -824,7 +825,7 @@ class MainScreen(Screen):
             self.notify("Follow a topic first (f), then R refreshes everything you follow", markup=False)
             return
         if self.refreshing:
-            self.notify("A refresh is running; its topics arrive as they come", markup=False)
+            self.notify(REFRESH_RUNNING, markup=False)
             return
         self.refresh_topics(None)
 

@@ -288,7 +288,13 @@ async def test_unread_only_hides_read_papers(make_engine):
         await pilot.press("u")
         await pilot.pause()
         assert main.query_one(PaperList).card_count == 3
-        assert "showing 3 unread" in str(main.query_one("#list-title").render())
+        assert "unread only: 3 left" in str(main.query_one("#list-title").render())
+        # A card marked read stays until the topic is shown again; the count follows.
+        main.query_one(PaperList).focus()
+        await pilot.press("m")
+        await pilot.pause()
+        assert main.query_one(PaperList).card_count == 3
+        assert "unread only: 2 left" in str(main.query_one("#list-title").render())
 
 
 async def test_star_shows_in_the_reading_list(make_engine):

@@ -81,6 +81,7 @@ class MainScreen(Screen):
         self.ask_question = ""
         self.refreshing = False
         self._auto_refreshed_at = float("-inf")
+        self._list_total = 0
         self.offline = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
         self._search_cache: dict[str, SearchIndex] = {}
@@ -275,8 +276,22 @@ class MainScreen(Screen):
             if chosen:
                 self.show_topic(chosen)
 
+    def _show_list_title(self) -> None:
+        """`Latest papers (N)`; with unread only, how many of those shown are
+        still unread (a card marked read stays until the topic is shown again)."""
+        title = Text()
+        title.append("Latest papers ", style="bold")
+        title.append(f"({self._list_total:,})", style="bold")
+        if self.unread_only and self._cards is not None:
+            library = self.engine.library
+            left = sum(1 for position in self._cards.positions if not library.is_read(position))
+            title.append(f"  ·  unread only: {left:,} left (u shows all)", style="dim")
+        self.query_one("#list-title", Static).update(title)
+
     def update_counts(self, topics: set[str]) -> None:
         """Unread counts changed for these topics: redraw their rows only."""
+        if self.unread_only and not self.ask_question:
+            self._show_list_title()
         library = self.engine.library
         topic_list = self.query_one(TopicList)
         follows = self.engine.state.follows()
@@ -351,12 +366,8 @@ class MainScreen(Screen):
             expanded=self.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
         )
-        title = Text()
-        title.append("Latest papers ", style="bold")
-        title.append(f"({total:,})", style="bold")
-        if self.unread_only:
-            title.append(f"  ·  showing {len(positions):,} unread (u shows all)", style="dim")
-        self.query_one("#list-title", Static).update(title)
+        self._list_total = total
+        self._show_list_title()
         paper_list = self.query_one(PaperList)
         paper_list.empty_message = self._empty_message(name, total)
         paper_list.set_source(self._cards, keep=keep)

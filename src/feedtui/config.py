@@ -124,7 +124,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "general", "default_sort", str,
-        "Topic sidebar order until you pick one with S: followed (a section above the rest, each by name), name (one list), unread, trending (both with the followed section on top).",
+        "Topic sidebar order until you pick one with S; followed topics are always on top: followed or name (both by name), unread, trending.",
         _one_of("followed", "name", "unread", "trending"),
     ),
     Option("general", "date_format", str, "strftime format of the dates on cards.", _strftime_format),

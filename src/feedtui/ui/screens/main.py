@@ -114,7 +114,6 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False
-        self.query_one(TopicList).sections = self.sort != "name"
         if self.engine.library_loaded:
             # The usual start: the library was read before Textual started, so
             # the first frame already shows the topics and papers.
@@ -648,11 +647,12 @@ class MainScreen(Screen):
         self.show_topic(name, keep=self._cursor_id())
 
     def action_cycle_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        # Followed topics stay on top in every order (SPEC §2), so "name" draws
+        # the sidebar as "followed" does: S skips it.
+        shown = [order for order in SORTS if order != "name"]
+        current = "followed" if self.sort == "name" else self.sort
+        self.sort = shown[(shown.index(current) + 1) % len(shown)]
         self.engine.state.set_pref("sort", self.sort)
-        # By name, followed or not, in one list; the other orders keep the
-        # followed topics on top.
-        self.query_one(TopicList).sections = self.sort != "name"
         self.rebuild_sidebar()
         self.notify(f"Topics sorted by {self.sort}", markup=False)
 

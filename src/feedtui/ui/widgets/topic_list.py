@@ -31,7 +31,6 @@ SPARK_MIN_WIDTH = 38
 SPARK_WEEKS = 12
 FOLLOWING = "Following"
 TOPICS = "Topics"
-ALL_TOPICS = "All topics"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +87,6 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._lines: list[_Line] = []
         self._index: dict[str, int] = {}
         self._cache: dict[tuple, Strip] = {}
-        # Followed topics in a section of their own, above the rest; without,
-        # one list in the rows' order (the starred view first).
-        self.sections = True
 
     # -- data ------------------------------------------------------------------
 
@@ -121,18 +117,12 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         following = [r for r in self._rows if r.following or r.virtual]
         others = [r for r in self._rows if not (r.following or r.virtual)]
         lines: list[_Line] = []
-        if not self.sections:
-            ordered = [r for r in self._rows if r.virtual] + [r for r in self._rows if not r.virtual]
-            if ordered:
-                lines.append(_Line(ALL_TOPICS))
-                lines.extend(_Line(r.name, r) for r in ordered)
-        else:
-            if following:
-                lines.append(_Line(FOLLOWING))
-                lines.extend(_Line(r.name, r) for r in following)
-            if others:
-                lines.append(_Line(TOPICS))
-                lines.extend(_Line(r.name, r) for r in others)
+        if following:
+            lines.append(_Line(FOLLOWING))
+            lines.extend(_Line(r.name, r) for r in following)
+        if others:
+            lines.append(_Line(TOPICS))
+            lines.extend(_Line(r.name, r) for r in others)
         self._lines = lines
         self._index = {line.row.name: i for i, line in enumerate(lines) if line.row}
         self._cache.clear()

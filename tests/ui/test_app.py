@@ -640,3 +640,17 @@ async def test_r_during_a_refresh_does_not_cancel_it(make_engine, monkeypatch):
         await pilot.press("r")
         await pilot.pause()
         assert started == [(["Widgets"],)]
+
+
+async def test_a_topic_filter_that_matches_nothing_says_so(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("ctrl+f", *"zzqx")
+        await pilot.pause()
+        topic_list = main.query_one(TopicList)
+        assert topic_list.names() == []
+        assert "No topic matches “zzqx”" in lines_of(topic_list)[0]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Widgets" in topic_list.names()

@@ -21,7 +21,7 @@ from feedtui.topics.momentum import trending_score
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui.services import LinkRefused
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
-from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
@@ -309,8 +309,11 @@ class MainScreen(Screen):
             self.show_topic(event.name)
 
     @on(Input.Changed, "#topic-filter")
-    def on_filter_changed(self) -> None:
-        self.query_one(TopicList).show_rows(self.topic_rows(), keep=self.current)
+    def on_filter_changed(self, event: Input.Changed) -> None:
+        topic_list = self.query_one(TopicList)
+        typed = one_line_safe(event.value.strip())
+        topic_list.empty_message = f"No topic matches “{typed}” (escape clears)" if typed else ""
+        topic_list.show_rows(self.topic_rows(), keep=self.current)
 
     @on(Input.Submitted, "#topic-filter")
     def on_filter_submitted(self) -> None:

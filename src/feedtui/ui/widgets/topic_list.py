@@ -87,6 +87,8 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._lines: list[_Line] = []
         self._index: dict[str, int] = {}
         self._cache: dict[tuple, Strip] = {}
+        # Shown on the first line when there are no rows (a filter matched nothing).
+        self.empty_message = ""
 
     # -- data ------------------------------------------------------------------
 
@@ -238,6 +240,10 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         width = self._width()
         base = self.rich_style
         if not 0 <= index < len(self._lines):
+            if not self._lines and index == 0 and self.empty_message:
+                message = Text(self.empty_message, style=self._style("topic-list--section"), no_wrap=True)
+                message.truncate(width, overflow="ellipsis")
+                return Strip(list(Segment.apply_style(message.render(self.app.console), style=base))).crop_extend(0, width, base)
             return Strip.blank(width, base)
         line = self._lines[index]
         selected = index == self.cursor

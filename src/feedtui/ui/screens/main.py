@@ -149,14 +149,13 @@ class MainScreen(Screen):
             self.retag(engine.stale_topics)
         if not engine.state.follows() and not len(engine.library) and not engine.demo:
             self.app.action_welcome()
-        elif engine.settings.auto_refresh and self._followed_stale():
-            self._auto_refreshed_at = time.monotonic()
-            self.refresh_topics(None)
+        else:
+            self.refresh_when_stale()
         self.set_interval(self.AUTO_REFRESH_CHECK_S, self.refresh_when_stale)
 
     def refresh_when_stale(self) -> None:
-        """A reader left open all day gets its followed topics refreshed once
-        they are older than refresh_age_hours, as at start. After an attempt
+        """At start and every AUTO_REFRESH_CHECK_S after: the followed topics
+        are refreshed once they are older than refresh_age_hours. After an attempt
         that changed nothing (every source failed: offline, say) the next one
         waits AUTO_REFRESH_RETRY_S rather than failing again at every check."""
         if not self.engine.settings.auto_refresh or self.refreshing or not self._followed_stale():

@@ -539,6 +539,8 @@ def _cmd_topic_add(engine, args) -> int:
         except ValueError:
             raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
+    if definition.is_empty:
+        raise UsageError("a topic needs --query, --category or --feed")
     entry = engine.add_topic(args.name, definition, args.description)
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
     print(f"added {entry.name}: {definition.describe()}", file=sys.stderr)

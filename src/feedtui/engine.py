@@ -171,7 +171,7 @@ class Engine:
         if len(name) > MAX_TOPIC_NAME:
             raise ValueError(f"a topic name has at most {MAX_TOPIC_NAME} characters")
         if definition.is_empty:
-            raise ValueError("a topic needs --query, --category or --feed")
+            raise ValueError("a topic needs a query, a category or a feed")
         _check_definition(definition)
         self.state.put_topic(name, {**definition.to_dict(), "description": description})
         self.reload_topics()

@@ -515,7 +515,7 @@ class MainScreen(Screen):
         except QueryError as error:
             return f"The query: {error}\n{error.caret_line()}"
         except ValueError as error:
-            message = str(error).replace("--query, --category or --feed", "a query, a category or a feed")
+            message = str(error)
             return message[:1].upper() + message[1:]
         return ""
 

@@ -460,8 +460,7 @@ class MainScreen(Screen):
         if not self.current or self.current == STARRED_VIEW:
             return
         topic = self.engine.topic(self.current).topic
-        definition = topic.definition
-        draft = TopicDraft(topic.name, definition.query, definition.categories, definition.feeds, topic.description)
+        draft = TopicDraft(topic.name, topic.definition, topic.description)
         self.app.push_screen(
             TopicFormScreen(f"Edit {topic.name}", self._save_edited_topic, draft, name_fixed=True), self._topic_saved
         )
@@ -490,19 +489,21 @@ class MainScreen(Screen):
         self.app.push_screen(ConfirmScreen(question, detail), answered)
 
     def _save_new_topic(self, draft) -> str:
-        from feedtui.model import TopicDefinition
-
         name = self.engine.topic_name(draft.name)
         taken = {n.casefold(): n for n in [*self.engine.registry.names(), STARRED_VIEW]}
         if name.casefold() in taken:
             return f"There is a topic called {taken[name.casefold()]} already: E edits it."
-        definition = TopicDefinition(query=draft.query, categories=draft.categories, feeds=draft.feeds)
-        return self._topic_problem(lambda: self.engine.add_topic(draft.name, definition, draft.description))
+        return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
 
     def _save_edited_topic(self, draft) -> str:
+        definition = draft.definition
         return self._topic_problem(
             lambda: self.engine.edit_topic(
-                draft.name, query=draft.query, categories=draft.categories, feeds=draft.feeds, description=draft.description
+                draft.name,
+                query=definition.query,
+                categories=definition.categories,
+                feeds=definition.feeds,
+                description=draft.description,
             )
         )
 

@@ -18,13 +18,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from feedtui.model import TopicDefinition
+
 
 @dataclass(frozen=True, slots=True)
 class TopicDraft:
     name: str
-    query: str = ""
-    categories: tuple[str, ...] = ()
-    feeds: tuple[str, ...] = ()
+    definition: TopicDefinition = TopicDefinition()
     description: str = ""
 
 
@@ -58,9 +58,9 @@ class TopicFormScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         values = {
             "name": self.draft.name,
-            "query": self.draft.query,
-            "categories": " ".join(self.draft.categories),
-            "feeds": " ".join(self.draft.feeds),
+            "query": self.draft.definition.query,
+            "categories": " ".join(self.draft.definition.categories),
+            "feeds": " ".join(self.draft.definition.feeds),
             "description": self.draft.description,
         }
         with Vertical(id="topic-form"):
@@ -84,9 +84,11 @@ class TopicFormScreen(ModalScreen[str | None]):
 
         return TopicDraft(
             name=value("name"),
-            query=value("query"),
-            categories=split_list(value("categories")),
-            feeds=split_list(value("feeds"), commas=False),
+            definition=TopicDefinition(
+                query=value("query"),
+                categories=split_list(value("categories")),
+                feeds=split_list(value("feeds"), commas=False),
+            ),
             description=value("description"),
         )
 

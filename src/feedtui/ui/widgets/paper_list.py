@@ -832,13 +832,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
                 text.highlight_regex(pattern, style=styles.highlight)
             return text
 
-        def single(plain: str, style: Style) -> Text:
-            text = Text(one_line_safe(plain), style=style)
-            text.truncate(text_width, overflow="ellipsis")
-            return text
-
-        def single_marked(plain: str, style: Style) -> Text:
-            text = marked(one_line_safe(plain), style)
+        def single(plain: str, style: Style, *, mark: bool = False) -> Text:
+            text = marked(one_line_safe(plain), style) if mark else Text(one_line_safe(plain), style=style)
             text.truncate(text_width, overflow="ellipsis")
             return text
 
@@ -868,8 +863,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         rows: list[Text] = [header]
         rows += _padded(title_lines, TITLE_LINES)
         rows += _padded(abstract_lines, ABSTRACT_LINES)
-        rows.append(single_marked(card.authors, styles.authors))
-        rows.append(single_marked(card.affiliations, styles.affiliations))
+        rows.append(single(card.authors, styles.authors, mark=True))
+        rows.append(single(card.affiliations, styles.affiliations, mark=True))
         rows.append(tags_line)
         rows.append(Text())
 

@@ -243,7 +243,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             if not self._lines and index == 0 and self.empty_message:
                 message = Text(self.empty_message, style=self._style("topic-list--section"), no_wrap=True)
                 message.truncate(width, overflow="ellipsis")
-                return Strip(list(Segment.apply_style(message.render(self.app.console), style=base))).crop_extend(0, width, base)
+                return self._strip(message, width, base)
             return Strip.blank(width, base)
         line = self._lines[index]
         selected = index == self.cursor
@@ -257,10 +257,14 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             text = self._text(line.row, width, selected=selected)
         if selected:
             base = base + self._style("topic-list--cursor" if self.has_focus else "topic-list--cursor-blurred")
-        segments = list(Segment.apply_style(text.render(self.app.console), style=base))
-        strip = Strip(segments).crop_extend(0, width, base).simplify()
+        strip = self._strip(text, width, base)
         self._cache[key] = strip
         return strip
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        """One line of `width` cells: `text` on the row's style."""
+        segments = Segment.apply_style(text.render(self.app.console), style=base)
+        return Strip(list(segments)).crop_extend(0, width, base).simplify()
 
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)

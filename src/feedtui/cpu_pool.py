@@ -85,13 +85,31 @@ class CpuPool:
     async def run(self, size: int, *args: Any) -> Any:
         if self.workers < 2 or size < POOL_MIN_BYTES:
             return await asyncio.to_thread(self._run_here, *args)
+        executor = await self._ready_executor()
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), _run_paused, self.task, *args)
+            return await loop.run_in_executor(executor, _run_paused, self.task, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): do it here instead.
             self._pool = None
             return await asyncio.to_thread(self._run_here, *args)
+
+    async def start(self) -> None:
+        """Get ready for jobs before the first one comes: prepare this process
+        (imports, the initializer) in a thread and fork the workers. A refresh
+        calls this while its requests are out, so that 0.1–0.2 s of preparation
+        overlaps the wait for the first answer instead of following it."""
+        if self.workers < 2:
+            await asyncio.to_thread(self._prepare_here)
+            return
+        (await self._ready_executor()).submit(_nothing)  # the first job forks the workers
+
+    async def _ready_executor(self) -> ProcessPoolExecutor:
+        """The process pool for `run`: the preparation before the first fork
+        runs in a thread, so the event loop (the app's UI) never waits on it."""
+        if self._pool is None:
+            await asyncio.to_thread(self._prepare_here)
+        return self._executor()
 
     def map_blocking(self, calls: Sequence[tuple]) -> list[Any]:
         """Run `task(*call)` for every call on the workers and wait (for a thread
@@ -150,6 +168,10 @@ def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
     them back, so cyclic collections during it would only walk them in vain."""
     with gc_paused():
         return task(*args)
+
+
+def _nothing() -> None:
+    pass
 
 
 def _prepare_forked() -> None:

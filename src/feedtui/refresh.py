@@ -202,9 +202,10 @@ class Parser:
     def __init__(self, topics: Sequence[TopicEntry]) -> None:
         self.topics = topics
         self.token = 0
-        # Made for the first body to parse: a refresh of 304s never imports
-        # multiprocessing.
+        # Made for the first body to parse, or by `start` when bodies are
+        # expected: a refresh of 304s never imports multiprocessing.
         self.pool = None
+        self._starting: asyncio.Future | None = None
 
     def _pool(self):
         if self.pool is None:
@@ -219,10 +220,20 @@ class Parser:
             )
         return self.pool
 
+    def start(self) -> None:
+        """Start the pool in the background, for answers expected to have bodies."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._pool().start())
+
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
         return await self._pool().run(len(data), self.token, data, url, content_type, now)
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        if self._starting is not None:
+            # Its thread registers the topics; they are forgotten after it.
+            await asyncio.wait([self._starting])
+            if not self._starting.cancelled():
+                self._starting.exception()  # a failed start fails the parses after it too: reported there
         if self.pool is not None:
             self.pool.close()
             forget_topics(self.token)
@@ -251,10 +262,22 @@ async def fetch_sources(
                 on_source(outcome)
             return outcome
 
+        answers = asyncio.gather(*(run(plan) for plan in plans))
+        if any(_expects_body(plan, fetch_state) for plan in plans):
+            parser.start()
         try:
-            return list(await asyncio.gather(*(run(plan) for plan in plans)))
+            return list(await answers)
         finally:
-            parser.close()
+            await parser.close()
+
+
+def _expects_body(plan: PlannedSource, fetch_state: FetchState) -> bool:
+    """Whether the answer will most likely be a body to parse: an arXiv API
+    query (asked only for what is new), or a feed with nothing to make its GET
+    conditional (never fetched, or it sends no validators)."""
+    if plan.kind == "api":
+        return True
+    return plan.kind in ("rss", "feed") and fetch_state.validators(plan.url).empty
 
 
 async def _fetch_one(

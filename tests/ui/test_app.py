@@ -461,14 +461,14 @@ async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(mak
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         on_main = {c.title: c for c in app.get_system_commands(main)}
-        assert {"Mark all read", "Follow", "Expand", "Details"} <= set(on_main)
+        assert {"Mark all read", "Unfollow", "Expand", "Details"} <= set(on_main)  # Widgets is followed
         main.query_one(PaperList).focus()
         await pilot.press("enter")
         await pilot.pause(0.2)
         detail = app.screen
         assert detail is not main
         on_detail = {c.title: c for c in app.get_system_commands(detail)}
-        assert "Mark all read" not in on_detail and "Follow" not in on_detail
+        assert not {"Mark all read", "Follow", "Unfollow"} & set(on_detail)
         assert {"Open abstract page", "Read/unread"} <= set(on_detail)
         unread = engine.library.unread_count("Widgets")
         await on_detail["Read/unread"].callback()

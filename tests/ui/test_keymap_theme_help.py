@@ -11,6 +11,7 @@ from textual.widgets._footer import FooterKey
 from feedtui.config import load_config
 from feedtui.engine import Engine
 from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_sources, key_label, key_labels
 from feedtui.ui.widgets.paper_list import PaperList
 
@@ -64,16 +65,18 @@ def help_lines(app) -> list[str]:
 
 
 def test_every_binding_has_a_unique_id_and_a_description():
-    ids: list[str] = []
+    """An id is shared only by the states of one key in one class (f: Follow,
+    Unfollow), which a keymap must move together."""
+    owners: dict[str, set[tuple[str, str]]] = {}
     for source, bindings in binding_sources().items():
         assert bindings, source
         for binding in bindings:
             assert isinstance(binding, Binding), (source, binding)
             assert binding.id and "." in binding.id, (source, binding)
             assert binding.description, binding.id
-            ids.append(binding.id)
-    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
-    assert {i.split(".")[0] for i in ids} <= set(GROUPS)
+            owners.setdefault(binding.id, set()).add((source, binding.key))
+    assert {i: o for i, o in owners.items() if len(o) > 1} == {}
+    assert {i.split(".")[0] for i in owners} <= set(GROUPS)
 
 
 def test_key_labels_match_what_the_app_shows():
@@ -118,7 +121,7 @@ async def test_the_footer_shows_the_remapped_key(open_app):
         await ready(pilot)
         shown = footer_keys(app)
         assert shown["Read"] == "x"
-        assert shown["Follow"] == "^y"
+        assert shown["Unfollow"] == "^y"  # the topic shown is followed
         assert shown["Star"] == "s"
         active = {key: b.binding.id for key, b in app.screen.active_bindings.items()}
         assert active["x"] == "paper.toggle_read"
@@ -181,6 +184,44 @@ async def test_the_help_keeps_every_description_readable_on_a_small_terminal(ope
         for binding in all_bindings():  # every word of it, wrapped or folded
             assert does_by_id.get(binding.id, "").replace(" ", "") == binding.description.replace(" ", ""), binding.id
         assert max(len(line.rstrip()) for line in lines) <= size[0]
+
+
+async def test_f_says_follow_or_unfollow_as_the_topic_shown_is_and_a_keymap_moves_both(open_app):
+    app = open_app('[keymap]\ntopic.follow = "F"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        engine = app.engine
+
+        def offered() -> tuple[dict[str, str], set[str]]:
+            return footer_keys(app), {c.title for c in app.get_system_commands(app.screen)}
+
+        assert main.current == "Widgets" and engine.state.is_following("Widgets")
+        shown, palette = offered()
+        assert shown.get("Unfollow") == "F" and "Follow" not in shown
+        assert "Unfollow" in palette and "Follow" not in palette
+        await pilot.press("F")
+        await pilot.pause()
+        assert not engine.state.is_following("Widgets")
+        shown, palette = offered()
+        assert shown.get("Follow") == "F" and "Unfollow" not in shown
+        assert "Follow" in palette and "Unfollow" not in palette
+        await pilot.press("f")  # the default key is gone
+        await pilot.pause()
+        assert not engine.state.is_following("Widgets")
+        await pilot.press("F")
+        await pilot.pause()
+        assert engine.state.is_following("Widgets")
+        assert "Unfollow" in footer_keys(app)
+
+        main.show_topic("Gadgets")  # not followed
+        await pilot.pause()
+        assert "Follow" in footer_keys(app) and "Unfollow" not in footer_keys(app)
+
+        main.show_topic(STARRED_VIEW)  # nothing to follow: Follow, dimmed
+        await pilot.pause()
+        keys = {k.description: k for k in app.screen.query(FooterKey)}
+        assert "Unfollow" not in keys and keys["Follow"].has_class("-disabled")
+        assert "Follow" not in {c.title for c in app.get_system_commands(app.screen)}
 
 
 async def test_the_command_palette_shows_the_remapped_key(open_app):

@@ -93,6 +93,8 @@ class FeedtuiApp(App):
         self.push_screen(WelcomeScreen(catalogue), follow)
 
     def get_system_commands(self, screen):
+        from textual.actions import parse as parse_action
+
         from feedtui.ui.screens.help import key_labels, mapped
 
         yield from super().get_system_commands(screen)
@@ -106,7 +108,11 @@ class FeedtuiApp(App):
             targets.append((screen.query_one(PaperList), list(PaperList.BINDINGS)))
         for target, bindings in targets:
             for binding in bindings:
-                if isinstance(binding, Binding) and binding.id and binding.description:
+                if not (isinstance(binding, Binding) and binding.id and binding.description):
+                    continue
+                # Only what the key would do now (Unfollow, not Follow, on a followed topic).
+                _, action, parameters = parse_action(binding.action)
+                if target.check_action(action, parameters):
                     yield SystemCommand(
                         binding.description,
                         f"{', '.join(key_labels(mapped(binding, self.engine.settings.keymap).key))} · {binding.id}",

@@ -7,6 +7,7 @@ config check, the command palette and the README's key table read too.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
@@ -61,12 +62,17 @@ def binding_sources() -> dict[str, list[Binding]]:
 
 
 def all_bindings() -> list[Binding]:
-    """Every binding with an id, once each, in the order the classes list them."""
+    """Every binding with an id, once each, in the order the classes list them.
+    Bindings sharing an id (one key whose action follows the state: f is
+    Follow or Unfollow) are one, described as both ("Follow / Unfollow")."""
     seen: dict[str, Binding] = {}
     for bindings in binding_sources().values():
         for binding in bindings:
-            if binding.id and binding.id not in seen:
-                seen[binding.id] = binding
+            if not binding.id:
+                continue
+            first = seen.setdefault(binding.id, binding)
+            if first is not binding and binding.description not in first.description.split(" / "):
+                seen[binding.id] = replace(first, description=f"{first.description} / {binding.description}")
     return list(seen.values())
 
 
@@ -85,7 +91,7 @@ def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
         "a question": ("app", "confirm"),
     }
     return {
-        place: [(b.id, b.key) for name in names for b in sources[name] if b.id]
+        place: list(dict.fromkeys((b.id, b.key) for name in names for b in sources[name] if b.id))
         for place, names in together.items()
     }
 

@@ -43,7 +43,10 @@ class MainScreen(Screen):
     AUTO_REFRESH_CHECK_S = 300.0
     AUTO_REFRESH_RETRY_S = 1800.0
     BINDINGS = [
+        # One key, two bindings: check_action lets through the one that applies,
+        # so the footer says Follow or Unfollow; one id, so [keymap] moves both.
         Binding("f", "follow", "Follow", id="topic.follow"),
+        Binding("f", "unfollow", "Unfollow", id="topic.follow"),
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
         Binding("M", "mark_all_read", "Mark all read", show=False, id="topic.mark_all_read"),
         Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
@@ -88,6 +91,8 @@ class MainScreen(Screen):
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
         self._cards: TopicCards | None = None
+        # Whether the topic shown is followed, as the footer's f key says it.
+        self._following_shown: bool | None = None
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -349,6 +354,7 @@ class MainScreen(Screen):
             )
             chart.remove_class("-hidden")
             chart.update_chart(ChartData.from_momentum(momentum))
+        self._show_follow_key()
         total = len(positions)
         if self.unread_only:
             positions = [i for i in positions if not library.is_read(i)]
@@ -633,12 +639,33 @@ class MainScreen(Screen):
 
     # -- topics ------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in ("follow", "unfollow"):
+            return True
+        if self._following_shown is None:  # no topic, or the reading list
+            return None if action == "follow" else False  # Follow, dimmed
+        return (action == "unfollow") == self._following_shown
+
+    def _show_follow_key(self) -> None:
+        """Have the footer say Follow or Unfollow, as the topic shown is."""
+        name = self.current
+        following = None if not name or name == STARRED_VIEW else self.engine.state.is_following(name)
+        if following != self._following_shown:
+            self._following_shown = following
+            self.refresh_bindings()
+
     def action_follow(self) -> None:
+        self._set_following(True)
+
+    def action_unfollow(self) -> None:
+        self._set_following(False)
+
+    def _set_following(self, follow: bool) -> None:
         name = self.current
         if not name or name == STARRED_VIEW:
             return
         engine = self.engine
-        if engine.state.is_following(name):
+        if not follow:
             engine.unfollow(name)
             self.notify(f"No longer following {name}", markup=False)
         else:

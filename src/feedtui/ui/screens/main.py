@@ -652,7 +652,10 @@ class MainScreen(Screen):
         following = None if not name or name == STARRED_VIEW else self.engine.state.is_following(name)
         if following != self._following_shown:
             self._following_shown = following
-            self.refresh_bindings()
+            if self.query_one(Footer).children:
+                # Drawn already; a footer not yet drawn asks check_action when it is
+                # (at start that saves the footer one more compose).
+                self.refresh_bindings()
 
     def action_follow(self) -> None:
         self._set_following(True)

@@ -8,6 +8,7 @@ from textual.geometry import Region
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
 from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.main import MainScreen
 from feedtui.ui.widgets.paper_list import PaperList
@@ -135,6 +136,31 @@ async def test_n_rounds_to_an_unread_paper_above_the_cursor_in_the_same_topic(ma
         await pilot.pause()
         assert main.current == "Widgets"
         assert paper_list.cursor_card.paper_id == "2611.00001"
+
+
+async def test_n_in_the_reading_list_rounds_within_it(make_engine):
+    engine = make_engine()
+    engine.star(["2611.00001", "2611.00003"])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.show_topic(STARRED_VIEW)
+        await pilot.pause()
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        assert [paper_list.cursor_card.paper_id, len(main._cards)] == ["2611.00001", 2]
+        await pilot.press("j")
+        assert paper_list.cursor_card.paper_id == "2611.00003"
+        await pilot.press("n")  # nothing unread below: back to the top of the list, not to a topic
+        await pilot.pause()
+        assert main.current == STARRED_VIEW
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+        engine.mark_read(["2611.00001", "2611.00003"])
+        main.show_topic(STARRED_VIEW)
+        await pilot.press("n")
+        await pilot.pause()
+        assert main.current == STARRED_VIEW
+        assert "No unread papers left in the reading list" in [n.message for n in app._notifications]
 
 
 async def test_the_followed_marker_stays_visible_on_the_selected_topic(make_engine):

@@ -609,10 +609,15 @@ class MainScreen(Screen):
 
     def action_next_unread(self) -> None:
         """The next unread paper below the cursor; else the first in the next
-        topic with any; else, rounding, the first in this topic."""
+        topic with any; else, rounding, the first in this topic. The reading
+        list is a list of its own: n rounds within it."""
         library = self.engine.library
         cursor = self.query_one(PaperList).cursor
         if self._go_to_unread(range(cursor + 1, self._card_count())):
+            return
+        if self.current == STARRED_VIEW:
+            if not self._go_to_unread(range(min(cursor + 1, self._card_count()))):
+                self.notify("No unread papers left in the reading list", markup=False)
             return
         names = [r.name for r in self.query_one(TopicList).rows if not r.virtual]
         start = names.index(self.current) + 1 if self.current in names else 0

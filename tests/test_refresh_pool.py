@@ -1,45 +1,108 @@
-"""A refresh that expects bodies starts its parse pool while the requests are
-out, so preparing it (imports, compiled topics, the fork) overlaps the wait
-for the first answer; a refresh of 304s never starts one."""
+"""A refresh that expects bodies prepares its parse pool while the requests
+are out, so the imports and compiled topics are ready by the first answer;
+the workers are forked by the first body large enough to need them. A
+refresh of 304s prepares nothing, a refresh of small bodies forks nothing,
+and a refresh cancelled mid-preparation still forgets its topics."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
 
 from werkzeug import Response
 
-from feedtui.cpu_pool import CpuPool
+from feedtui import refresh
+from feedtui.cpu_pool import POOL_MIN_BYTES
 from feedtui.model import TopicDefinition
+from feedtui.topics import tagging
 from tests.test_refresh_unchanged import ETAG, engine_at, feed
 
+FORKS = [0]
+os.register_at_fork(after_in_parent=lambda: FORKS.__setitem__(0, FORKS[0] + 1))
 
-async def test_the_pool_is_ready_before_the_first_answer_and_not_started_for_304s(tmp_path, httpserver, monkeypatch):
-    started = threading.Event()
-    real_start = CpuPool.start
 
-    async def start(self):
-        await real_start(self)
-        started.set()
+def watch_preparations(monkeypatch) -> threading.Event:
+    """Set once a pool's topics are registered in this process."""
+    prepared = threading.Event()
+    real = refresh.register_topics
 
-    monkeypatch.setattr(CpuPool, "start", start)
-    body = feed(3)
-    ready_before_answer: list[bool] = []
+    def register(token, specs):
+        real(token, specs)
+        prepared.set()
 
+    monkeypatch.setattr(refresh, "register_topics", register)
+    return prepared
+
+
+def serve(httpserver, body: bytes, etag: str | None, before_answer=lambda: None) -> str:
     def answer(request):
-        if request.headers.get("If-None-Match") == ETAG:
-            return Response(status=304, headers={"ETag": ETAG})
-        ready_before_answer.append(started.wait(5))
-        return Response(body, headers={"ETag": ETAG, "Content-Type": "application/rss+xml"})
+        if etag and request.headers.get("If-None-Match") == etag:
+            return Response(status=304, headers={"ETag": etag})
+        before_answer()
+        headers = {"Content-Type": "application/rss+xml", **({"ETag": etag} if etag else {})}
+        return Response(body, headers=headers)
 
     httpserver.expect_request("/feed.xml").respond_with_handler(answer)
-    engine = engine_at(tmp_path / "data")
-    engine.add_topic("Pooled", TopicDefinition(feeds=(httpserver.url_for("/feed.xml"),)))
-    engine.follow("Pooled")
-    assert (await engine.refresh()).new_papers == 3
-    assert ready_before_answer == [True]
+    return httpserver.url_for("/feed.xml")
 
-    started.clear()
+
+async def test_the_pool_is_prepared_before_the_first_answer_and_not_for_304s(tmp_path, httpserver, monkeypatch):
+    prepared = watch_preparations(monkeypatch)
+    body = feed(400)
+    assert len(body) >= POOL_MIN_BYTES  # parsed by the workers
+    ready_before_answer: list[bool] = []
+    url = serve(httpserver, body, ETAG, lambda: ready_before_answer.append(prepared.wait(5)))
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("Pooled", TopicDefinition(feeds=(url,)))
+    engine.follow("Pooled")
+    forks = FORKS[0]
+    assert (await engine.refresh()).new_papers == 400
+    assert ready_before_answer == [True]
+    assert FORKS[0] > forks
+
+    prepared.clear()
+    forks = FORKS[0]
     report = await engine.refresh(force=True)
     assert [(s.ok, s.not_modified) for s in report.sources] == [(True, True)]
-    assert not started.is_set()
+    assert not prepared.is_set() and FORKS[0] == forks
     engine.close()
+
+
+async def test_small_bodies_fork_no_workers(tmp_path, httpserver, monkeypatch):
+    prepared = watch_preparations(monkeypatch)
+    url = serve(httpserver, feed(3), etag=None)  # no validators: a body every time
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("Small", TopicDefinition(feeds=(url,)))
+    engine.follow("Small")
+    forks = FORKS[0]
+    for _ in range(2):
+        assert (await engine.refresh(force=True)).sources[0].ok
+    assert prepared.is_set() and FORKS[0] == forks
+    engine.close()
+
+
+async def test_topics_prepared_after_a_cancelled_close_are_still_forgotten(monkeypatch):
+    release = threading.Event()
+    registered: list[int] = []
+    real = refresh.register_topics
+
+    def slow_register(token, specs):
+        release.wait(5)
+        real(token, specs)
+        registered.append(token)
+
+    monkeypatch.setattr(refresh, "register_topics", slow_register)
+    parser = refresh.Parser([])
+    parser.start()
+    closing = asyncio.ensure_future(parser.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # waiting for the preparation, in a thread
+    closing.cancel()
+    release.set()
+    for _ in range(250):
+        if registered and parser.token not in tagging._REGISTERED:
+            break
+        await asyncio.sleep(0.02)
+    assert registered == [parser.token]
+    assert parser.token not in tagging._REGISTERED

@@ -81,6 +81,8 @@ class CpuPool:
         self._pool: ProcessPoolExecutor | None = None
         self._local_ready = False
         self._local_lock = threading.Lock()
+        self._starter: threading.Thread | None = None
+        self._closed = False
 
     async def run(self, size: int, *args: Any) -> Any:
         if self.workers < 2 or size < POOL_MIN_BYTES:
@@ -94,15 +96,21 @@ class CpuPool:
             self._pool = None
             return await asyncio.to_thread(self._run_here, *args)
 
-    async def start(self) -> None:
-        """Get ready for jobs before the first one comes: prepare this process
-        (imports, the initializer) in a thread and fork the workers. A refresh
-        calls this while its requests are out, so that 0.1–0.2 s of preparation
-        overlaps the wait for the first answer instead of following it."""
-        if self.workers < 2:
-            await asyncio.to_thread(self._prepare_here)
-            return
-        (await self._ready_executor()).submit(_nothing)  # the first job forks the workers
+    def start(self) -> None:
+        """Prepare this process (imports, the initializer) for the jobs to come,
+        now, in a background thread. A refresh calls this while its requests
+        are out, so the preparation (0.1–0.3 s) overlaps the wait for the first
+        answer instead of following it. The workers are still forked by the
+        first large job: a refresh of small bodies forks none."""
+        if self._starter is None and not self._local_ready:
+            self._starter = threading.Thread(target=self._prepare_quietly, name="feedtui-pool-start", daemon=True)
+            self._starter.start()
+
+    def _prepare_quietly(self) -> None:
+        try:
+            self._prepare_here()
+        except Exception:  # the first job prepares again, and that failure is reported
+            pass
 
     async def _ready_executor(self) -> ProcessPoolExecutor:
         """The process pool for `run`: the preparation before the first fork
@@ -150,7 +158,7 @@ class CpuPool:
 
     def _prepare_here(self) -> None:
         with self._local_lock:
-            if not self._local_ready:
+            if not self._local_ready and not self._closed:
                 for module in self.preload:
                     importlib.import_module(module)
                 if self.initializer is not None:
@@ -158,9 +166,18 @@ class CpuPool:
                 self._local_ready = True
 
     def close(self) -> None:
+        """Shut the workers down; a preparation not begun yet never will be."""
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def after_preparing(self, undo: Callable[..., None], *args: Any) -> None:
+        """`undo(*args)` once no preparation is under way (it blocks: call it in
+        a thread). After `close`, that undoes the initializer for good, even when
+        a thread was still running it."""
+        with self._local_lock:
+            undo(*args)
 
 
 def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
@@ -168,10 +185,6 @@ def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
     them back, so cyclic collections during it would only walk them in vain."""
     with gc_paused():
         return task(*args)
-
-
-def _nothing() -> None:
-    pass
 
 
 def _prepare_forked() -> None:

@@ -205,7 +205,6 @@ class Parser:
         # Made for the first body to parse, or by `start` when bodies are
         # expected: a refresh of 304s never imports multiprocessing.
         self.pool = None
-        self._starting: asyncio.Future | None = None
 
     def _pool(self):
         if self.pool is None:
@@ -216,27 +215,34 @@ class Parser:
                 parse_and_tag,
                 initializer=register_topics,
                 initargs=(self.token, topic_specs(self.topics)),
-                preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
+                # Everything a job imports, lazily included: a worker forked while
+                # a thread of this process is inside an import would wait for
+                # that module's lock for ever.
+                preload=[
+                    "feedtui.sources.parse",
+                    "feedtui.topics.tagging",
+                    "feedparser",
+                    "feedparser.mixin",
+                    "email.utils",
+                    "pylatexenc.latex2text",
+                ],
             )
         return self.pool
 
     def start(self) -> None:
-        """Start the pool in the background, for answers expected to have bodies."""
-        if self._starting is None:
-            self._starting = asyncio.ensure_future(self._pool().start())
+        """Prepare the pool in the background, for answers expected to have bodies."""
+        self._pool().start()
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
         return await self._pool().run(len(data), self.token, data, url, content_type, now)
 
     async def close(self) -> None:
-        if self._starting is not None:
-            # Its thread registers the topics; they are forgotten after it.
-            await asyncio.wait([self._starting])
-            if not self._starting.cancelled():
-                self._starting.exception()  # a failed start fails the parses after it too: reported there
         if self.pool is not None:
             self.pool.close()
-            forget_topics(self.token)
+            # A preparation still under way in a thread registers the topics
+            # when it ends: they are forgotten after it, and the loop never
+            # waits for it (the thread runs on even if this is cancelled).
+            await asyncio.to_thread(self.pool.after_preparing, forget_topics, self.token)
 
 
 async def fetch_sources(
@@ -262,22 +268,24 @@ async def fetch_sources(
                 on_source(outcome)
             return outcome
 
-        answers = asyncio.gather(*(run(plan) for plan in plans))
-        if any(_expects_body(plan, fetch_state) for plan in plans):
-            parser.start()
         try:
-            return list(await answers)
+            if any(_expects_body(plan, settings, fetch_state) for plan in plans):
+                parser.start()
+            return list(await asyncio.gather(*(run(plan) for plan in plans)))
         finally:
             await parser.close()
 
 
-def _expects_body(plan: PlannedSource, fetch_state: FetchState) -> bool:
-    """Whether the answer will most likely be a body to parse: an arXiv API
-    query (asked only for what is new), or a feed with nothing to make its GET
-    conditional (never fetched, or it sends no validators)."""
+def _expects_body(plan: PlannedSource, settings: Settings, fetch_state: FetchState) -> bool:
+    """Whether the answer will most likely be a body to parse: a request with
+    nothing to make it conditional (never answered, or no validators sent)."""
     if plan.kind == "api":
-        return True
-    return plan.kind in ("rss", "feed") and fetch_state.validators(plan.url).empty
+        url = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+    elif plan.kind in ("rss", "feed"):
+        url = plan.url
+    else:  # the one-result count of new papers: parsed in a thread, no pool
+        return False
+    return fetch_state.validators(url).empty
 
 
 async def _fetch_one(

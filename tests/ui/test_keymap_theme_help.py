@@ -490,6 +490,46 @@ async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxi
         assert not arxiv_server.log
 
 
+async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_instead_of_cancelling_it(open_app, httpserver):
+    import threading
+
+    from werkzeug import Response
+
+    from feedtui.refresh import answered_key
+    from tests.atom import Entry, api_feed
+
+    answer = threading.Event()
+    queries: list[str] = []
+    feed = api_feed([Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")])
+
+    def slow(request):
+        queries.append(request.args.get("search_query", ""))
+        answer.wait(5)
+        return Response(feed, content_type="application/atom+xml")
+
+    httpserver.expect_request("/api/query").respond_with_handler(slow)
+    app = open_app(arxiv_config(httpserver), general="auto_refresh = true")  # never refreshed: refreshes at start
+    engine = app.engine
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        for _ in range(100):
+            if main.refreshing and queries:
+                break
+            await pilot.pause(0.02)
+        assert main.refreshing and any("widget" in q for q in queries)
+        main.show_topic("Gadgets")
+        await pilot.press("f")  # while the start-up refresh waits for its answer
+        await pilot.pause(0.1)
+        answer.set()
+        for _ in range(150):
+            await pilot.pause(0.05)
+            if not main.refreshing and engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))):
+                break
+        assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None  # not cancelled
+        assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None  # then this one
+        assert any("gadget" in q for q in queries)
+
+
 # -- styles follow the theme ---------------------------------------------------------------
 
 NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"

@@ -88,7 +88,7 @@ class FeedtuiApp(App):
                 self.engine.follow(name)
             self.main_screen.rebuild_sidebar(keep=names[0])
             self.main_screen.go_to_topic(names[0])
-            self.main_screen.refresh_topics(names)
+            self.main_screen.refresh_soon(names)
 
         self.push_screen(WelcomeScreen(catalogue), follow)
 

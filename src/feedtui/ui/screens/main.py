@@ -93,6 +93,8 @@ class MainScreen(Screen):
         self._cards: TopicCards | None = None
         # Whether the topic shown is followed, as the footer's f key says it.
         self._following_shown: bool | None = None
+        # Topics followed while a refresh ran, refreshed once it has ended.
+        self._queued_refresh: dict[str, None] = {}
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -680,7 +682,7 @@ class MainScreen(Screen):
             engine.follow(name)
             self.notify(f"Following {name}", markup=False)
             if not engine.demo:
-                self.refresh_topics([name])
+                self.refresh_soon([name])
         self.rebuild_sidebar(keep=name)
         self.show_topic(name, keep=self._cursor_id())
 
@@ -878,12 +880,35 @@ class MainScreen(Screen):
             return
         self.refresh_topics(None)
 
+    def refresh_soon(self, names: list[str]) -> None:
+        """Refresh these topics now, or once the refresh under way has ended:
+        starting one would cancel that (all followed topics, perhaps), and what
+        it had not fetched yet would wait for the next automatic refresh."""
+        if self.refreshing:
+            self._queued_refresh.update(dict.fromkeys(names))
+        else:
+            self.refresh_topics(names)
+
+    def _refresh_queued(self) -> None:
+        if self._queued_refresh and not self.refreshing:
+            names = list(self._queued_refresh)
+            self._queued_refresh.clear()
+            self.refresh_topics(names)
+
     @work(exclusive=True, group="refresh")
     async def refresh_topics(self, names: list[str] | None, force: bool = False) -> None:
-        engine = self.engine
-        if engine.demo:
+        if self.engine.demo:
             self.notify("Demo mode: the bundled papers are all there is; nothing is fetched", markup=False)
             return
+        try:
+            await self._refresh(names, force)
+        finally:
+            # Nothing is awaited after this: this worker has ended by the time
+            # the topics queued meanwhile start theirs (which would cancel it).
+            self.call_later(self._refresh_queued)
+
+    async def _refresh(self, names: list[str] | None, force: bool) -> None:
+        engine = self.engine
         status = self.query_one(StatusLine)
         self.refreshing = True
         status.start_progress(1)

@@ -119,3 +119,40 @@ def test_start_prepares_in_a_thread_and_the_first_large_job_forks_the_workers():
     done = subprocess.run([sys.executable, "-c", START_APP], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "0", "True"]
+
+
+FORK_AFTER_JOBS_APP = """\
+import asyncio, os, threading, time
+from feedtui.cpu_pool import CpuPool
+
+events = []
+os.register_at_fork(before=lambda: events.append("fork"))
+started = threading.Event()
+
+def task(small):
+    if small:
+        events.append("thread job starts")
+        started.set()
+        time.sleep(0.3)  # inside a lazy import, say
+        events.append("thread job ends")
+    return os.getpid()
+
+async def main():
+    pool = CpuPool(task, workers=2)
+    small = asyncio.ensure_future(pool.run(10, True))
+    await asyncio.to_thread(started.wait, 5)
+    worker = await pool.run(1 << 20, False)
+    await small
+    pool.close()
+    print(events[:3], worker != os.getpid())
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_the_workers_are_forked_only_once_no_job_runs_in_a_thread():
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", FORK_AFTER_JOBS_APP], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['thread job starts', 'thread job ends', 'fork'] True"

@@ -83,6 +83,12 @@ class CpuPool:
         self._local_lock = threading.Lock()
         self._starter: threading.Thread | None = None
         self._closed = False
+        self._pool_lock = threading.Lock()
+        # Jobs running in threads of this process, and whether the workers are
+        # being forked: the two never overlap (see `_executor`).
+        self._jobs_here = 0
+        self._forking = False
+        self._jobs = threading.Condition()
 
     async def run(self, size: int, *args: Any) -> Any:
         if self.workers < 2 or size < POOL_MIN_BYTES:
@@ -113,11 +119,12 @@ class CpuPool:
             pass
 
     async def _ready_executor(self) -> ProcessPoolExecutor:
-        """The process pool for `run`: the preparation before the first fork
-        runs in a thread, so the event loop (the app's UI) never waits on it."""
-        if self._pool is None:
-            await asyncio.to_thread(self._prepare_here)
-        return self._executor()
+        """The process pool for `run`, made in a thread: preparing and forking
+        may wait, and the event loop (the app's UI) never does."""
+        pool = self._pool
+        if pool is None:
+            pool = await asyncio.to_thread(self._executor)
+        return pool
 
     def map_blocking(self, calls: Sequence[tuple]) -> list[Any]:
         """Run `task(*call)` for every call on the workers and wait (for a thread
@@ -133,28 +140,57 @@ class CpuPool:
 
     def _run_here(self, *args: Any) -> Any:
         self._prepare_here()
-        return self.task(*args)
+        with self._jobs:
+            while self._forking:
+                self._jobs.wait()
+            self._jobs_here += 1
+        try:
+            return self.task(*args)
+        finally:
+            with self._jobs:
+                self._jobs_here -= 1
+                self._jobs.notify_all()
 
     def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            if sys.platform == "linux":
-                global _forking_parent
-                _forking_parent = os.getpid()
+        """The process pool, made on first use (this may block)."""
+        with self._pool_lock:
+            if self._pool is None:
                 self._prepare_here()
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("fork"),
-                    initializer=_prepare_forked,
-                )
-            else:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=context,
-                    initializer=_prepare_spawned,
-                    initargs=(self.preload, self.initializer, self.initargs),
-                )
-        return self._pool
+                if sys.platform == "linux":
+                    self._pool = self._forked_pool()
+                else:
+                    self._pool = ProcessPoolExecutor(
+                        max_workers=self.workers,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_prepare_spawned,
+                        initargs=(self.preload, self.initializer, self.initargs),
+                    )
+            return self._pool
+
+    def _forked_pool(self) -> ProcessPoolExecutor:
+        """Fork the workers once no job runs in a thread here, and hold new ones
+        back meanwhile. A job may import a module lazily (feedparser, a codec):
+        a worker forked while a thread is inside that import inherits the
+        module's lock held by a thread it does not have, and would wait on it
+        for ever the first time it needed the module."""
+        global _forking_parent
+        _forking_parent = os.getpid()
+        with self._jobs:
+            self._forking = True
+            while self._jobs_here:
+                self._jobs.wait()
+        try:
+            pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_prepare_forked,
+            )
+            pool.submit(_nothing)  # the first job forks every worker, now
+            return pool
+        finally:
+            with self._jobs:
+                self._forking = False
+                self._jobs.notify_all()
 
     def _prepare_here(self) -> None:
         with self._local_lock:
@@ -185,6 +221,10 @@ def _run_paused(task: Callable[..., Any], *args: Any) -> Any:
     them back, so cyclic collections during it would only walk them in vain."""
     with gc_paused():
         return task(*args)
+
+
+def _nothing() -> None:
+    pass
 
 
 def _prepare_forked() -> None:

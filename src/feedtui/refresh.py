@@ -215,17 +215,7 @@ class Parser:
                 parse_and_tag,
                 initializer=register_topics,
                 initargs=(self.token, topic_specs(self.topics)),
-                # Everything a job imports, lazily included: a worker forked while
-                # a thread of this process is inside an import would wait for
-                # that module's lock for ever.
-                preload=[
-                    "feedtui.sources.parse",
-                    "feedtui.topics.tagging",
-                    "feedparser",
-                    "feedparser.mixin",
-                    "email.utils",
-                    "pylatexenc.latex2text",
-                ],
+                preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
             )
         return self.pool
 

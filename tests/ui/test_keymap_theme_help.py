@@ -490,12 +490,12 @@ async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxi
         assert not arxiv_server.log
 
 
-async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_instead_of_cancelling_it(open_app, httpserver):
+def held_arxiv(httpserver):
+    """An arXiv API that answers only once `answer` is set; `queries` lists what it was asked."""
     import threading
 
     from werkzeug import Response
 
-    from feedtui.refresh import answered_key
     from tests.atom import Entry, api_feed
 
     answer = threading.Event()
@@ -508,6 +508,20 @@ async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_in
         return Response(feed, content_type="application/atom+xml")
 
     httpserver.expect_request("/api/query").respond_with_handler(slow)
+    return answer, queries
+
+
+async def wait_until(pilot, condition, tries: int = 150) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.05)
+
+
+async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_instead_of_cancelling_it(open_app, httpserver):
+    from feedtui.refresh import answered_key
+
+    answer, queries = held_arxiv(httpserver)
     app = open_app(arxiv_config(httpserver), general="auto_refresh = true")  # never refreshed: refreshes at start
     engine = app.engine
     async with app.run_test(size=SIZE) as pilot:
@@ -528,6 +542,41 @@ async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_in
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None  # not cancelled
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None  # then this one
         assert any("gadget" in q for q in queries)
+
+
+async def test_a_topic_followed_then_removed_during_a_refresh_is_not_refreshed_after_it(open_app, httpserver):
+    answer, queries = held_arxiv(httpserver)
+    app = open_app(arxiv_config(httpserver), general="auto_refresh = true")
+    engine = app.engine
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await wait_until(pilot, lambda: main.refreshing and queries)
+        main.show_topic("Gadgets")
+        await pilot.press("f")
+        await pilot.pause(0.1)
+        engine.remove_topic("Gadgets")  # what D does
+        answer.set()
+        await wait_until(pilot, lambda: not main.refreshing and not main._queued_refresh)
+        await pilot.pause(0.3)
+        assert app.is_running and not main.refreshing
+        assert not any("gadget" in q for q in queries)
+
+
+async def test_two_topics_followed_in_one_turn_are_both_refreshed(open_app, httpserver):
+    from feedtui.refresh import answered_key
+
+    answer, queries = held_arxiv(httpserver)
+    answer.set()
+    app = open_app(arxiv_config(httpserver))
+    engine = app.engine
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        engine.follow("Gadgets")
+        main.refresh_soon(["Gadgets"])
+        main.refresh_soon(["Widgets"])  # before the first refresh's worker has run
+        await wait_until(pilot, lambda: all(engine.fetch_state.answered_at(answered_key(engine.topic(n))) for n in ("Gadgets", "Widgets")))
+        assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None
+        assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None
 
 
 # -- styles follow the theme ---------------------------------------------------------------

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
+from textual.worker import Worker
 
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, highlight_words
@@ -95,6 +96,7 @@ class MainScreen(Screen):
         self._following_shown: bool | None = None
         # Topics followed while a refresh ran, refreshed once it has ended.
         self._queued_refresh: dict[str, None] = {}
+        self._refresh_job: Worker | None = None
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -165,7 +167,7 @@ class MainScreen(Screen):
         are refreshed once they are older than refresh_age_hours. After an attempt
         that changed nothing (every source failed: offline, say) the next one
         waits AUTO_REFRESH_RETRY_S rather than failing again at every check."""
-        if not self.engine.settings.auto_refresh or self.refreshing or not self._followed_stale():
+        if not self.engine.settings.auto_refresh or self.refresh_busy or not self._followed_stale():
             return
         if time.monotonic() - self._auto_refreshed_at < self.AUTO_REFRESH_RETRY_S:
             return
@@ -864,7 +866,7 @@ class MainScreen(Screen):
     # -- refresh -------------------------------------------------------------------------
 
     def action_refresh_topic(self) -> None:
-        if self.refreshing:
+        if self.refresh_busy:
             # Starting another would cancel the one running (all followed
             # topics, perhaps), which would then count as done.
             self.notify(REFRESH_RUNNING, markup=False)
@@ -875,7 +877,7 @@ class MainScreen(Screen):
         if not self.engine.followed():
             self.notify("Follow a topic first (f), then R refreshes everything you follow", markup=False)
             return
-        if self.refreshing:
+        if self.refresh_busy:
             self.notify(REFRESH_RUNNING, markup=False)
             return
         self.refresh_topics(None)
@@ -884,19 +886,36 @@ class MainScreen(Screen):
         """Refresh these topics now, or once the refresh under way has ended:
         starting one would cancel that (all followed topics, perhaps), and what
         it had not fetched yet would wait for the next automatic refresh."""
-        if self.refreshing:
+        if self.refresh_busy:
             self._queued_refresh.update(dict.fromkeys(names))
         else:
             self.refresh_topics(names)
 
     def _refresh_queued(self) -> None:
-        if self._queued_refresh and not self.refreshing:
-            names = list(self._queued_refresh)
-            self._queued_refresh.clear()
+        """The topics followed during the last refresh, those still followed."""
+        if not self._queued_refresh:
+            return
+        if self.refresh_busy:
+            self.set_timer(0.1, self._refresh_queued)
+            return
+        state, registry = self.engine.state, self.engine.registry
+        names = [name for name in self._queued_refresh if name in registry and state.is_following(name)]
+        self._queued_refresh.clear()
+        if names:
             self.refresh_topics(names)
 
+    @property
+    def refresh_busy(self) -> bool:
+        """A refresh started and not ended: `refreshing` is set only once its
+        worker runs, and starting another before then would cancel it."""
+        return self.refreshing or (self._refresh_job is not None and not self._refresh_job.is_finished)
+
+    def refresh_topics(self, names: list[str] | None, force: bool = False) -> None:
+        """Start a refresh; one not ended is cancelled (callers ask refresh_busy)."""
+        self._refresh_job = self._refresh_topics(names, force)
+
     @work(exclusive=True, group="refresh")
-    async def refresh_topics(self, names: list[str] | None, force: bool = False) -> None:
+    async def _refresh_topics(self, names: list[str] | None, force: bool) -> None:
         if self.engine.demo:
             self.notify("Demo mode: the bundled papers are all there is; nothing is fetched", markup=False)
             return

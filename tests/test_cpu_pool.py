@@ -115,10 +115,7 @@ asyncio.run(main())
 
 @pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
 def test_start_prepares_in_a_thread_and_the_first_large_job_forks_the_workers():
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    done = subprocess.run([sys.executable, "-c", START_APP], capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True", "0", "True"]
+    assert run_script(START_APP).split() == ["False", "True", "0", "True"]
 
 
 FORK_AFTER_JOBS_APP = """\
@@ -152,7 +149,12 @@ asyncio.run(main())
 
 @pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
 def test_the_workers_are_forked_only_once_no_job_runs_in_a_thread():
+    assert run_script(FORK_AFTER_JOBS_APP).strip() == "['thread job starts', 'thread job ends', 'fork'] True"
+
+
+def run_script(script: str) -> str:
+    """Run `script` in a Python of its own (forks stay out of pytest's process); its stdout."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    done = subprocess.run([sys.executable, "-c", FORK_AFTER_JOBS_APP], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['thread job starts', 'thread job ends', 'fork'] True"
+    return done.stdout

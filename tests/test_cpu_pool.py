@@ -106,8 +106,9 @@ async def main():
     await asyncio.to_thread(pool.after_preparing, lambda: None)
     forked_by_start = len(children())
     ran_in = await pool.run(1 << 20)
+    workers = children()  # before close: the workers end soon after it
     pool.close()
-    print(seen["main thread"], seen["start returned first"], forked_by_start, ran_in in children())
+    print(seen["main thread"], seen["start returned first"], forked_by_start, ran_in in workers)
 
 asyncio.run(main())
 """

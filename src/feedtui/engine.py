@@ -202,17 +202,20 @@ class Engine:
         self.reload_topics()
         return self.registry.entries[entry.name]
 
-    def defined_in_config(self, name: str) -> bool:
-        """Whether the config file defines this topic (an edit may override it)."""
-        return any(topic.name == name for topic in self.config.topics)
+    def removal_refused(self, name: str) -> str:
+        """Why this topic cannot be removed here ("" when it can): the config
+        file defines it. Also when edited since (the edit overrides it):
+        removing the override would only bring the file's definition back."""
+        if not any(topic.name == name for topic in self.config.topics):
+            return ""
+        where = self.config.path or "the config file"
+        return f"{name} is defined in {where}: remove its [[topic]] table there"
 
     def remove_topic(self, name: str) -> TopicEntry:
         entry = self.topic(name)
-        if self.defined_in_config(entry.name):
-            # Also when edited since (the edit overrides it): removing the
-            # override would only bring the file's definition back.
-            where = self.config.path or "the config file"
-            raise ValueError(f"{entry.name} is defined in {where}: remove its [[topic]] table there")
+        refused = self.removal_refused(entry.name)
+        if refused:
+            raise ValueError(refused)
         self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)
         self.reload_topics()
         if self._library is not None:

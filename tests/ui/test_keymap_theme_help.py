@@ -579,6 +579,19 @@ async def test_two_topics_followed_in_one_turn_are_both_refreshed(open_app, http
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None
 
 
+async def test_d_on_a_config_file_topic_says_where_it_is_defined_without_asking(open_app, tmp_path):
+    app = open_app('[[topic]]\nname = "Configured"\nquery = "abs:widget"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.show_topic("Configured")
+        await pilot.press("D")
+        await pilot.pause()
+        assert app.screen is main  # no question asked
+        assert "Configured" in app.engine.registry
+        messages = [n.message for n in app._notifications]
+        assert f"Configured is defined in {tmp_path / 'config.toml'}: remove its [[topic]] table there" in messages
+
+
 # -- styles follow the theme ---------------------------------------------------------------
 
 NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan|orange|purple|pink|bright_\w+"

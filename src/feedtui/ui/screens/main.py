@@ -481,8 +481,9 @@ class MainScreen(Screen):
         name = self.current
         if not name or name == STARRED_VIEW:
             return
-        if self.engine.defined_in_config(name):
-            self.notify(f"{name} is defined in the config file: remove its [[topic]] table there", markup=False)
+        refused = self.engine.removal_refused(name)
+        if refused:  # said before asking, not after
+            self.notify(refused, markup=False)
             return
         catalogue = name in self.engine.registry.catalogue_names
         question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"

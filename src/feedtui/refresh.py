@@ -266,11 +266,16 @@ async def fetch_sources(
             await parser.close()
 
 
+def _first_page(plan: PlannedSource, settings: Settings) -> str:
+    """The URL of an API query's first page: the one its validators belong to."""
+    return build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+
+
 def _expects_body(plan: PlannedSource, settings: Settings, fetch_state: FetchState) -> bool:
     """Whether the answer will most likely be a body to parse: a request with
     nothing to make it conditional (never answered, or no validators sent)."""
     if plan.kind == "api":
-        url = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+        url = _first_page(plan, settings)
     elif plan.kind in ("rss", "feed"):
         url = plan.url
     else:  # the one-result count of new papers: parsed in a thread, no pool
@@ -284,7 +289,7 @@ async def _fetch_one(
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
     if plan.kind == "api":
-        first_page = build_query_url(settings.arxiv.api_url, plan.query, 0, settings.arxiv.page_size)
+        first_page = _first_page(plan, settings)
 
         async def parse_page(data: bytes, url: str):
             feed, tags, texts = await parser.parse(data, url, now=now)

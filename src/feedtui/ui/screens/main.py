@@ -923,8 +923,8 @@ class MainScreen(Screen):
         try:
             await self._refresh(names, force)
         finally:
-            # Nothing is awaited after this: this worker has ended by the time
-            # the topics queued meanwhile start theirs (which would cancel it).
+            # The topics queued meanwhile start once this worker has ended
+            # (starting them before would cancel it): _refresh_queued waits.
             self.call_later(self._refresh_queued)
 
     async def _refresh(self, names: list[str] | None, force: bool) -> None:

@@ -60,6 +60,22 @@ def test_the_collector_comes_back_after_a_failed_command(cached, collections, ca
     assert gc.isenabled()
 
 
+def test_a_command_that_ends_the_process_freezes_what_it_built(cached, capsys):
+    """`feedtui papers …` as a process: the papers read stay out of the first
+    collection after the pause (the exit is next); called in-process, nothing is frozen."""
+    gc.unfreeze()
+    try:
+        assert main([*cached, "papers", "Widgets", "--json"]) == 0
+        assert gc.get_freeze_count() == 0
+        assert main([*cached, "papers", "Widgets", "--json"], exits_after=True) == 0
+        # Frozen before the collector came back on, so the next collection does not walk it.
+        assert gc.get_freeze_count() > 0
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+    capsys.readouterr()
+
+
 def test_json_output_is_indented_utf8_and_survives_a_lone_surrogate():
     plain = {"title": "Über widgets", "shares": [0.25, 1], "read": False}
     text = json_text(plain)

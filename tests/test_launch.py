@@ -1,4 +1,4 @@
-"""The `feedtui` process entry: no collections while importing, none of the heap at exit."""
+"""The `feedtui` process entry: no collections while importing, and none of what the import built or of the heap at exit."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from feedtui import launch
 def test_run_returns_mains_status_and_freezes_the_heap(monkeypatch):
     seen = {}
 
-    def fake_main() -> int:
+    def fake_main(*, exits_after: bool = False) -> int:
+        seen["exits_after"] = exits_after
         seen["collecting"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count()
         return 3
 
     monkeypatch.setattr(cli, "main", fake_main)
@@ -25,6 +27,9 @@ def test_run_returns_mains_status_and_freezes_the_heap(monkeypatch):
     finally:
         gc.unfreeze()
     assert seen["collecting"]  # the collector is back on for the command itself
+    # What the import built is out of the collector's sight before the command runs.
+    assert seen["frozen"] > 0
+    assert seen["exits_after"]
 
 
 def test_the_collector_is_off_while_the_app_is_imported():

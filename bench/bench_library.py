@@ -2,7 +2,7 @@
 """The library's part of a 40,000-paper start, step by step.
 
 Before Textual starts, `feedtui` reads the card index and the stored tags and
-builds the library (`ui.run.load_for_app`); the first frame then asks for
+builds the library (`ui.run.build_app`); the first frame then asks for
 every topic's momentum for the sidebar. This times those steps alone, on the
 suite's B cache (200 feeds x 200 entries, 40,000 papers), built as
 `bench/run.py` builds it (half a minute; feeds kept in --work) or given with

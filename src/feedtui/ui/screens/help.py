@@ -128,10 +128,13 @@ def grouped(bindings: list[Binding]) -> list[tuple[str, list[Binding]]]:
 
 class HelpTables:
     """One table per group, their columns lined up: the keys as wide as the
-    widest, the ids as wide as the widest while the descriptions keep at least
-    a third of the width (narrower, ids fold), the descriptions wrap in the
-    rest. Group titles sit above their tables, so a long one never widens a
-    column. Laid out when drawn, at the width there is."""
+    widest, then the descriptions, wrapping in the width left, then the ids as
+    wide as the widest. When that would leave the descriptions fewer than
+    `DOES_MIN` cells (a narrow terminal), each id goes on a line of its own
+    under its description instead. Group titles sit above their tables, so a
+    long one never widens a column. Laid out when drawn, at the width there is."""
+
+    DOES_MIN = 20
 
     def __init__(self, groups: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
         self.groups = groups
@@ -139,8 +142,8 @@ class HelpTables:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rows = [row for _, group_rows in self.groups for row in group_rows]
         keys_width = max((len(keys) for keys, _, _ in rows), default=4)
-        room = max(0, options.max_width - keys_width - 6)  # two column gaps
-        ids_width = max(8, min(max((len(ident) for _, _, ident in rows), default=2), room * 2 // 3))
+        ids_width = max((len(ident) for _, _, ident in rows), default=2)
+        stacked = options.max_width - keys_width - ids_width - 6 < self.DOES_MIN  # 6: two column gaps
         yield Text("feedtui keys", style="bold", justify="center")
         for number, (title, group_rows) in enumerate(self.groups):
             table = Table(
@@ -148,10 +151,15 @@ class HelpTables:
                 expand=True, show_edge=False, pad_edge=False, show_header=number == 0,
             )
             table.add_column(Text("Keys"), width=keys_width, no_wrap=True, style="bold")
-            table.add_column(Text("Does"), ratio=1, overflow="fold")
-            table.add_column(Text("Id, for [keymap]"), width=ids_width, style="dim", overflow="fold")
-            for keys, does, ident in group_rows:
-                table.add_row(Text(keys), Text(does), Text(ident))
+            if stacked:
+                table.add_column(Text("Does · id for [keymap]"), ratio=1, overflow="fold")
+                for keys, does, ident in group_rows:
+                    table.add_row(Text(keys), Text.assemble(does, "\n", (ident, "dim")))
+            else:
+                table.add_column(Text("Does"), ratio=1, overflow="fold")
+                table.add_column(Text("Id, for [keymap]"), width=ids_width, style="dim", no_wrap=True)
+                for keys, does, ident in group_rows:
+                    table.add_row(Text(keys), Text(does), Text(ident))
             yield table
         yield Text(
             "ctrl+p opens the command palette: every action, and Theme to change the look. "

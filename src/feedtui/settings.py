@@ -40,9 +40,11 @@ class FetchSettings:
     per_host: int = 64
     max_redirects: int = 5
     retries: int = 3
-    # First backoff in seconds (doubles each retry); the longest Retry-After honoured.
+    # First backoff in seconds (doubles each retry). The longest one source
+    # waits before retrying, in all: a server whose Retry-After asks for more
+    # is reported ("try again later") instead of holding the refresh for minutes.
     backoff: float = 1.0
-    max_retry_after: float = 120.0
+    max_retry_after: float = 30.0
 
 
 @dataclass(slots=True)

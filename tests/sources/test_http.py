@@ -273,6 +273,21 @@ async def test_retry_after_beyond_the_limit_is_not_waited_for(loopback):
     assert len(server.requests) == 1
 
 
+async def test_retry_after_waits_of_one_source_never_add_up_beyond_the_limit(loopback):
+    """A feed answering 503 with Retry-After: 120 four times once held a
+    refresh for six minutes; the waits now share one budget."""
+    server = loopback()
+    url = server.route("/feed", server.respond(503, headers={"Retry-After": "1"}))
+    async with Fetcher(fast(retries=3, max_retry_after=1.5), ArxivSettings()) as fetcher:
+        started = time.monotonic()
+        result = await fetcher.get(url)
+    assert time.monotonic() - started < 2.0
+    assert result.error == (
+        f"HTTP 503 Service Unavailable from {server.host}: the server asked to wait 1 s; try again later"
+    )
+    assert len(server.requests) == 2
+
+
 async def test_503_exhausting_retries_backs_off_exponentially_and_says_so(loopback):
     server = loopback()
     url = server.route("/feed", server.respond(503))

@@ -188,6 +188,7 @@ class Fetcher:
         visited = {str(current)}
         headers = _conditional_headers(validators)
         retries = 0
+        waited = 0.0
         while True:
             result.attempts += 1
             try:
@@ -206,8 +207,9 @@ class Fetcher:
                     return answer
                 if retries >= settings.retries:
                     raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
-                wait = _retry_wait(answer, settings.backoff * 2**retries, settings.max_retry_after)
+                wait = _retry_wait(answer, settings.backoff * 2**retries, settings.max_retry_after - waited)
             retries += 1
+            waited += wait
             self.stats.retries += 1
             if self._in_arxiv_lane(current):
                 self._arxiv_lane.hold_off(wait)
@@ -426,11 +428,13 @@ def retry_after_seconds(value: str, now: datetime | None = None) -> float | None
     return max(0.0, (when - now).total_seconds())
 
 
-def _retry_wait(answer: _Answer, backoff: float, max_retry_after: float) -> float:
+def _retry_wait(answer: _Answer, backoff: float, room: float) -> float:
+    """How long to wait before asking again: the server's Retry-After if it
+    fits in the `room` left of the source's retry budget, else give up now."""
     asked = retry_after_seconds(answer.headers.get("retry-after", ""))
     if asked is None:
         return backoff
-    if asked > max_retry_after:
+    if asked > room:
         host = _host_label(answer.url)
         lead = f"rate-limited by {host}" if answer.status == 429 else _status_message(answer)
         raise _Failure(f"{lead}: the server asked to wait {asked:.0f} s; try again later", status=answer.status)

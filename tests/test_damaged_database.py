@@ -231,6 +231,21 @@ def test_the_cli_prints_the_message_and_still_works(data, capsys, tmp_path):
     assert widgets["following"] is True and widgets["unread"] == 2
 
 
+@pytest.mark.parametrize("relative", [f"cache/papers/{WEEK}.json", f"cache/index/{WEEK}.json", "cache/tags.json"])
+def test_the_cli_tells_of_damage_found_while_reading_the_cache(data, capsys, tmp_path, relative):
+    """Found when the command loads the library, after the start-up messages were
+    printed: once the damaged file was set aside silently, and the next command
+    had nothing left to say."""
+    path = damage(data, relative, "cut short")
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    code = main(["papers", "Widgets", "--data-dir", str(data), "--config", str(config)])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert f"feedtui: {path} is damaged" in err or f"feedtui: {path} was damaged" in err
+    assert f"{path.name}.damaged-" in err  # where the damaged copy was kept
+
+
 async def test_damage_found_while_storing_is_told_and_fetched_again(tmp_path, httpserver):
     from datetime import datetime, timezone
 

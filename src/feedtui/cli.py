@@ -290,8 +290,7 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
     except OSError as error:
         print(f"feedtui: {data_dir_problem(directory, error)}", file=sys.stderr)
         return EXIT_FAILED
-    for message in engine.problems.messages:
-        print(f"feedtui: {message}", file=sys.stderr)
+    reported = _report_problems(engine, 0)
     try:
         key = command if command != "topic" else f"topic {args.topic_command}"
         if key in _READS_TAGS:
@@ -309,8 +308,19 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
     except BaseException:
         _close(engine)
         raise
+    finally:
+        # What reading the cache found on the way (a damaged file set aside, say).
+        _report_problems(engine, reported)
     # What the command changed is saved now; if that fails, the command failed.
     return status if _close(engine) else EXIT_FAILED
+
+
+def _report_problems(engine, already: int) -> int:
+    """Print the engine's problems after the first `already`; returns how many there are."""
+    messages = engine.problems.messages
+    for message in messages[already:]:
+        print(f"feedtui: {message}", file=sys.stderr)
+    return len(messages)
 
 
 def _close(engine) -> bool:

@@ -680,3 +680,44 @@ async def test_a_topic_filter_that_matches_nothing_says_so(make_engine):
         await pilot.press("escape")
         await pilot.pause()
         assert "Widgets" in topic_list.names()
+
+
+async def test_a_failed_save_is_shown_and_so_is_the_save_that_follows(make_engine, monkeypatch):
+    """A read-only or full disk under the reader: marks stay in memory and are
+    retried, and the reader is told both that they are not saved and when they are."""
+    from feedtui.store import tinydb_io
+    from feedtui.store.files import StoreError
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    failing = {"on": True}
+    flush = tinydb_io.Database.flush
+
+    def flaky_flush(self) -> None:
+        if failing["on"]:
+            raise StoreError("could not save state.json: the file system is read-only")
+        flush(self)
+
+    async def wait_for(text: str) -> list[str]:
+        for _ in range(150):
+            await pilot.pause(0.02)
+            messages = [n.message for n in app._notifications]
+            if any(text in m for m in messages):
+                return messages
+        raise AssertionError(f"no notification with {text!r}: {[n.message for n in app._notifications]}")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("J")
+        monkeypatch.setattr(tinydb_io.Database, "flush", flaky_flush)
+        marked = app.main_screen.query_one(PaperList).cursor_card.paper_id
+        await pilot.press("m")
+        await wait_for("read-only")
+        failed = [n for n in app._notifications if "read-only" in n.message]
+        assert failed[0].severity == "error" and failed[0].title == "Not saved"
+        assert "kept in memory" in failed[0].message
+        assert engine.state.is_read(marked)
+        assert not engine.state.wait_durable(timeout=0.05)
+        failing["on"] = False
+        await wait_for("saved again")
+        assert engine.state.wait_durable(timeout=1.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -97,6 +98,7 @@ class MainScreen(Screen):
         # Topics followed while a refresh ran, refreshed once it has ended.
         self._queued_refresh: dict[str, None] = {}
         self._refresh_job: Worker | None = None
+        self._unsaved = False  # a save failed and none has succeeded since
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -153,6 +155,8 @@ class MainScreen(Screen):
         """Work that can wait until the reader sees the screen."""
         engine = self.engine
         engine.state.on_external_change = self._state_changed_elsewhere
+        engine.state.on_error = self._state_not_saved
+        engine.state.on_durable = self._state_saved
         self.set_interval(2.0, self.check_cache_elsewhere)
         if engine.stale_topics:
             self.retag(engine.stale_topics)
@@ -176,13 +180,35 @@ class MainScreen(Screen):
 
     # -- another feedtui process at work ---------------------------------------------
 
+    def on_unmount(self) -> None:
+        # The store outlives the app (it is flushed once more on the way out):
+        # its thread must not call into an app that has stopped.
+        state = self.engine.state
+        state.on_external_change = state.on_error = state.on_durable = None
+
     def _state_changed_elsewhere(self) -> None:
-        """Called by the state store (usually from its thread) after it re-read a
-        state.json another process wrote: follows, marks or topics changed."""
+        """Called by the state store after it re-read a state.json another
+        process wrote: follows, marks or topics changed."""
+        self._from_state_store(self.on_state_changed)
+
+    def _from_state_store(self, callback: Callable[..., object], *args: object, **kwargs: object) -> None:
+        """Run `callback` on the app's thread; the state store calls from its own
+        thread, or from this one when the app asked it to flush."""
         try:
-            self.app.call_from_thread(self.on_state_changed)
-        except RuntimeError:  # already on the app's thread (a flush it asked for)
-            self.call_later(self.on_state_changed)
+            self.app.call_from_thread(callback, *args, **kwargs)
+        except RuntimeError:
+            self.call_later(callback, *args, **kwargs)
+
+    def _state_not_saved(self, message: str) -> None:
+        """The state store could not save (read-only or full disk, say): it keeps
+        the changes and retries; the reader must know meanwhile."""
+        self._unsaved = True
+        self._from_state_store(self.notify, message, title="Not saved", severity="error", timeout=20, markup=False)
+
+    def _state_saved(self, _sequence: int) -> None:
+        if self._unsaved:
+            self._unsaved = False
+            self._from_state_store(self.notify, "Your follows and marks are saved again.", markup=False)
 
     def on_state_changed(self) -> None:
         engine = self.engine

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from feedtui.config import Config
@@ -30,7 +30,7 @@ from feedtui.store.codec import C_SHARD
 from feedtui.store.fetch_state import FetchState, new_papers_key
 from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
-from feedtui.store.state import StateStore
+from feedtui.store.state import REFRESHED_PREFIX, StateStore
 from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
@@ -146,6 +146,29 @@ class Engine:
     def followed(self) -> list[TopicEntry]:
         follows = self.state.follows()
         return [e for e in self.registry if e.name in follows]
+
+    def note_refreshed(self, entries: Iterable[TopicEntry], at: datetime) -> None:
+        """Remember that these topics' sources answered at `at`, for the topics
+        as they are defined now (kept in state.json, so every process sees it)."""
+        for entry in entries:
+            self.state.set_pref(
+                REFRESHED_PREFIX + entry.name, {"at": at.isoformat(timespec="seconds"), "sig": entry.signature}
+            )
+
+    def stale_followed(self) -> list[str]:
+        """The followed topics due for a refresh: not refreshed, as they are now
+        defined, within `refresh_age_hours` (or refreshed "in the future": the
+        clock went back). A topic whose definition has an error is never due."""
+        now = self.clock()
+        age = timedelta(hours=self.settings.refresh_age_hours)
+        due = []
+        for entry in self.followed():
+            if entry.error:
+                continue
+            when = _refreshed_at(self.state.pref(REFRESHED_PREFIX + entry.name), entry.signature)
+            if when is None or not timedelta(0) <= now - when <= age:
+                due.append(entry.name)
+        return due
 
     def follow(self, name: str) -> TopicEntry:
         entry = self.topic(name)
@@ -491,6 +514,9 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)
         report.finished = utcnow()
+        answered = {name for outcome in outcomes if outcome.report.ok for name in outcome.plan.topics}
+        answered.update(source.label for source in skipped if source.ok)  # "already fetched today"
+        self.note_refreshed([entry for entry in entries if entry.name in answered], now)
         if not report.sources or any(source.ok for source in report.sources):
             # A refresh in which every source failed (offline, say) is not one:
             # the status line does not claim it and the next start tries again.
@@ -643,6 +669,17 @@ class Engine:
         except StoreError as error:
             self.problems.messages.append(str(error))
             raise
+
+
+def _refreshed_at(record: object, signature: str) -> datetime | None:
+    """The time in a `refreshed:` pref, if it is one and for this definition."""
+    if not isinstance(record, dict) or record.get("sig") != signature:
+        return None
+    try:
+        when = datetime.fromisoformat(record["at"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return when if when.tzinfo is not None else None
 
 
 def _check_definition(definition: TopicDefinition) -> None:

@@ -41,6 +41,7 @@ def used_state(tmp_path) -> StateStore:
     state.set_pref("sort", "trending")
     state.set_pref("last_refresh", "2026-10-04T08:00:00+00:00")
     state.set_pref("demo_seed", "3:7")
+    state.set_pref("refreshed:Lab blog", {"at": "2026-10-04T08:00:00+00:00", "sig": "0123456789abcdef"})
     state.flush()
     yield state
     state.close()
@@ -76,7 +77,7 @@ def test_export_then_import_into_an_empty_data_dir_reproduces_every_item(used_st
 
     restored = reopened(new_machine)
     expected = dict(original)
-    expected["prefs"] = {k: v for k, v in original["prefs"].items() if k not in ("last_refresh", "demo_seed")}
+    expected["prefs"] = {k: v for k, v in original["prefs"].items() if k not in ("last_refresh", "demo_seed", "refreshed:Lab blog")}
     assert restored == expected
     assert summary.added == {table: len(expected[table]) for table in TABLES}
     assert sum(summary.already_here.values()) == 0

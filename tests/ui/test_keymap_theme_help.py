@@ -445,19 +445,46 @@ async def settle(pilot, app) -> None:
 async def test_auto_refresh_and_refresh_age(open_app, data_dir, arxiv_server, general, last_refresh_hours_ago, fetched):
     from datetime import timedelta
 
-    from feedtui.store.lock import DataDirLock
-    from feedtui.store.state import StateStore
-
-    if last_refresh_hours_ago is not None:
-        state = StateStore(data_dir / "state.json", DataDirLock(data_dir), background=False)
-        state.set_pref("last_refresh", (NOW - timedelta(hours=last_refresh_hours_ago)).isoformat(timespec="seconds"))
-        state.close()
     app = open_app(arxiv_config(arxiv_server), general=general)
+    if last_refresh_hours_ago is not None:
+        app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=last_refresh_hours_ago))
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await settle(pilot, app)
         assert (len(arxiv_server.log) > 0) is fetched
         assert (app.engine.library.row_of("2611.09999") is not None) is fetched
+
+
+async def test_a_topic_followed_since_the_last_refresh_is_fetched_at_start_and_only_it(open_app, httpserver):
+    """One "last refreshed" for all topics made every followed topic fresh once
+    any of them was refreshed: a topic followed after that (or refreshed alone
+    with r) waited up to refresh_age_hours for its first papers."""
+    from datetime import timedelta
+
+    from feedtui.model import TopicDefinition
+    from tests.atom import Entry, api_feed
+
+    for path, paper_id in (("/alpha.xml", "2611.08881"), ("/beta.xml", "2611.08882")):
+        feed = api_feed([Entry(paper_id, title=f"Paper {paper_id}", published="2026-11-26T09:00:00Z")])
+        httpserver.expect_request(path).respond_with_data(feed, content_type="application/atom+xml")
+    app = open_app(arxiv_config(httpserver), general="auto_refresh = true\nrefresh_age_hours = 6")
+    engine = app.engine
+    engine.add_topic("Alpha", TopicDefinition(feeds=(httpserver.url_for("/alpha.xml"),)))
+    engine.add_topic("Beta", TopicDefinition(feeds=(httpserver.url_for("/beta.xml"),)))
+    engine.follow("Alpha")
+    engine.note_refreshed(engine.followed(), NOW - timedelta(hours=1))
+    engine.state.set_pref("last_refresh", (NOW - timedelta(hours=1)).isoformat(timespec="seconds"))
+    engine.follow("Beta")  # since then, never fetched
+    assert engine.stale_followed() == ["Beta"]
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if not main.refresh_busy and engine.library.row_of("2611.08882") is not None:
+                break
+        assert [request.path for request, _ in httpserver.log] == ["/beta.xml"]
+        assert engine.library.row_of("2611.08882") is not None
+        assert engine.stale_followed() == []
 
 
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
@@ -468,12 +495,12 @@ async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_
     monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
     monkeypatch.setattr(MainScreen, "AUTO_REFRESH_RETRY_S", 0.0)
     app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
-    app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=1)).isoformat(timespec="seconds"))
+    app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=1))
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.pause(0.3)
         assert not arxiv_server.log  # fresh at start, and while it stays fresh
-        app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=7)).isoformat(timespec="seconds"))
+        app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=7))
         await settle(pilot, app)
         assert arxiv_server.log
         assert app.engine.library.row_of("2611.09999") is not None
@@ -487,11 +514,11 @@ async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxi
 
     monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
     app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
-    app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=1)).isoformat(timespec="seconds"))
+    app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=1))
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main._auto_refreshed_at = time.monotonic()  # an attempt just now, which changed nothing
-        app.engine.state.set_pref("last_refresh", (NOW - timedelta(hours=7)).isoformat(timespec="seconds"))
+        app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=7))
         await pilot.pause(0.4)
         assert not arxiv_server.log
 

@@ -12,7 +12,8 @@ name, paper id or preference key):
      "prefs":         {"theme": {"value": "textual-light"}}}
 
 Left out: preferences that describe this machine's cache rather than the
-user (`MACHINE_PREFS`), and what lives elsewhere — the paper cache (refetched)
+user (`machine_pref`: when the cache was last refreshed, topic by topic),
+and what lives elsewhere — the paper cache (refetched)
 and topics from the config file (copy `config.toml` along).
 
 Import merges and never removes or overwrites: an item already here is kept
@@ -31,12 +32,17 @@ import orjson
 
 from feedtui import __version__
 from feedtui.model import TopicDefinition, utcnow
-from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, STARRED, TABLES, TOPICS, StateStore
+from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 
 FORMAT = 1
 MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
+
+
+def machine_pref(key: str) -> bool:
+    """A preference about this machine's cache, not the user: never exported or imported."""
+    return key in MACHINE_PREFS or key.startswith(REFRESHED_PREFIX)
 
 _WORDS = {
     FOLLOWS: "follows",
@@ -86,7 +92,7 @@ def export_store(store: StateStore, *, now: datetime | None = None) -> dict[str,
     for table in TABLES:
         docs = tables.get(table, {})
         if table == PREFS:
-            docs = {key: doc for key, doc in docs.items() if key not in MACHINE_PREFS}
+            docs = {key: doc for key, doc in docs.items() if not machine_pref(key)}
         document[table] = {key: docs[key] for key in sorted(docs)}
     return document
 
@@ -105,7 +111,7 @@ def merge_into_store(store: StateStore, data: Any, *, source: str = "the import"
     additions: dict[str, dict[str, dict]] = {table: {} for table in TABLES}
     for table, incoming in tables.items():
         for raw_key, doc in incoming.items():
-            if table == PREFS and raw_key in MACHINE_PREFS:
+            if table == PREFS and machine_pref(raw_key):
                 continue
             checked = _check_item(table, raw_key, doc)
             if isinstance(checked, str):

@@ -45,6 +45,9 @@ STARRED = "starred"
 TOPICS = "topics"
 HIDDEN_TOPICS = "hidden_topics"
 PREFS = "prefs"
+# Pref keys `refreshed:<topic>`: when the topic's sources last answered, and for
+# which definition of it ({"at": ISO time, "sig": signature}).
+REFRESHED_PREFIX = "refreshed:"
 META = "meta"
 TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS)
 

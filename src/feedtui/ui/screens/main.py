@@ -168,15 +168,21 @@ class MainScreen(Screen):
 
     def refresh_when_stale(self) -> None:
         """At start and every AUTO_REFRESH_CHECK_S after: the followed topics
-        are refreshed once they are older than refresh_age_hours. After an attempt
-        that changed nothing (every source failed: offline, say) the next one
-        waits AUTO_REFRESH_RETRY_S rather than failing again at every check."""
-        if not self.engine.settings.auto_refresh or self.refresh_busy or not self._followed_stale():
+        not refreshed within refresh_age_hours (each topic on its own: one
+        followed since the last refresh, never fetched, is due) are refreshed.
+        After an attempt that changed nothing (every source failed: offline,
+        say) the next one waits AUTO_REFRESH_RETRY_S rather than failing again
+        at every check."""
+        engine = self.engine
+        if not engine.settings.auto_refresh or engine.demo or self.refresh_busy:
+            return
+        due = engine.stale_followed()
+        if not due:
             return
         if time.monotonic() - self._auto_refreshed_at < self.AUTO_REFRESH_RETRY_S:
             return
         self._auto_refreshed_at = time.monotonic()
-        self.refresh_topics(None)
+        self.refresh_topics(due)
 
     # -- another feedtui process at work ---------------------------------------------
 
@@ -239,21 +245,6 @@ class MainScreen(Screen):
         if self.current:
             self.show_topic(self.current, keep=keep)
         self.show_status("new papers from another feedtui")
-
-    def _followed_stale(self) -> bool:
-        from datetime import datetime, timedelta
-
-        last = self.engine.state.pref("last_refresh")
-        if not self.engine.followed() or self.engine.demo:
-            return False
-        if not last:
-            return True
-        try:
-            when = datetime.fromisoformat(last)
-        except ValueError:
-            return True
-        age = self.engine.clock() - when
-        return age < timedelta(0) or age > timedelta(hours=self.engine.settings.refresh_age_hours)
 
     def on_resize(self, event) -> None:
         """Small terminals (down to 60×20) keep room for the cards: a shorter chart,

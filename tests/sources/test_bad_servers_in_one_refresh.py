@@ -63,6 +63,8 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
     bomb = gzip.compress(b"\0" * (4 * 1024 * 1024), compresslevel=9)
     assert len(bomb) * 1000 < 4 * 1024 * 1024 * 1.1
     far = format_datetime(now + timedelta(hours=2), usegmt=True)
+    whole = healthy_rss(now)
+    partly = whole[: whole.index(b"<item>", whole.index(b"<item>") + 1) + 40]
     routes = {
         "/healthy.xml": server.respond(200, healthy_rss(now), {"Content-Type": "application/rss+xml"}),
         "/stall.xml": server.respond(200, b"<rss/>", delay=5),
@@ -78,6 +80,9 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
         "/busy.xml": server.respond(503, headers={"Retry-After": far}),
         "/page.xml": server.respond(200, b"<!DOCTYPE html><html><body>Sign in</body></html>", {"Content-Type": "text/html"}),
         "/api/query": server.respond(200, API_ERROR, {"Content-Type": "application/atom+xml"}),
+        # Cut short: in the first entry, and after the first of two.
+        "/cut.xml": server.respond(200, healthy_rss(now)[:130], {"Content-Type": "application/rss+xml"}),
+        "/partly.xml": server.respond(200, partly, {"Content-Type": "application/rss+xml"}),
     }
     for path, handler in routes.items():
         server.route(path, handler)
@@ -98,6 +103,7 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
         server.url("/limited.xml"): f"rate-limited by {server.host}",
         server.url("/busy.xml"): "try again later",
         server.url("/page.xml"): "not a feed: the response is HTML",
+        server.url("/cut.xml"): "not a feed: XML error at line 1",
     }
 
     config = Config()
@@ -112,6 +118,8 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
         for number, url in enumerate(expected):
             engine.add_topic(f"Feed {number:02}", TopicDefinition(feeds=(url,)))
             engine.follow(f"Feed {number:02}")
+        engine.add_topic("Partly", TopicDefinition(feeds=(server.url("/partly.xml"),)))
+        engine.follow("Partly")
         engine.add_topic("Bad query", TopicDefinition(query='abs:"anything at all"'))
         engine.follow("Bad query")
 
@@ -127,7 +135,11 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
                 assert message in source.error, (url, source.error)
         arxiv = [s for s in report.sources if s.label == "Bad query"]
         assert len(arxiv) == 1 and arxiv[0].error == "arXiv API error: malformed query near AND AND"
-        assert report.new_papers == 2
+        # Read leniently: what was whole is kept, and the report says the rest is not.
+        partly_read = by_url[server.url("/partly.xml")]
+        assert partly_read.ok and partly_read.papers == 1
+        assert "the feed is not well-formed (XML error at line " in partly_read.warning
+        assert report.new_papers == 2  # the partly read paper has the guid of a healthy one
         titles = [paper.title for paper in engine.papers(engine.topic_positions("Feed 00"))]
         assert titles == ["Healthy paper 1", "Healthy paper 2"]
     finally:

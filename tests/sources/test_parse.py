@@ -663,6 +663,17 @@ def test_broken_response_with_nothing_readable_is_an_error_not_an_empty_feed():
     assert str(raised.value) == "not a feed: XML error at line 10, column 3: no element found"
 
 
+def test_a_feed_cut_short_in_its_first_entry_is_an_error_not_an_empty_feed():
+    """The lenient reading keeps the entry it was in, which has neither id nor
+    link and is skipped: the refresh once counted the source as answered, with
+    no papers and no word of the damage."""
+    cut = b'<?xml version="1.0"?><rss version="2.0"><channel><title>Lab</title><item><title>Unclosed'
+    with pytest.raises(FeedError) as raised:
+        parse_feed(cut, "https://x.example/feed", now=NOW)
+    message = str(raised.value)
+    assert message.startswith("not a feed: XML error at line 1, column ") and message.endswith(": no element found")
+
+
 # --- encodings ------------------------------------------------------------------------
 
 ENCODING_FEED = """<?xml version="1.0" encoding="{declared}"?>

@@ -81,6 +81,9 @@ def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_erro
         feed = generic_feed(parsed, url, now)
     else:
         raise FeedError(f"not a feed: the XML document is <{document.root}>, not RSS or Atom")
+    if error and not feed.papers:
+        # Read leniently, and not one entry could be kept (cut short in its first, say).
+        raise FeedError(f"not a feed: {error}")
     return _with_notes(feed, document, error)
 
 

@@ -228,6 +228,28 @@ async def test_f_says_follow_or_unfollow_as_the_topic_shown_is_and_a_keymap_move
         keys = {k.description: k for k in app.screen.query(FooterKey)}
         assert "Unfollow" not in keys and keys["Follow"].has_class("-disabled")
         assert "Follow" not in {c.title for c in app.get_system_commands(app.screen)}
+        # Nor a topic to refresh or ask about; back on a topic, all of it is there again.
+        assert keys["Refresh"].has_class("-disabled") and keys["Ask"].has_class("-disabled")
+        main.show_topic("Gadgets")
+        await pilot.pause()
+        keys = {k.description: k for k in app.screen.query(FooterKey)}
+        assert not any(keys[d].has_class("-disabled") for d in ("Follow", "Refresh", "Ask"))
+
+
+async def test_editing_or_removing_the_reading_list_says_why_not(open_app):
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.show_topic(STARRED_VIEW)
+        await pilot.pause()
+        for key in ("E", "D"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is main
+            assert [n.message for n in app._notifications] == [
+                "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
+            ]
 
 
 async def test_the_command_palette_shows_the_remapped_key(open_app):

@@ -30,6 +30,9 @@ from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
 REFRESH_RUNNING = "A refresh is running; its topics arrive as they come"
+READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
+# What only a topic has: on the reading list these keys are shown dimmed.
+TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
 
 
 @dataclass
@@ -95,6 +98,7 @@ class MainScreen(Screen):
         self._cards: TopicCards | None = None
         # Whether the topic shown is followed, as the footer's f key says it.
         self._following_shown: bool | None = None
+        self._footer_shows: tuple[bool | None, bool] = (None, False)
         # Topics followed while a refresh ran, refreshed once it has ended.
         self._queued_refresh: dict[str, None] = {}
         self._refresh_job: Worker | None = None
@@ -484,7 +488,10 @@ class MainScreen(Screen):
     def action_edit_topic(self) -> None:
         from feedtui.ui.screens.topic_form import TopicDraft, TopicFormScreen
 
-        if not self.current or self.current == STARRED_VIEW:
+        if self.current == STARRED_VIEW:
+            self.notify(READING_LIST_IS_NO_TOPIC, markup=False)
+            return
+        if not self.current:
             return
         topic = self.engine.topic(self.current).topic
         draft = TopicDraft(topic.name, topic.definition, topic.description)
@@ -496,7 +503,10 @@ class MainScreen(Screen):
         from feedtui.ui.screens.topic_form import ConfirmScreen
 
         name = self.current
-        if not name or name == STARRED_VIEW:
+        if name == STARRED_VIEW:
+            self.notify(READING_LIST_IS_NO_TOPIC, markup=False)
+            return
+        if not name:
             return
         refused = self.engine.removal_refused(name)
         if refused:  # said before asking, not after
@@ -667,6 +677,8 @@ class MainScreen(Screen):
     # -- topics ------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in TOPIC_ONLY and self.current == STARRED_VIEW:
+            return None  # shown dimmed: the reading list is no topic to refresh or ask about
         if action not in ("follow", "unfollow"):
             return True
         if self._following_shown is None:  # no topic, or the reading list
@@ -674,10 +686,13 @@ class MainScreen(Screen):
         return (action == "unfollow") == self._following_shown
 
     def _show_follow_key(self) -> None:
-        """Have the footer say Follow or Unfollow, as the topic shown is."""
+        """Have the footer say Follow or Unfollow, as the topic shown is, and
+        dim what only a topic has on the reading list."""
         name = self.current
         following = None if not name or name == STARRED_VIEW else self.engine.state.is_following(name)
-        if following != self._following_shown:
+        shown = (following, name == STARRED_VIEW)
+        if shown != self._footer_shows:
+            self._footer_shows = shown
             self._following_shown = following
             if self.query_one(Footer).children:
                 # Drawn already; a footer not yet drawn asks check_action when it is

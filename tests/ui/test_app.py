@@ -194,6 +194,14 @@ async def test_mark_all_read_then_undo(make_engine):
         assert engine.library.unread_count("Widgets") == 4
         assert engine.library.unread_count("Gadgets") == 2
         assert not any(engine.state.is_read(pid) for pid in ("2611.00001", "2611.00002"))
+        # One paper left unread: said in the singular.
+        await pilot.press("J", "m", "j", "m", "j", "m")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == 1
+        app.clear_notifications()
+        await pilot.press("M")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["Marked 1 paper read — ctrl+z to undo"]
 
 
 async def test_ask_ranks_and_highlights(make_engine):

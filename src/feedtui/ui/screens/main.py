@@ -605,8 +605,9 @@ class MainScreen(Screen):
         ids = [self.engine.library.ids[p] for p in self._cards.positions]
         changed = self._set_read(ids, True)
         if changed:
-            self.undo_stack.append(Undo(f"marked {len(changed)} papers read", changed))
-            self.notify(f"Marked {len(changed):,} papers read — ctrl+z to undo", markup=False)
+            papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
+            self.undo_stack.append(Undo(f"marked {papers} read", changed))
+            self.notify(f"Marked {papers} read — ctrl+z to undo", markup=False)
 
     def action_undo(self) -> None:
         if not self.undo_stack:

@@ -18,7 +18,7 @@ def test_arxiv_entry_hand_checked():
     )
     assert bibtex_entry(paper) == (
         "@misc{aberg2026grunwald,\n"
-        "  title = {{Gr{\\\"u}nwald {\\&} Co: 100{\\%} of a{\\_}b {\\#}1}},\n"
+        "  title = {{Gr{\\\"u}nwald {\\&} Co: 100{\\%} of $a_b$ {\\#}1}},\n"
         "  author = {S{\\o}ren {\\r{A}}berg and Zo{\\\"e} Dvo{\\v{r}}{\\'a}k},\n"
         "  year = {2026},\n"
         "  month = sep,\n"
@@ -29,6 +29,25 @@ def test_arxiv_entry_hand_checked():
         "  url = {https://arxiv.org/abs/2609.01234v2}\n"
         "}\n"
     )
+
+
+def test_math_in_a_title_is_kept_as_the_authors_wrote_it():
+    """Rebuilt from its Unicode rendering, O(n log n) came out as
+    `{\\ensuremath{\\mathscr{O}}}(n log n)` (mathrsfs, and the \\log lost) and
+    x²ᵢ as `x{\\texttwosuperior}ᵢ`, which pdflatex does not compile."""
+    cases = {
+        r"Preemption in $\mathcal{O}(n\log n)$ Time": r"Preemption in $\mathcal{O}(n\log n)$ Time",
+        r"Sparse $x^{2}_{i}$ Codes \& Na\"ive Bounds": r"Sparse $x^{2}_{i}$ Codes {\&} Na{\"\i}ve Bounds",
+        r"Costs \$5, or $k$ Tokens": r"Costs {\$}5, or $k$ Tokens",
+    }
+    for source, title in cases.items():
+        entry = bibtex_entry(make_paper(title=source))
+        assert f"  title = {{{{{title}}}}},\n" in entry, entry
+
+
+def test_math_that_cannot_be_copied_safely_falls_back_to_the_rendering():
+    paper = make_paper(title=r"Broken $\frac{a}{$ Math", title_display="Broken a/ Math")
+    assert "  title = {{Broken a/ Math}},\n" in bibtex_entry(paper)
 
 
 def test_braces_and_tildes_are_escaped():

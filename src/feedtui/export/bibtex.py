@@ -3,7 +3,10 @@
 Text is taken from the display forms (LaTeX already rendered to Unicode, so
 every entry is plain text) and encoded back to LaTeX by pylatexenc: accents
 become `{\\"u}`, specials (`& % $ # _ { } ~ ^ \\`) are escaped, characters
-LaTeX has no name for are kept as UTF-8 (fine for biber and bibtexu).
+LaTeX has no name for are kept as UTF-8 (fine for biber and bibtexu). Math in
+a title (`$O(n\\log n)$`) is the exception: it is kept as the authors wrote it,
+which any LaTeX compiles, where the Unicode rebuilt from its rendering may
+need packages (`\\mathscr`) or not compile at all (a subscript `ᵢ`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Iterable
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from feedtui.model import Paper
+from feedtui.text.latex import latex_to_unicode
 from feedtui.text.links import safe_link
 
 _ENCODER = UnicodeToLatexEncoder(
@@ -27,8 +31,47 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 _STOP = {"a", "an", "the", "on", "of", "for", "and", "in", "to", "towards", "toward", "via", "with"}
 
 
+# Inline math, `$…$` (not `\$`), whose braces balance and which holds no
+# comment sign or line break: safe to copy into an entry as it is.
+_INLINE_MATH = re.compile(r"(?<!\\)\$([^$%\n]+?)(?<!\\)\$")
+
+
 def latex_escape(text: str) -> str:
     return _ENCODER.unicode_to_latex(text)
+
+
+def latex_title(paper: Paper) -> str:
+    """The title as BibTeX text: its math as written, the rest rendered and escaped."""
+    source = paper.title
+    parts: list[str] = []
+    start = 0
+    for math in _INLINE_MATH.finditer(source):
+        if not _balanced(math.group(1)):
+            continue
+        parts.append(latex_escape(latex_to_unicode(source[start : math.start()])))
+        parts.append(math.group(0))
+        start = math.end()
+    if not parts:  # no math: the display form, as for every other field
+        return latex_escape(paper.title_display or source)
+    parts.append(latex_escape(latex_to_unicode(source[start:])))
+    return "".join(parts)
+
+
+def _balanced(math: str) -> bool:
+    depth = 0
+    escaped = False
+    for character in math:
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif character == "{":
+            depth += 1
+        elif character == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def _ascii_word(text: str) -> str:
@@ -46,7 +89,7 @@ def citation_key(paper: Paper) -> str:
 
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
     fields: list[tuple[str, str]] = [
-        ("title", "{" + latex_escape(paper.title_display or paper.title) + "}"),
+        ("title", "{" + latex_title(paper) + "}"),
         ("author", " and ".join(latex_escape(a.name) for a in paper.authors) or "Anonymous"),
         ("year", str(paper.published.year)),
         ("month", MONTHS[paper.published.month - 1]),

@@ -536,6 +536,18 @@ def test_atom10_with_xhtml_content():
     ]
 
 
+def test_an_author_named_in_author_and_in_dc_creator_is_one_author():
+    data = b"""<?xml version="1.0"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Lab</title>
+<item><title>One</title><link>https://lab.example.org/1</link>
+  <author>ann@lab.example.org (Ann One)</author><dc:creator>Ann One</dc:creator></item>
+<item><title>Two</title><link>https://lab.example.org/2</link>
+  <dc:creator>Ann One</dc:creator><dc:creator>Bob Two</dc:creator></item>
+</channel></rss>"""
+    feed = parse_feed(data, "https://lab.example.org/feed.xml", now=NOW)
+    assert [[a.name for a in p.authors] for p in feed.papers] == [["Ann One"], ["Ann One", "Bob Two"]]
+
+
 def test_same_post_in_two_feeds_is_one_paper_when_its_guid_is_a_uri():
     one = parse("atom10_xhtml.xml", "https://group.example.edu/atom.xml").papers[0]
     other = parse("atom10_xhtml.xml", "https://mirror.example.com/group.xml").papers[0]

@@ -110,14 +110,18 @@ def _abstract(entry: dict) -> str:
 
 
 def _authors(entry: dict) -> tuple[Author, ...]:
+    """Each author once: RSS items often name the same person in <author> and
+    in <dc:creator>, and feedparser lists both."""
     authors: list[Author] = []
+    seen: set[str] = set()
     details = dict.get(entry, "authors") or ()
     if not details and string(entry, "author"):
         details = ({"name": string(entry, "author")},)
     for detail in details:
         name = text.line(str(detail.get("name") or ""), text.MAX_NAME, html=True)
-        if not name:
+        if not name or name.casefold() in seen:
             continue
+        seen.add(name.casefold())
         affiliations = dict.fromkeys(
             a for a in (text.line(str(a), text.MAX_AFFILIATION) for a in detail.get("arxiv_affiliations", ())) if a
         )

@@ -155,6 +155,24 @@ def test_output_file_is_written_whole_and_a_bad_path_is_named(env, capsys):
     assert f"could not save {nowhere}" in capsys.readouterr().err
 
 
+def test_an_exported_file_has_the_permissions_of_any_file_the_user_writes(env, capsys):
+    """Not the data directory's owner-only 0600: a .bib is shared with coauthors."""
+    import os
+    import stat
+
+    umask = os.umask(0o022)
+    try:
+        target = env.tmp / "shared.bib"
+        assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o644
+        target.chmod(0o640)  # replaced, a file keeps what the user gave it
+        assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    finally:
+        os.umask(umask)
+    capsys.readouterr()
+
+
 # -- OPML ---------------------------------------------------------------------------------
 
 

@@ -679,7 +679,13 @@ def _write_output(text: str, output: str | None, what: str) -> int:
         return EXIT_OK
     path = Path(output).expanduser()
     try:
-        atomic_write(path, text.encode("utf-8"))
+        # As `>` would: a new file is readable as the umask allows, a file
+        # replaced keeps its permissions.
+        mode = path.stat().st_mode & 0o7777 if path.is_file() else 0o666
+    except OSError:
+        mode = 0o666
+    try:
+        atomic_write(path, text.encode("utf-8"), mode=mode)
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED

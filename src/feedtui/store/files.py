@@ -55,20 +55,23 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o600) -> None:
     """Replace `path` with `data` so that a crash at any moment leaves either the
     old file or the new one: write a temporary file beside it, fsync it, rename it
     over the target, fsync the directory. Raises WriteFailedError.
 
     Without `sync`, no fsync: a process killed at any moment still leaves the old
     file or the new one, but after a power loss the file may be old, missing,
-    empty or cut short — only for files that check themselves when read."""
+    empty or cut short — only for files that check themselves when read.
+
+    `mode` is the new file's permissions, less the umask (the data directory's
+    files are the user's alone; an export is as any file the user writes)."""
     directory = path.parent
     temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     with _writing_lock:
         _writing.add(str(temp))
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
             view = memoryview(data)
             while view:

@@ -203,7 +203,10 @@ def test_import_newsboat_opml_then_again(tmp_path, capsys):
     source = OPML / "newsboat.opml"
     assert env.run("import", "opml", str(source), "--follow") == 0
     err = capsys.readouterr().err
-    assert f"imported {source}: 4 topic(s) added, 0 merged into existing topics, 0 already here, 0 skipped; 2 duplicate feed(s) merged" in err
+    assert (
+        f"imported {source}: 4 topic(s) added, 0 merged into existing topics, 0 already here, 0 skipped; "
+        "2 duplicate feed(s) merged; 2 outline(s) that are not http(s) feeds skipped"
+    ) in err
     assert "is not an http(s) URL" in err
     topics = topics_json(env, capsys)
     assert topics["Robotics"]["definition"] == {

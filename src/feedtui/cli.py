@@ -757,9 +757,10 @@ def _import_opml(engine, args) -> int:
     if added or merged:
         engine.retag(added + merged)
     duplicates = f"; {result.duplicates} duplicate feed(s) merged" if result.duplicates else ""
+    not_feeds = f"; {result.skipped} outline(s) that are not http(s) feeds skipped" if result.skipped else ""
     print(
         f"imported {source}: {len(added)} topic(s) added, {len(merged)} merged into existing topics, "
-        f"{already} already here, {skipped} skipped{duplicates}",
+        f"{already} already here, {skipped} skipped{duplicates}{not_feeds}",
         file=sys.stderr,
     )
     return EXIT_FAILED if skipped else EXIT_OK

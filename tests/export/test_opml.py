@@ -106,6 +106,7 @@ def test_newsboat_export_with_nested_folders_and_duplicates():
         "newsboat.opml: skipped feed 'Unread papers': 'query:Unread papers:unread = \"yes\"' is not an http(s) URL",
         "newsboat.opml: skipped feed 'Local script': 'exec:~/bin/make-feed.sh' is not an http(s) URL",
     ]
+    assert result.skipped == 2
 
 
 def test_nom_style_flat_list_one_topic_per_feed_with_unique_names():

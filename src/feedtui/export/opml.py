@@ -64,6 +64,8 @@ class OpmlImport:
     warnings: list[str] = field(default_factory=list)
     # Feed outlines folded into another with the same xmlUrl.
     duplicates: int = 0
+    # Outlines that are not http(s) feeds (each also a warning).
+    skipped: int = 0
 
 
 # -- export ---------------------------------------------------------------------
@@ -235,6 +237,7 @@ class _Collector:
         self.standalone_keys: set[str] = set()
         self.warnings: list[str] = []
         self.duplicates = 0
+        self.skipped = 0
 
     def visit(self, element: ElementTree.Element, folder: _Draft | None) -> int:
         """Gather an outline; returns how many feeds it held (its own or below)."""
@@ -245,6 +248,7 @@ class _Collector:
         name = _name(element)
         if not children:
             self.warnings.append(f"{self.source}: skipped '{name or '(untitled)'}': not a feed (it has no xmlUrl)")
+            self.skipped += 1
             return 0
         inner = self._folder(name, element) if name else folder
         held = sum(self.visit(child, inner) for child in children)
@@ -268,6 +272,7 @@ class _Collector:
             shown = clean_line(raw_url, html_allowed=False)[:120] or "(empty)"
             what = f"feed '{label}'" if label else "a feed"
             self.warnings.append(f"{self.source}: skipped {what}: '{shown}' is not an http(s) URL")
+            self.skipped += 1
             return 0
         key = _url_key(url)
         if folder is not None:
@@ -310,7 +315,7 @@ class _Collector:
                 query=draft.query, categories=draft.categories, feeds=tuple(draft.feeds.values())
             )
             topics.append(Topic(name, definition, draft.description, origin="user"))
-        return OpmlImport(topics, self.warnings, self.duplicates)
+        return OpmlImport(topics, self.warnings, self.duplicates, self.skipped)
 
 
 def _category_tags(text: str | None) -> list[str]:

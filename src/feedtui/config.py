@@ -90,10 +90,15 @@ def _command_line(value: Any) -> str:
 def _strftime_format(value: Any) -> str:
     if "%" not in value:
         return 'a strftime format such as "%b %-d, %Y" (this one has no % directive, so every date would look the same)'
+    sample = datetime(2026, 10, 4, 9, 30)
     try:
-        datetime(2026, 10, 4, 9, 30).strftime(value)
+        sample.strftime(value)
     except ValueError as error:
         return f'a strftime format such as "%b %-d, %Y" ({error})'
+    # The C library copies a directive it does not know as it is: cards would read "%Q 2026".
+    for directive in re.findall(r"%[-_0^#]?[A-Za-z]", value.replace("%%", "")):
+        if sample.strftime(directive) == directive:
+            return f'a strftime format such as "%b %-d, %Y" ({directive} is not a strftime directive)'
     return ""
 
 

@@ -140,6 +140,9 @@ def error_of(query: str) -> QueryError:
         ("(a1 AND (b1 OR c1)", "unbalanced parenthesis at column 1 (this ( is never closed)"),
         (")", "unbalanced parenthesis at column 1 (no ( to close)"),
         ("(", "unbalanced parenthesis at column 1 (this ( is never closed)"),
+        ("abs:(foo", "unbalanced parenthesis at column 5 (this ( is never closed)"),  # at the (, not the field
+        ("gpu AND ti:(fpga OR asic", "unbalanced parenthesis at column 12 (this ( is never closed)"),
+        ("ti:()", "empty parentheses at column 4"),
         ("tl:foo", "unknown field 'tl:' at column 1 (fields: ti, abs, au, cat, all, co, jr, id)"),
         ("gpu AND rn:123", "unknown field 'rn:' at column 9 (fields: ti, abs, au, cat, all, co, jr, id)"),
         ('abs:""', "empty phrase at column 5"),

@@ -417,7 +417,8 @@ def _lex_fielded(query: str, start: int, end: int, match: re.Match[str]) -> tupl
     if after < len(query) and query[after] == '"':
         return _lex_phrase(query, after, name, start)
     if after < len(query) and query[after] == "(":
-        return _Token("group", start + 1, query[start : after + 1], field=name), after + 1
+        # The column of a group's parenthesis, for errors about it (`abs:(` → the `(`).
+        return _Token("group", start + 1, query[start : after + 1], field=name, value_column=after + 1), after + 1
     raise QueryError(
         f"expected a word, phrase or ( after '{match.group(0)}'", start + 1, query
     )
@@ -508,19 +509,20 @@ class _Parser:
         if token.kind == "term":
             return self.term(token, field), 0
         if token.kind in ("(", "group"):
+            paren = token.value_column if token.kind == "group" else token.column
             if depth + 1 > MAX_DEPTH:
                 raise self.error("query is nested too deeply", token.column, f"at most {MAX_DEPTH} levels")
             if self.peek().kind == ")":
-                raise self.error("empty parentheses", token.column)
+                raise self.error("empty parentheses", paren)
             if self.peek().kind == "end":
-                raise self.error("unbalanced parenthesis", token.column, "this ( is never closed")
+                raise self.error("unbalanced parenthesis", paren, "this ( is never closed")
             inner_field = token.field if token.kind == "group" and token.field else field
             node, node_depth = self.or_expr(inner_field, None, depth + 1)
             closing = self.take()
             if closing.kind == ")":
                 return node, node_depth + 1
             if closing.kind == "end":
-                raise self.error("unbalanced parenthesis", token.column, "this ( is never closed")
+                raise self.error("unbalanced parenthesis", paren, "this ( is never closed")
             raise self.missing_operator(closing)
         if after is not None:
             raise self.error(f"expected a term after {after.op}", after.column)

@@ -1,0 +1,36 @@
+"""Which links are opened, and what the reader is told about the others."""
+
+from __future__ import annotations
+
+import pytest
+
+from feedtui.text.links import refusal, safe_link
+
+
+@pytest.mark.parametrize(
+    ("url", "safe"),
+    [
+        ("https://arxiv.org/abs/2611.00001v1", "https://arxiv.org/abs/2611.00001v1"),
+        ("  http://lab.example.org/post  ", "http://lab.example.org/post"),
+        ("javascript:alert(1)", None),
+        ("file:///etc/passwd", None),
+        ("https://lab.example.org/a b", None),
+        ("https://", None),
+        ("", None),
+    ],
+)
+def test_only_whole_http_links_are_safe(url, safe):
+    assert safe_link(url) == safe
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("javascript:alert(1)", "refused to open a javascript: link; feedtui only opens http and https links"),
+        ("https://lab.example.org/a b", "refused to open a malformed link"),
+        ("", "this paper has no link"),  # once "a malformed link"
+        ("   ", "this paper has no link"),
+    ],
+)
+def test_a_refused_link_is_explained(url, said):
+    assert refusal(url) == said

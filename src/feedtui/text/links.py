@@ -34,7 +34,7 @@ def safe_link(url: str | None) -> str | None:
 def refusal(url: str) -> str:
     """Why a link is not opened, for a toast."""
     if not url.strip():
-        return "this paper has no link"
+        return "this paper has no http or https link to open"
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
     if scheme and scheme not in ("http", "https"):
         return f"refused to open a {scheme}: link; feedtui only opens http and https links"

@@ -254,6 +254,26 @@ async def test_t_jumps_to_the_papers_other_topic(make_engine):
         assert main.current == "Gadgets"
 
 
+async def test_escape_comes_back_from_tag_jumps_to_the_topic_and_card_they_left(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j")
+        left = paper_list.cursor_card.paper_id
+        await pilot.press("t")
+        await pilot.pause()
+        assert main.current == "Gadgets"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert main.current == "Widgets"
+        assert paper_list.cursor_card.paper_id == left and paper_list.has_focus
+        await pilot.press("escape")  # nothing left to go back to: it stays
+        await pilot.pause()
+        assert main.current == "Widgets"
+
+
 async def test_enter_opens_the_detail_and_marks_read(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

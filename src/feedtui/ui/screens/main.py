@@ -33,6 +33,8 @@ REFRESH_RUNNING = "A refresh is running; its topics arrive as they come"
 READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
 # What only a topic has: on the reading list these keys are shown dimmed.
 TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
+# Tag jumps that escape can go back through.
+JUMP_HISTORY = 50
 
 
 @dataclass
@@ -103,6 +105,8 @@ class MainScreen(Screen):
         self._queued_refresh: dict[str, None] = {}
         self._refresh_job: Worker | None = None
         self._unsaved = False  # a save failed and none has succeeded since
+        # Where tag jumps started (topic, card), for escape to come back to.
+        self._jumped_from: list[tuple[str, str | None]] = []
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -458,7 +462,25 @@ class MainScreen(Screen):
 
     @on(PaperList.TagSelected)
     def on_tag_selected(self, event: PaperList.TagSelected) -> None:
-        self.go_to_topic(event.topic)
+        self.jump_to_topic(event.topic)
+
+    def jump_to_topic(self, name: str) -> None:
+        """Follow a paper's tag to its topic; escape comes back to this topic and card."""
+        if name not in self.engine.registry or name == self.current:
+            return
+        if self.current:
+            self._jumped_from.append((self.current, self._cursor_id()))
+            del self._jumped_from[:-JUMP_HISTORY]
+        self.go_to_topic(name)
+
+    def _jump_back(self) -> bool:
+        """Back to where the last tag jump started, if that topic is still there."""
+        while self._jumped_from:
+            name, paper_id = self._jumped_from.pop()
+            if name == STARRED_VIEW or name in self.engine.registry:
+                self.go_to_topic(name, keep=paper_id)
+                return True
+        return False
 
     def open_detail(self, paper_id: str) -> None:
         from feedtui.ui.screens.detail import DetailScreen
@@ -467,8 +489,8 @@ class MainScreen(Screen):
             self._set_read([paper_id], True)
         self.app.push_screen(DetailScreen(self.engine, paper_id))
 
-    def go_to_topic(self, name: str) -> None:
-        if name not in self.engine.registry:
+    def go_to_topic(self, name: str, *, keep: str | None = None) -> None:
+        if name not in self.engine.registry and name != STARRED_VIEW:
             return
         filter_input = self.query_one("#topic-filter", Input)
         if filter_input.value:
@@ -476,7 +498,7 @@ class MainScreen(Screen):
             self.query_one(TopicList).show_rows(self.topic_rows(), keep=name)
         self.query_one(TopicList).select_topic(name)
         self.ask_question = ""
-        self.show_topic(name, focus_list=True)
+        self.show_topic(name, keep=keep, focus_list=True)
 
     # -- adding, editing, removing topics ----------------------------------------
 
@@ -741,13 +763,13 @@ class MainScreen(Screen):
             self.notify("This paper has no other topics", markup=False)
             return
         if len(others) == 1:
-            self.go_to_topic(others[0])
+            self.jump_to_topic(others[0])
             return
         from feedtui.ui.screens.pick_topic import PickTopicScreen
 
         def chosen(name: str | None) -> None:
             if name:
-                self.go_to_topic(name)
+                self.jump_to_topic(name)
 
         self.app.push_screen(PickTopicScreen(others), chosen)
 
@@ -821,6 +843,8 @@ class MainScreen(Screen):
         if filter_input.has_focus and filter_input.value:
             filter_input.value = ""
             self.query_one(TopicList).focus()
+            return
+        self._jump_back()
 
     # -- links -----------------------------------------------------------------------
 

@@ -224,6 +224,13 @@ async def test_ask_ranks_and_highlights(make_engine):
         await pilot.pause()
         assert paper_list.card_count == 4
         assert "Latest papers" in str(main.query_one("#list-title").render())
+        # Nothing found: said in words, and the way back fits on the line.
+        await pilot.press("slash", *"zeppelin", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in str(main.query_one("#list-title").render()):
+                break
+        assert str(main.query_one("#list-title").render()) == "Ask: zeppelin — no paper matches  (esc: back)"
 
 
 async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):

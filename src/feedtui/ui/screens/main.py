@@ -822,11 +822,15 @@ class MainScreen(Screen):
             expanded=self.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
         )
-        title = Text()
+        found = len(positions)
+        title = Text(no_wrap=True, overflow="ellipsis")
         title.append("Ask: ", style="bold")
-        title.append(question)
-        title.append(f" — {len(positions):,} paper{'s' if len(positions) != 1 else ''}, best match first", style="bold")
-        title.append("  (escape returns to the topic)", style="dim")
+        title.append(one_line_safe(question))
+        if found:
+            title.append(f" — {found:,} paper{'s' if found != 1 else ''}, best match first", style="bold")
+        else:
+            title.append(" — no paper matches", style="bold")
+        title.append("  (esc: back)", style="dim")
         self.query_one("#list-title", Static).update(title)
         paper_list = self.query_one(PaperList)
         paper_list.empty_message = "No paper in this topic matches those words"

@@ -501,6 +501,11 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
             if isinstance(app.screen, WelcomeScreen):
                 break
         assert isinstance(app.screen, WelcomeScreen)
+        # Follow with nothing picked says how to pick, and stays.
+        await pilot.click("#welcome-follow")
+        await pilot.pause()
+        assert isinstance(app.screen, WelcomeScreen)
+        assert "No topic picked yet: space toggles the one under the cursor" in [n.message for n in app._notifications]
         await pilot.press("space", "down", "space")
         await pilot.click("#welcome-follow")
         await pilot.pause(0.2)

@@ -40,7 +40,13 @@ class WelcomeScreen(ModalScreen[list[str]]):
         self.query_one(SelectionList).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(list(self.query_one(SelectionList).selected))
+        selected = list(self.query_one(SelectionList).selected)
+        if not selected:
+            # Pressing Follow with nothing picked is not the same as escape: say how to pick.
+            self.notify("No topic picked yet: space toggles the one under the cursor", markup=False)
+            self.query_one(SelectionList).focus()
+            return
+        self.dismiss(selected)
 
     def action_skip(self) -> None:
         self.dismiss([])

@@ -192,3 +192,28 @@ def test_removing_a_topic_of_the_config_file_says_where_it_is_defined(tmp_path, 
     assert run("topics", "--json") == 0
     sparse = next(t for t in json.loads(capsys.readouterr().out) if t["name"] == "Sparse")
     assert sparse["following"]
+
+
+def test_a_removed_catalogue_topic_is_restored_with_its_papers(tmp_path, capsys):
+    import json
+
+    from feedtui.cli import main
+
+    demo = ["--demo", "--data-dir", str(tmp_path / "demo"), "--config", str(tmp_path / "absent.toml")]
+
+    def papers_of(name: str) -> list[str]:
+        capsys.readouterr()
+        assert main([*demo, "papers", name, "--json"]) == 0
+        return [p["id"] for p in json.loads(capsys.readouterr().out)]
+
+    before = papers_of("LLM Inference")
+    assert before
+    assert main([*demo, "topic", "rm", "LLM Inference"]) == 0
+    assert "feedtui topic restore 'LLM Inference' brings it back" in capsys.readouterr().err
+    assert main([*demo, "papers", "LLM Inference"]) == 2  # gone
+    capsys.readouterr()
+    assert main([*demo, "topic", "restore", "NoSuch"]) == 2
+    assert "no removed catalogue topic called 'NoSuch' (removed: 'LLM Inference')" in capsys.readouterr().err
+    assert main([*demo, "topic", "restore", "llm inference"]) == 0
+    assert "restored LLM Inference" in capsys.readouterr().err
+    assert papers_of("LLM Inference") == before

@@ -126,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  feedtui topic rm 'Lab blog'", formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rm.add_argument("name", metavar="NAME")
+    restore = topic_sub.add_parser(
+        "restore", help="bring back a catalogue topic you removed", parents=[common],
+        epilog="example:\n  feedtui topic restore 'Edge Inference'", formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    restore.add_argument("name", metavar="NAME")
     show = topic_sub.add_parser(
         "show", help="definition, momentum and a weekly chart", parents=[common],
         epilog="examples:\n  feedtui topic show 'Edge Inference'\n  feedtui topic show 'LLM Inference' --as-of 2026-09-30T12:00:00Z",
@@ -569,7 +574,17 @@ def _cmd_topic_add(engine, args) -> int:
 
 def _cmd_topic_rm(engine, args) -> int:
     entry = engine.remove_topic(args.name)
-    print(f"removed {entry.name}", file=sys.stderr)
+    if entry.name in engine.registry.catalogue_names:
+        print(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back)", file=sys.stderr)
+    else:
+        print(f"removed {entry.name}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_topic_restore(engine, args) -> int:
+    entry = engine.restore_topic(args.name)
+    engine.compute_tags([entry.name])  # written to disk; this process needs no library
+    print(f"restored {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -819,6 +834,7 @@ _HANDLERS = {
     "unstar": _marks("unstar"),
     "topic add": _cmd_topic_add,
     "topic rm": _cmd_topic_rm,
+    "topic restore": _cmd_topic_restore,
     "topic edit": _cmd_topic_edit,
     "topic show": _cmd_topic_show,
     "export": _cmd_export,

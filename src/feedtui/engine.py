@@ -246,6 +246,18 @@ class Engine:
         self.tags.update([], removed=[entry.name])
         return entry
 
+    def restore_topic(self, name: str) -> TopicEntry:
+        """Bring back a catalogue topic removed earlier (removing one hides it)."""
+        folded = name.casefold().strip()
+        hidden = sorted(self.state.hidden_topics())
+        matches = [h for h in hidden if h.casefold() == folded]
+        if not matches:
+            removed = ", ".join(f"'{h}'" for h in hidden[:8]) + (", …" if len(hidden) > 8 else "") or "none"
+            raise TopicNotFound(f"no removed catalogue topic called '{name}' (removed: {removed})")
+        self.state.unhide_topic(matches[0])
+        self.reload_topics()
+        return self.topic(matches[0])
+
     # -- the library -----------------------------------------------------------
 
     @property

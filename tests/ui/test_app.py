@@ -761,3 +761,28 @@ async def test_a_failed_save_is_shown_and_so_is_the_save_that_follows(make_engin
         failing["on"] = False
         await wait_for("saved again")
         assert engine.state.wait_durable(timeout=1.0)
+
+
+async def test_removing_a_catalogue_topic_says_how_to_bring_it_back(make_engine):
+    from textual.widgets import Static
+
+    from feedtui.ui.screens.topic_form import ConfirmScreen
+
+    engine = make_engine()
+    name = sorted(engine.registry.catalogue_names)[0]
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic(name)
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        said = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert f"Hide the catalogue topic {name}?" in said
+        assert f"feedtui topic restore '{name}' brings it back" in said
+        await pilot.press("y")
+        await pilot.pause()
+        assert name not in engine.registry
+        engine.restore_topic(name)
+        assert name in engine.registry

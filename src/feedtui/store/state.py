@@ -196,6 +196,11 @@ class StateStore:
             ops.append(Operation(FOLLOWS, name, None))
         self._apply(ops)
 
+    def unhide_topic(self, name: str) -> None:
+        """Show the catalogue topic `name` again (removed, it was hidden)."""
+        if name in self._tables[HIDDEN_TOPICS]:
+            self._apply([Operation(HIDDEN_TOPICS, name, None)])
+
     def set_pref(self, key: str, value: Any) -> None:
         self._apply([Operation(PREFS, key, {"value": value})])
 

@@ -537,6 +537,8 @@ class MainScreen(Screen):
         catalogue = name in self.engine.registry.catalogue_names
         question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"
         detail = "Its papers stay in the cache, with their read marks and stars."
+        if catalogue:
+            detail += f" The command feedtui topic restore '{name}' brings it back."
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -498,12 +498,15 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(100):
             await pilot.pause(0.02)
-            if isinstance(app.screen, WelcomeScreen):
-                break
+            if isinstance(app.screen, WelcomeScreen) and any(b.region for b in app.screen.query("#welcome-follow")):
+                break  # composed and laid out: its button is there to press
         assert isinstance(app.screen, WelcomeScreen)
         # Follow with nothing picked says how to pick, and stays.
         await pilot.click("#welcome-follow")
-        await pilot.pause()
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if app._notifications:
+                break
         assert isinstance(app.screen, WelcomeScreen)
         assert "No topic picked yet: space toggles the one under the cursor" in [n.message for n in app._notifications]
         await pilot.press("space", "down", "space")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from feedtui.export.bibtex import bibtex_entries, bibtex_entry, citation_key
 
 from tests.factories import make_paper
@@ -48,6 +50,27 @@ def test_math_in_a_title_is_kept_as_the_authors_wrote_it():
 def test_math_that_cannot_be_copied_safely_falls_back_to_the_rendering():
     paper = make_paper(title=r"Broken $\frac{a}{$ Math", title_display="Broken a/ Math")
     assert "  title = {{Broken a/ Math}},\n" in bibtex_entry(paper)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        r"Leak $\input{/etc/passwd}$ now",  # a feed's title is untrusted: no TeX but math reaches the entry
+        r"Run $\immediate\write18{touch x}$ it",
+        r"Stop $\end{document}$ here",
+        r"Define $\def\a{b}\a$ it",
+        r"Align $a & b$ cells",  # a bare & or # does not compile
+        r"Display $$x^2$$ math",  # display math is not copied either
+    ],
+)
+def test_math_with_anything_but_standard_math_is_rendered_not_copied(title):
+    entry = bibtex_entry(make_paper(title=title, title_display="shown"))
+    assert "  title = {{shown}},\n" in entry
+
+
+def test_dollars_in_a_blog_title_are_prices_not_math():
+    post = make_paper("web:0123456789ab", title="Grants of $5 and $10 million", title_display="Grants of $5 and $10 million")
+    assert "  title = {{Grants of {\\$}5 and {\\$}10 million}},\n" in bibtex_entry(post)
 
 
 def test_braces_and_tildes_are_escaped():

@@ -31,9 +31,35 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 _STOP = {"a", "an", "the", "on", "of", "for", "and", "in", "to", "towards", "toward", "via", "with"}
 
 
-# Inline math, `$…$` (not `\$`), whose braces balance and which holds no
-# comment sign or line break: safe to copy into an entry as it is.
-_INLINE_MATH = re.compile(r"(?<!\\)\$([^$%\n]+?)(?<!\\)\$")
+# Inline math, `$…$` (not `\$`, not `$$…$$`) with no comment sign or line break.
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$%\n]+?)(?<!\\)\$(?!\$)")
+# What math copied into an entry may hold: LaTeX's and amsmath's own commands
+# (a title from a feed is untrusted: `\input`, `\write18` or `\end{document}`
+# must never reach the user's document), and no bare `#` or `&`.
+_MATH_COMMANDS = frozenset(
+    """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda
+    mu nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega
+    Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega
+    log ln lg exp sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan arg
+    max min sup inf lim limsup liminf det dim ker deg gcd hom Pr bmod pmod
+    mathcal mathbb mathbf mathrm mathit mathsf mathtt mathfrak boldsymbol text operatorname
+    frac sqrt hat bar tilde vec dot ddot widehat widetilde overline underline
+    times cdot cdots ldots dots le leq ge geq neq ne approx sim simeq equiv propto
+    in notin subset subseteq supset supseteq cup cap setminus infty partial nabla pm mp
+    to rightarrow leftarrow leftrightarrow Rightarrow Leftarrow mapsto
+    sum prod int oint ell hbar emptyset forall exists neg land lor oplus otimes circ star ast
+    ll gg perp parallel mid vert Vert langle rangle lfloor rfloor lceil rceil
+    left right big Big bigg Bigg quad qquad top dagger prime colon""".split()
+)
+_MATH_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([#&])")
+_MATH_SYMBOLS = frozenset(",;:! {}|_$#&")
+
+
+def _safe_math(math: str) -> bool:
+    for command, bare in _MATH_TOKEN.findall(math):
+        if bare or (command not in _MATH_COMMANDS and command not in _MATH_SYMBOLS):
+            return False
+    return _balanced(math)
 
 
 def latex_escape(text: str) -> str:
@@ -41,12 +67,16 @@ def latex_escape(text: str) -> str:
 
 
 def latex_title(paper: Paper) -> str:
-    """The title as BibTeX text: its math as written, the rest rendered and escaped."""
+    """The title as BibTeX text: for an arXiv paper, its math as the authors
+    wrote it (when it holds only standard math, see `_safe_math`) and the rest
+    rendered and escaped; otherwise the display form, escaped. A blog's `$5`
+    is a price, not math."""
     source = paper.title
     parts: list[str] = []
     start = 0
-    for math in _INLINE_MATH.finditer(source):
-        if not _balanced(math.group(1)):
+    maths = _INLINE_MATH.finditer(source) if paper.is_arxiv and not paper.secondhand else ()
+    for math in maths:
+        if not _safe_math(math.group(1)):
             continue
         parts.append(latex_escape(latex_to_unicode(source[start : math.start()])))
         parts.append(math.group(0))

@@ -158,7 +158,8 @@ class Engine:
     def stale_followed(self) -> list[str]:
         """The followed topics due for a refresh: not refreshed, as they are now
         defined, within `refresh_age_hours` (or refreshed "in the future": the
-        clock went back). A topic whose definition has an error is never due."""
+        clock went back), such as a topic followed since the last refresh. A
+        topic whose definition has an error is never due."""
         now = self.clock()
         age = timedelta(hours=self.settings.refresh_age_hours)
         due = []
@@ -240,6 +241,7 @@ class Engine:
         if refused:
             raise ValueError(refused)
         self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)
+        self.state.clear_pref(REFRESHED_PREFIX + entry.name)
         self.reload_topics()
         if self._library is not None:
             self._library.drop_topic(entry.name)
@@ -249,7 +251,7 @@ class Engine:
     def restore_topic(self, name: str) -> TopicEntry:
         """Bring back a catalogue topic removed earlier (removing one hides it)."""
         folded = name.casefold().strip()
-        hidden = sorted(self.state.hidden_topics())
+        hidden = sorted(self.state.hidden_topics() & self.registry.catalogue_names)
         matches = [h for h in hidden if h.casefold() == folded]
         if not matches:
             removed = ", ".join(f"'{h}'" for h in hidden[:8]) + (", …" if len(hidden) > 8 else "") or "none"
@@ -526,12 +528,13 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)
         report.finished = utcnow()
-        answered = {name for outcome in outcomes if outcome.report.ok for name in outcome.plan.topics}
-        answered.update(source.label for source in skipped if source.ok)  # "already fetched today"
-        self.note_refreshed([entry for entry in entries if entry.name in answered], now)
         if not report.sources or any(source.ok for source in report.sources):
             # A refresh in which every source failed (offline, say) is not one:
             # the status line does not claim it and the next start tries again.
+            # Otherwise every topic asked for is done for refresh_age_hours, a
+            # topic whose own feed failed too (it is retried then, not at every
+            # check; its failure was reported).
+            self.note_refreshed([entry for entry in entries if not entry.error], now)
             self.last_refresh = report.finished
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
         return report

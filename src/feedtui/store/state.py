@@ -204,6 +204,10 @@ class StateStore:
     def set_pref(self, key: str, value: Any) -> None:
         self._apply([Operation(PREFS, key, {"value": value})])
 
+    def clear_pref(self, key: str) -> None:
+        if key in self._tables[PREFS]:
+            self._apply([Operation(PREFS, key, None)])
+
     def replace_all(self, tables: dict[str, dict[str, dict]]) -> None:
         """Merge an exported state in (import): every key given is set."""
         ops = [

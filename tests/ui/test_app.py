@@ -789,3 +789,25 @@ async def test_removing_a_catalogue_topic_says_how_to_bring_it_back(make_engine)
         assert name not in engine.registry
         engine.restore_topic(name)
         assert name in engine.registry
+
+
+async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as_unsaved(make_engine, tmp_path):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("J")
+        (tmp_path / "data" / "state.json").write_text("{ damaged")
+        await pilot.press("m")
+        for _ in range(150):
+            await pilot.pause(0.02)
+            if app._notifications:
+                break
+        said = [(n.title, n.severity, n.message) for n in app._notifications]
+        assert len(said) == 1, said
+        title, severity, message = said[0]
+        assert severity == "warning" and title != "Not saved"
+        assert "was damaged while feedtui ran" in message
+        assert engine.state.wait_durable(timeout=1.0)
+        await pilot.pause(0.2)
+        assert len(app._notifications) == 1  # and no "saved again" after it

@@ -300,10 +300,11 @@ class StateStore:
                 self._durable_seq = max(self._durable_seq, seq)
                 self.last_error = ""
                 self._wake.notify_all()
-        if self.on_durable:
-            self.on_durable(self._durable_seq)
-        if reloaded and self.on_external_change:
-            self.on_external_change()
+        durable, changed = self.on_durable, self.on_external_change  # read once: they may be detached meanwhile
+        if durable:
+            durable(self._durable_seq)
+        if reloaded and changed:
+            changed()
 
     def close(self) -> None:
         """Flush what is queued and stop the background thread."""
@@ -415,8 +416,9 @@ class StateStore:
             f"{self.path} was damaged while feedtui ran ({damage.reason}); kept it as "
             f"{kept.name} and saved the state this process holds"
         )
-        if self.on_error:
-            self.on_error(self.recovery_message)
+        report = self.on_error  # read once: the app may detach it meanwhile
+        if report:
+            report(self.recovery_message)
         return db
 
     def _move_aside(self) -> Path:
@@ -457,8 +459,9 @@ class StateStore:
                 message = f"{error}; your changes are kept in memory and will be saved when possible"
                 if message != self.last_error:
                     self.last_error = message
-                    if self.on_error:
-                        self.on_error(message)
+                    report = self.on_error
+                    if report:
+                        report(message)
 
 
 def _apply_to(tables: dict[str, dict[str, dict]], op: Operation) -> None:

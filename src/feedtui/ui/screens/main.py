@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -13,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
@@ -200,29 +200,42 @@ class MainScreen(Screen):
         state = self.engine.state
         state.on_external_change = state.on_error = state.on_durable = None
 
-    def _state_changed_elsewhere(self) -> None:
-        """Called by the state store after it re-read a state.json another
-        process wrote: follows, marks or topics changed."""
-        self._from_state_store(self.on_state_changed)
+    class StateStoreSaid(Message):
+        """What the state store reported, from its own thread: posting is
+        thread-safe and never waits (it may report while holding the data
+        directory's lock, which the app's thread may be waiting for)."""
 
-    def _from_state_store(self, callback: Callable[..., object], *args: object, **kwargs: object) -> None:
-        """Run `callback` on the app's thread; the state store calls from its own
-        thread, or from this one when the app asked it to flush."""
-        try:
-            self.app.call_from_thread(callback, *args, **kwargs)
-        except RuntimeError:
-            self.call_later(callback, *args, **kwargs)
+        def __init__(self, kind: str, text: str = "") -> None:
+            super().__init__()
+            self.kind = kind  # "changed elsewhere", "not saved", "recovered" or "saved"
+            self.text = text
+
+    def _state_changed_elsewhere(self) -> None:
+        """Another process wrote state.json: follows, marks or topics changed."""
+        self.post_message(self.StateStoreSaid("changed elsewhere"))
 
     def _state_not_saved(self, message: str) -> None:
-        """The state store could not save (read-only or full disk, say): it keeps
-        the changes and retries; the reader must know meanwhile."""
-        self._unsaved = True
-        self._from_state_store(self.notify, message, title="Not saved", severity="error", timeout=20, markup=False)
+        """A save failed (read-only or full disk, say): the store keeps the
+        changes and retries. Or it replaced a state.json damaged under it."""
+        recovered = message == self.engine.state.recovery_message
+        self.post_message(self.StateStoreSaid("recovered" if recovered else "not saved", message))
 
     def _state_saved(self, _sequence: int) -> None:
         if self._unsaved:
+            self.post_message(self.StateStoreSaid("saved"))
+
+    @on(StateStoreSaid)
+    def on_state_store_said(self, event: StateStoreSaid) -> None:
+        if event.kind == "changed elsewhere":
+            self.on_state_changed()
+        elif event.kind == "not saved":
+            self._unsaved = True
+            self.notify(event.text, title="Not saved", severity="error", timeout=20, markup=False)
+        elif event.kind == "recovered":
+            self.notify(event.text, severity="warning", timeout=20, markup=False)
+        elif self._unsaved:
             self._unsaved = False
-            self._from_state_store(self.notify, "Your follows and marks are saved again.", markup=False)
+            self.notify("Your follows and marks are saved again.", markup=False)
 
     def on_state_changed(self) -> None:
         engine = self.engine

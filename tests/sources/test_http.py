@@ -176,6 +176,23 @@ async def test_retry_after_from_arxiv_holds_the_whole_lane(loopback):
     assert len(later) == 2 and min(later) >= 1.0
 
 
+async def test_arxiv_retry_after_is_honoured_beyond_the_budget_of_other_hosts(loopback, monkeypatch):
+    """Other hosts give up past fetch.max_retry_after; arXiv's lane waits up to
+    ARXIV_RETRY_BUDGET_S, as arXiv asked (and holds the lane meanwhile)."""
+    from feedtui.sources import http
+
+    monkeypatch.setattr(http, "ARXIV_RETRY_BUDGET_S", 3.0)
+    arxiv, other = loopback(), loopback()
+    arxiv.route("/api/query", arxiv.in_turn(arxiv.respond(503, headers={"Retry-After": "1"}), arxiv.respond(200, FEED)))
+    other.route("/feed", other.respond(503, headers={"Retry-After": "1"}))
+    async with Fetcher(fast(max_retry_after=0.5), arxiv_on(arxiv, interval=0.05)) as fetcher:
+        from_arxiv = await fetcher.get(arxiv.url("/api/query"))
+        elsewhere = await fetcher.get(other.url("/feed"))
+    assert from_arxiv.ok and gaps(arxiv.requests)[0] >= 1.0
+    assert not elsewhere.ok and "asked to wait 1 s; try again later" in elsewhere.error
+    assert len(other.requests) == 1
+
+
 def test_which_hosts_share_the_arxiv_lane():
     fetcher = Fetcher(
         FetchSettings(),

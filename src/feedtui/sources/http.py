@@ -40,6 +40,8 @@ USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/p
 ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 ACCEPT_ENCODING = "gzip, deflate"
 
+# The longest the arXiv lane waits on Retry-After answers for one request, in all.
+ARXIV_RETRY_BUDGET_S = 120.0
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # Worth asking again: rate limiting and gateways that are busy or restarting.
 # Other errors (400, 404, 410, 500 …) would answer the same way next time.
@@ -207,7 +209,12 @@ class Fetcher:
                     return answer
                 if retries >= settings.retries:
                     raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
-                wait = _retry_wait(answer, settings.backoff * 2**retries, settings.max_retry_after - waited)
+                budget = settings.max_retry_after
+                if self._in_arxiv_lane(current):
+                    # arXiv's requests are honoured at greater length: its lane is
+                    # shared, and asking again early is what it asked us not to do.
+                    budget = max(budget, ARXIV_RETRY_BUDGET_S)
+                wait = _retry_wait(answer, settings.backoff * 2**retries, max(0.0, budget - waited))
             retries += 1
             waited += wait
             self.stats.retries += 1

@@ -279,6 +279,17 @@ async def test_escape_comes_back_from_tag_jumps_to_the_topic_and_card_they_left(
         await pilot.press("escape")  # nothing left to go back to: it stays
         await pilot.pause()
         assert main.current == "Widgets"
+        # Gone elsewhere by the sidebar, escape does not take the reader back along the trail.
+        await pilot.press("t")
+        await pilot.pause()
+        assert main.current == "Gadgets"
+        main.go_to_topic("Widgets")
+        await pilot.pause()
+        main.go_to_topic("Gadgets")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert main.current == "Gadgets"
 
 
 async def test_enter_opens_the_detail_and_marks_read(make_engine):

@@ -107,6 +107,7 @@ class MainScreen(Screen):
         self._unsaved = False  # a save failed and none has succeeded since
         # Where tag jumps started (topic, card), for escape to come back to.
         self._jumped_from: list[tuple[str, str | None]] = []
+        self._following_trail = False
         self.ready = False
 
     # -- layout -----------------------------------------------------------------
@@ -372,6 +373,8 @@ class MainScreen(Screen):
 
     def show_topic(self, name: str, *, keep: str | None = None, focus_list: bool = False) -> None:
         engine = self.engine
+        if name != self.current and not self._following_trail:
+            self._jumped_from.clear()  # gone elsewhere: escape no longer leads back
         self.current = name
         library = engine.library
         header = self.query_one(TopicHeader)
@@ -481,17 +484,27 @@ class MainScreen(Screen):
         """Follow a paper's tag to its topic; escape comes back to this topic and card."""
         if name not in self.engine.registry or name == self.current:
             return
+        trail = self._jumped_from
         if self.current:
-            self._jumped_from.append((self.current, self._cursor_id()))
-            del self._jumped_from[:-JUMP_HISTORY]
-        self.go_to_topic(name)
+            trail.append((self.current, self._cursor_id()))
+            del trail[:-JUMP_HISTORY]
+        self._following_trail = True
+        try:
+            self.go_to_topic(name)
+        finally:
+            self._following_trail = False
 
     def _jump_back(self) -> bool:
-        """Back to where the last tag jump started, if that topic is still there."""
+        """Back to where the last tag jump started (going to a topic by any other
+        way ends the trail: see show_topic)."""
         while self._jumped_from:
             name, paper_id = self._jumped_from.pop()
             if name == STARRED_VIEW or name in self.engine.registry:
-                self.go_to_topic(name, keep=paper_id)
+                self._following_trail = True
+                try:
+                    self.go_to_topic(name, keep=paper_id)
+                finally:
+                    self._following_trail = False
                 return True
         return False
 

@@ -217,3 +217,23 @@ def test_a_removed_catalogue_topic_is_restored_with_its_papers(tmp_path, capsys)
     assert main([*demo, "topic", "restore", "llm inference"]) == 0
     assert "restored LLM Inference" in capsys.readouterr().err
     assert papers_of("LLM Inference") == before
+
+
+def test_refresh_notes_what_a_partly_read_feed_left_out(tmp_path, httpserver, capsys):
+    """Cut short after its first entry: the entry is kept, and the rest is noted
+    (the reader shows it only as the papers it got: a note on every fetch of a
+    feed with an `&nbsp;` would be noise there)."""
+    from feedtui.cli import main
+
+    cut = (
+        "<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>"
+        "<item><title>Kept paper</title><guid>https://lab.example.org/1</guid></item>"
+        "<item><title>Lost pa"
+    ).encode()
+    httpserver.expect_request("/lab.xml").respond_with_data(cut, content_type="application/rss+xml")
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
+    assert main([*base, "refresh", "Lab"]) == 0
+    err = capsys.readouterr().err
+    assert f"feedtui: note: {httpserver.url_for('/lab.xml')}: the feed is not well-formed (XML error at line 1" in err
+    assert "1 new, 0 updated papers from 1 source; 0 failed" in err

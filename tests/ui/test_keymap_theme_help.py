@@ -509,34 +509,6 @@ async def test_a_topic_followed_since_the_last_refresh_is_fetched_at_start_and_o
         assert engine.stale_followed() == []
 
 
-async def test_a_feed_read_only_in_part_is_reported_not_just_counted(open_app, httpserver):
-    """A feed cut short after its first entry: the entry is kept, and the
-    reader is told the rest was not readable (the CLI prints it as a note)."""
-    from feedtui.model import TopicDefinition
-
-    whole = (
-        "<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>"
-        "<item><title>Kept paper</title><guid>https://lab.example.org/1</guid></item>"
-        "<item><title>Lost pa"
-    ).encode()
-    httpserver.expect_request("/lab.xml").respond_with_data(whole, content_type="application/rss+xml")
-    app = open_app(arxiv_config(httpserver))
-    app.engine.add_topic("Lab", TopicDefinition(feeds=(httpserver.url_for("/lab.xml"),)))
-    app.engine.follow("Lab")
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.go_to_topic("Lab")
-        await pilot.pause()
-        await pilot.press("r")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if not main.refresh_busy:
-                break
-        warnings = [n.message for n in app._notifications if n.severity == "warning"]
-        assert any(m.startswith(f"{httpserver.url_for('/lab.xml')}: the feed is not well-formed") for m in warnings), warnings
-        assert "Kept paper" in "\n".join(lines_of(main.query_one(PaperList)))
-
-
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
     from datetime import timedelta
 

@@ -83,7 +83,7 @@ def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_erro
         raise FeedError(f"not a feed: the XML document is <{document.root}>, not RSS or Atom")
     if error and not feed.papers:
         # Read leniently, and not one entry could be kept (cut short in its first, say).
-        raise FeedError(f"not a feed: {error}")
+        raise FeedError("; ".join([f"not a feed: {error}", *feed.warnings]))
     return _with_notes(feed, document, error)
 
 

@@ -1036,9 +1036,6 @@ class MainScreen(Screen):
             status.stop_progress()
         for note in report.notes:
             self.notify(note, severity="warning", timeout=12, markup=False)
-        for source in report.sources:  # read, but not all of it (a malformed feed read leniently, say)
-            if source.ok and source.warning:
-                self.notify(f"{source.label}: {source.warning}", severity="warning", timeout=12, markup=False)
         failed = report.failed
         fetched = [s for s in report.sources if s.ok and not s.skipped]
         if failed and not fetched:

@@ -165,9 +165,15 @@ def test_an_exported_file_has_the_permissions_of_any_file_the_user_writes(env, c
         target = env.tmp / "shared.bib"
         assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
         assert stat.S_IMODE(target.stat().st_mode) == 0o644
-        target.chmod(0o640)  # replaced, a file keeps what the user gave it
-        assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
-        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+        for kept in (0o640, 0o666):  # replaced, a file keeps what the user gave it, whatever the umask
+            target.chmod(kept)
+            assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(target)) == 0
+            assert stat.S_IMODE(target.stat().st_mode) == kept
+        link = env.tmp / "link.bib"  # written through a symlink, as `>` would
+        link.symlink_to(target)
+        target.write_text("old")
+        assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(link)) == 0
+        assert link.is_symlink() and "@misc" in target.read_text()
     finally:
         os.umask(umask)
     capsys.readouterr()

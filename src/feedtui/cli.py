@@ -692,15 +692,19 @@ def _write_output(text: str, output: str | None, what: str) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return EXIT_OK
+    # As `>` would: through a symlink to its target; a new file gets what the
+    # umask allows, a file replaced keeps its permissions.
     path = Path(output).expanduser()
     try:
-        # As `>` would: a new file is readable as the umask allows, a file
-        # replaced keeps its permissions.
-        mode = path.stat().st_mode & 0o7777 if path.is_file() else 0o666
+        path = path.resolve() if path.is_symlink() else path
+        existing = path.stat().st_mode & 0o7777 if path.is_file() else None
     except OSError:
-        mode = 0o666
+        existing = None
     try:
-        atomic_write(path, text.encode("utf-8"), mode=mode)
+        if existing is None:
+            atomic_write(path, text.encode("utf-8"), mode=0o666)
+        else:
+            atomic_write(path, text.encode("utf-8"), mode=existing, exact_mode=True)
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED

@@ -55,7 +55,7 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o600) -> None:
+def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o600, exact_mode: bool = False) -> None:
     """Replace `path` with `data` so that a crash at any moment leaves either the
     old file or the new one: write a temporary file beside it, fsync it, rename it
     over the target, fsync the directory. Raises WriteFailedError.
@@ -65,7 +65,8 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o60
     empty or cut short — only for files that check themselves when read.
 
     `mode` is the new file's permissions, less the umask (the data directory's
-    files are the user's alone; an export is as any file the user writes)."""
+    files are the user's alone; an export is as any file the user writes);
+    with `exact_mode`, `mode` as it is (a file replaced keeps its own)."""
     directory = path.parent
     temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     with _writing_lock:
@@ -73,6 +74,8 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o60
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
+            if exact_mode:
+                os.fchmod(fd, mode)
             view = memoryview(data)
             while view:
                 written = os.write(fd, view)

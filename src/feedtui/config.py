@@ -96,8 +96,8 @@ def _strftime_format(value: Any) -> str:
     except ValueError as error:
         return f'a strftime format such as "%b %-d, %Y" ({error})'
     # The C library copies a directive it does not know as it is: cards would read "%Q 2026".
-    for directive in re.findall(r"%[-_0^#]?[A-Za-z]", value.replace("%%", "")):
-        if sample.strftime(directive) == directive:
+    for directive in re.findall(r"%[-_0^#]?[0-9]*[EO]?[A-Za-z]", value.replace("%%", "")):
+        if sample.strftime(directive).strip() == directive:
             return f'a strftime format such as "%b %-d, %Y" ({directive} is not a strftime directive)'
     return ""
 

@@ -231,6 +231,13 @@ async def test_ask_ranks_and_highlights(make_engine):
             if "Ask:" in str(main.query_one("#list-title").render()):
                 break
         assert str(main.query_one("#list-title").render()) == "Ask: zeppelin — no paper matches  (esc: back)"
+        # A long question is cut, not the count.
+        await pilot.press("escape", "slash", *("gadget " * 10), "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in str(main.query_one("#list-title").render()):
+                break
+        assert "… — 1 paper, best match first" in str(main.query_one("#list-title").render())
 
 
 async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):

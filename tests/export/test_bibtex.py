@@ -61,6 +61,9 @@ def test_math_that_cannot_be_copied_safely_falls_back_to_the_rendering():
         r"Define $\def\a{b}\a$ it",
         r"Align $a & b$ cells",  # a bare & or # does not compile
         r"Display $$x^2$$ math",  # display math is not copied either
+        r"Hat $x^^5cinput^^7b/etc/passwd^^7d$ trick",  # TeX reads ^^5c as \\
+        r"Sets $\{x_i$ and more",  # BibTeX counts the escaped brace: the file would break
+        r"Greek $α$ letter",  # pdflatex wants \alpha in math
     ],
 )
 def test_math_with_anything_but_standard_math_is_rendered_not_copied(title):

@@ -49,6 +49,8 @@ _MATH_COMMANDS = frozenset(
     to rightarrow leftarrow leftrightarrow Rightarrow Leftarrow mapsto
     sum prod int oint ell hbar emptyset forall exists neg land lor oplus otimes circ star ast
     ll gg perp parallel mid vert Vert langle rangle lfloor rfloor lceil rceil
+    lesssim gtrsim cong wedge vee varnothing subsetneq supsetneq prec succ preceq succeq
+    iff implies ldots vdots ddots Re Im aleph
     left right big Big bigg Bigg quad qquad top dagger prime colon""".split()
 )
 _MATH_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([#&])")
@@ -56,9 +58,11 @@ _MATH_SYMBOLS = frozenset(",;:! {}|_$#&")
 
 
 def _safe_math(math: str) -> bool:
+    if not math.isascii() or "^^" in math:  # TeX reads ^^5c as a backslash
+        return False
     for command, bare in _MATH_TOKEN.findall(math):
-        if bare or (command not in _MATH_COMMANDS and command not in _MATH_SYMBOLS):
-            return False
+        if bare or command in "{}" or (command not in _MATH_COMMANDS and command not in _MATH_SYMBOLS):
+            return False  # an escaped brace still counts for BibTeX, which would see them unbalanced
     return _balanced(math)
 
 

@@ -63,3 +63,34 @@ async def test_a_refresh_in_which_every_source_failed_leaves_the_topics_due(tmp_
     await engine.refresh()
     assert engine.stale_followed() == ["Gone"]  # offline, say: the next check tries again
     engine.close()
+
+
+async def test_a_refresh_that_fetched_nothing_and_failed_is_not_one_and_a_topic_removed_meanwhile_stays_gone(tmp_path, httpserver):
+    """"Already fetched today" is no fetch: with it and a refused connection the
+    refresh was offline. A topic removed while its refresh ran gets no
+    refreshed: record back (re-added, it would wait refresh_age_hours empty)."""
+    from feedtui.model import TopicDefinition
+
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = Engine(config, tmp_path / "data", background_writes=False)
+    engine.add_topic("Refused", TopicDefinition(feeds=("http://127.0.0.1:9/feed.xml",)))
+    engine.follow("Refused")
+    report = await engine.refresh()
+    assert not any(s.ok for s in report.sources)
+    assert engine.stale_followed() == ["Refused"]
+
+    good = serve(httpserver, 1)
+    engine.add_topic("Brief", TopicDefinition(feeds=(good,)))
+    engine.follow("Brief")
+    original = engine.refresh
+
+    async def removed_meanwhile(*args, **kwargs):
+        engine.remove_topic("Brief")  # before the refresh records anything
+        return await original(*args, **kwargs)
+
+    entries = [engine.topic("Brief")]
+    engine.followed = lambda: entries  # the refresh works on the topics as they were when it began
+    await removed_meanwhile()
+    assert "refreshed:Brief" not in engine.state.export()["prefs"]
+    engine.close()

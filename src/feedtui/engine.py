@@ -151,6 +151,9 @@ class Engine:
         """Remember that these topics' sources answered at `at`, for the topics
         as they are defined now (kept in state.json, so every process sees it)."""
         for entry in entries:
+            current = self.registry.get(entry.name)
+            if current is None or current.signature != entry.signature:
+                continue  # removed or redefined while its refresh ran
             self.state.set_pref(
                 REFRESHED_PREFIX + entry.name, {"at": at.isoformat(timespec="seconds"), "sig": entry.signature}
             )
@@ -528,12 +531,14 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)
         report.finished = utcnow()
-        if not report.sources or any(source.ok for source in report.sources):
-            # A refresh in which every source failed (offline, say) is not one:
-            # the status line does not claim it and the next start tries again.
-            # Otherwise every topic asked for is done for refresh_age_hours, a
-            # topic whose own feed failed too (it is retried then, not at every
-            # check; its failure was reported).
+        fetched = any(source.ok and not source.skipped for source in report.sources)
+        if fetched or all(source.ok for source in report.sources):
+            # A refresh that fetched nothing and failed somewhere (offline, say;
+            # "already fetched today" is not a fetch) is not one: the status line
+            # does not claim it and the next check tries again. Otherwise every
+            # topic asked for is done for refresh_age_hours, a topic whose own
+            # feed failed too (retried then, not at every check; its failure
+            # was reported).
             self.note_refreshed([entry for entry in entries if not entry.error], now)
             self.last_refresh = report.finished
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))

@@ -174,6 +174,10 @@ def test_an_exported_file_has_the_permissions_of_any_file_the_user_writes(env, c
         target.write_text("old")
         assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(link)) == 0
         assert link.is_symlink() and "@misc" in target.read_text()
+        loop = env.tmp / "loop.bib"  # a symlink loop is an error, not a traceback
+        loop.symlink_to(env.tmp / "loop.bib")
+        assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(loop)) == 1
+        assert f"could not write {loop}" in capsys.readouterr().err
     finally:
         os.umask(umask)
     capsys.readouterr()
@@ -379,3 +383,19 @@ def test_json_import_refuses_newer_formats_and_non_json(env, tmp_path, capsys):
     empty.write_text("\n")
     assert env.run("import", "json", str(empty)) == 1
     assert f"feedtui: {empty}: the file is empty (expected JSON from `feedtui export json`)" in capsys.readouterr().err
+
+
+def test_export_into_a_pipe_writes_into_it_instead_of_replacing_it(env, capsys):
+    import os
+    import threading
+
+    fifo = env.tmp / "pipe.bib"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert env.run("export", "bibtex", "--topic", "Widgets", "-o", str(fifo)) == 0
+    reader.join(timeout=10)
+    assert got and got[0].startswith(b"@misc{")
+    assert fifo.is_fifo()  # still the pipe, not a file put in its place
+    capsys.readouterr()

@@ -692,19 +692,25 @@ def _write_output(text: str, output: str | None, what: str) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return EXIT_OK
-    # As `>` would: through a symlink to its target; a new file gets what the
-    # umask allows, a file replaced keeps its permissions.
+    # As `>` would: through a symlink to its target, into a pipe or a device
+    # as it is; a new file gets what the umask allows, a file replaced keeps
+    # its permissions (and is replaced whole: a crash never leaves half of it).
     path = Path(output).expanduser()
+    data = text.encode("utf-8")
     try:
+        if path.exists() and not path.is_file():  # /dev/stdout, a FIFO, a terminal
+            with open(path, "wb") as stream:
+                stream.write(data)
+            return EXIT_OK
         path = path.resolve() if path.is_symlink() else path
-        existing = path.stat().st_mode & 0o7777 if path.is_file() else None
-    except OSError:
-        existing = None
-    try:
-        if existing is None:
-            atomic_write(path, text.encode("utf-8"), mode=0o666)
+        if path.is_file():
+            atomic_write(path, data, mode=path.stat().st_mode & 0o7777, exact_mode=True)
         else:
-            atomic_write(path, text.encode("utf-8"), mode=existing, exact_mode=True)
+            atomic_write(path, data, mode=0o666)
+    except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        print(f"feedtui: could not write {path}: {reason}", file=sys.stderr)
+        return EXIT_FAILED
     except StoreError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED

@@ -829,3 +829,23 @@ async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as
         assert engine.state.wait_durable(timeout=1.0)
         await pilot.pause(0.2)
         assert len(app._notifications) == 1  # and no "saved again" after it
+
+
+async def test_a_save_that_succeeds_before_the_failure_is_shown_is_still_told(make_engine):
+    """Both reports come from the store's thread: the retry's success may come
+    before the app has shown the failure; it must not be dropped."""
+    import threading
+
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        store_thread = threading.Thread(
+            target=lambda: (main._state_not_saved("could not save state.json: the disk is full"), main._state_saved(1))
+        )
+        store_thread.start()
+        store_thread.join()
+        await pilot.pause(0.1)
+        assert [n.message for n in app._notifications] == [
+            "could not save state.json: the disk is full",
+            "Your follows and marks are saved again.",
+        ]

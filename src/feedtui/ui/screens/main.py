@@ -106,7 +106,7 @@ class MainScreen(Screen):
         # Topics followed while a refresh ran, refreshed once it has ended.
         self._queued_refresh: dict[str, None] = {}
         self._refresh_job: Worker | None = None
-        self._unsaved = False  # a save failed and none has succeeded since
+        self._save_failed = False  # a save failed and none has succeeded since (the store's threads)
         # Where tag jumps started (topic, card), for escape to come back to.
         self._jumped_from: list[tuple[str, str | None]] = []
         self._following_trail = False
@@ -221,10 +221,13 @@ class MainScreen(Screen):
         """A save failed (read-only or full disk, say): the store keeps the
         changes and retries. Or it replaced a state.json damaged under it."""
         recovered = message == self.engine.state.recovery_message
+        if not recovered:
+            self._save_failed = True  # on the store's thread, before the retry can succeed
         self.post_message(self.StateStoreSaid("recovered" if recovered else "not saved", message))
 
     def _state_saved(self, _sequence: int) -> None:
-        if self._unsaved:
+        if self._save_failed:
+            self._save_failed = False
             self.post_message(self.StateStoreSaid("saved"))
 
     @on(StateStoreSaid)
@@ -232,12 +235,10 @@ class MainScreen(Screen):
         if event.kind == "changed elsewhere":
             self.on_state_changed()
         elif event.kind == "not saved":
-            self._unsaved = True
             self.notify(event.text, title="Not saved", severity="error", timeout=20, markup=False)
         elif event.kind == "recovered":
             self.notify(event.text, severity="warning", timeout=20, markup=False)
-        elif self._unsaved:
-            self._unsaved = False
+        else:
             self.notify("Your follows and marks are saved again.", markup=False)
 
     def on_state_changed(self) -> None:

@@ -134,6 +134,8 @@ def test_a_whole_number_is_accepted_where_a_fraction_may_go(tmp_path):
         ("general", "date_format", '"today"', "has no % directive"),
         ("general", "date_format", '"%Q %Y"', "%Q is not a strftime directive"),
         ("general", "date_format", '"%5Q %Y"', "%5Q is not a strftime directive"),
+        ("general", "date_format", '"%-_Q %Y"', "%-_Q is not a strftime directive"),
+        ("general", "date_format", '"%5000d"', "makes every date empty"),
         ("general", "date_format", '"%d\\u001b[31m"', "text without control characters"),
         ("general", "browser", "\"firefox 'unclosed\"", "a command line as a shell would split it"),
         ("arxiv", "api_url", '"ftp://example.org/api"', "expected an http:// or https:// URL"),

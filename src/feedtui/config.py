@@ -92,11 +92,13 @@ def _strftime_format(value: Any) -> str:
         return 'a strftime format such as "%b %-d, %Y" (this one has no % directive, so every date would look the same)'
     sample = datetime(2026, 10, 4, 9, 30)
     try:
-        sample.strftime(value)
+        shown = sample.strftime(value)
     except ValueError as error:
         return f'a strftime format such as "%b %-d, %Y" ({error})'
+    if not shown.strip():
+        return 'a strftime format such as "%b %-d, %Y" (this one makes every date empty)'
     # The C library copies a directive it does not know as it is: cards would read "%Q 2026".
-    for directive in re.findall(r"%[-_0^#]?[0-9]*[EO]?[A-Za-z]", value.replace("%%", "")):
+    for directive in re.findall(r"%[-_0^#]*[0-9]*[EO]?[A-Za-z]", value.replace("%%", "")):
         if sample.strftime(directive).strip() == directive:
             return f'a strftime format such as "%b %-d, %Y" ({directive} is not a strftime directive)'
     return ""

@@ -35,7 +35,7 @@ READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); i
 TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
 # Tag jumps that escape can go back through.
 JUMP_HISTORY = 50
-# Characters of a question shown in the list's title.
+# Cells of a question shown in the list's title.
 ASK_SHOWN = 40
 
 
@@ -856,8 +856,9 @@ class MainScreen(Screen):
         found = len(positions)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append("Ask: ", style="bold")
-        shown = one_line_safe(question)
-        title.append(shown if len(shown) <= ASK_SHOWN else shown[: ASK_SHOWN - 1] + "…")  # the count stays in view
+        shown = Text(one_line_safe(question))
+        shown.truncate(ASK_SHOWN, overflow="ellipsis")  # in cells: the count stays in view
+        title.append_text(shown)
         if found:
             title.append(f" — {found:,} paper{'s' if found != 1 else ''}, best match first", style="bold")
         else:

@@ -100,8 +100,8 @@ class MainScreen(Screen):
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
         self._cards: TopicCards | None = None
-        # Whether the topic shown is followed, as the footer's f key says it.
-        self._following_shown: bool | None = None
+        # What the footer shows: whether the topic is followed (f says Follow or
+        # Unfollow; None: no topic), and whether it is the reading list.
         self._footer_shows: tuple[bool | None, bool] = (None, False)
         # Topics followed while a refresh ran, refreshed once it has ended.
         self._queued_refresh: dict[str, None] = {}
@@ -491,11 +491,7 @@ class MainScreen(Screen):
         if self.current:
             trail.append((self.current, self._cursor_id()))
             del trail[:-JUMP_HISTORY]
-        self._following_trail = True
-        try:
-            self.go_to_topic(name)
-        finally:
-            self._following_trail = False
+        self._along_trail(name)
 
     def _jump_back(self) -> bool:
         """Back to where the last tag jump started (going to a topic by any other
@@ -503,13 +499,16 @@ class MainScreen(Screen):
         while self._jumped_from:
             name, paper_id = self._jumped_from.pop()
             if name == STARRED_VIEW or name in self.engine.registry:
-                self._following_trail = True
-                try:
-                    self.go_to_topic(name, keep=paper_id)
-                finally:
-                    self._following_trail = False
+                self._along_trail(name, keep=paper_id)
                 return True
         return False
+
+    def _along_trail(self, name: str, keep: str | None = None) -> None:
+        self._following_trail = True
+        try:
+            self.go_to_topic(name, keep=keep)
+        finally:
+            self._following_trail = False
 
     def open_detail(self, paper_id: str) -> None:
         from feedtui.ui.screens.detail import DetailScreen
@@ -536,15 +535,20 @@ class MainScreen(Screen):
 
         self.app.push_screen(TopicFormScreen("New topic", self._save_new_topic), self._topic_saved)
 
+    def _changeable_topic(self) -> str | None:
+        """The topic shown, for E and D; on the reading list, a word on why not."""
+        if self.current == STARRED_VIEW:
+            self.notify(READING_LIST_IS_NO_TOPIC, markup=False)
+            return None
+        return self.current
+
     def action_edit_topic(self) -> None:
         from feedtui.ui.screens.topic_form import TopicDraft, TopicFormScreen
 
-        if self.current == STARRED_VIEW:
-            self.notify(READING_LIST_IS_NO_TOPIC, markup=False)
+        name = self._changeable_topic()
+        if not name:
             return
-        if not self.current:
-            return
-        topic = self.engine.topic(self.current).topic
+        topic = self.engine.topic(name).topic
         draft = TopicDraft(topic.name, topic.definition, topic.description)
         self.app.push_screen(
             TopicFormScreen(f"Edit {topic.name}", self._save_edited_topic, draft, name_fixed=True), self._topic_saved
@@ -553,10 +557,7 @@ class MainScreen(Screen):
     def action_remove_topic(self) -> None:
         from feedtui.ui.screens.topic_form import ConfirmScreen
 
-        name = self.current
-        if name == STARRED_VIEW:
-            self.notify(READING_LIST_IS_NO_TOPIC, markup=False)
-            return
+        name = self._changeable_topic()
         if not name:
             return
         refused = self.engine.removal_refused(name)
@@ -735,9 +736,10 @@ class MainScreen(Screen):
             return None  # shown dimmed: the reading list is no topic to refresh or ask about
         if action not in ("follow", "unfollow"):
             return True
-        if self._following_shown is None:  # no topic, or the reading list
+        following = self._footer_shows[0]
+        if following is None:  # no topic, or the reading list
             return None if action == "follow" else False  # Follow, dimmed
-        return (action == "unfollow") == self._following_shown
+        return (action == "unfollow") == following
 
     def _show_follow_key(self) -> None:
         """Have the footer say Follow or Unfollow, as the topic shown is, and
@@ -747,7 +749,6 @@ class MainScreen(Screen):
         shown = (following, name == STARRED_VIEW)
         if shown != self._footer_shows:
             self._footer_shows = shown
-            self._following_shown = following
             if self.query_one(Footer).children:
                 # Drawn already; a footer not yet drawn asks check_action when it is
                 # (at start that saves the footer one more compose).

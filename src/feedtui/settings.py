@@ -42,7 +42,8 @@ class FetchSettings:
     retries: int = 3
     # First backoff in seconds (doubles each retry). The longest one source
     # waits before retrying, in all: a server whose Retry-After asks for more
-    # is reported ("try again later") instead of holding the refresh for minutes.
+    # is reported ("try again later") instead of holding the refresh for minutes
+    # (arXiv's lane waits up to sources.http.ARXIV_RETRY_BUDGET_S, 120 s).
     backoff: float = 1.0
     max_retry_after: float = 30.0
 

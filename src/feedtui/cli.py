@@ -405,8 +405,9 @@ def _cmd_refresh(engine, args) -> int:
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
-        if source.ok and source.warning:
-            print(f"feedtui: note: {source.label}: {source.warning}", file=sys.stderr)
+        for note in (source.warning, *source.reading_notes) if source.ok else ():
+            if note:
+                print(f"feedtui: note: {source.label}: {note}", file=sys.stderr)
     for note in report.notes:
         print(f"feedtui: {note}", file=sys.stderr)
     fetched = sum(1 for s in report.sources if s.ok and not s.skipped)

@@ -227,6 +227,9 @@ class SourceReport:
     error: str = ""
     # Worth telling even though the source worked (a result cap reached, …).
     warning: str = ""
+    # How the feed was read, where it was not as it should be (not well-formed
+    # and read leniently, entries without an id skipped): for the record.
+    reading_notes: tuple[str, ...] = ()
     requests: int = 0
 
 

@@ -361,5 +361,5 @@ async def _fetch_one(
     outcome.papers = parsed.papers
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
-    report.warning = "; ".join(parsed.warnings)
+    report.reading_notes = tuple(parsed.warnings)
     return outcome

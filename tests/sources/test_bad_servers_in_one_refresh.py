@@ -138,7 +138,8 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
         # Read leniently: what was whole is kept, and the report says the rest is not.
         partly_read = by_url[server.url("/partly.xml")]
         assert partly_read.ok and partly_read.papers == 1
-        assert "the feed is not well-formed (XML error at line " in partly_read.warning
+        assert partly_read.reading_notes[0].startswith("the feed is not well-formed (XML error at line ")
+        assert partly_read.warning == ""
         assert report.new_papers == 2  # the partly read paper has the guid of a healthy one
         titles = [paper.title for paper in engine.papers(engine.topic_positions("Feed 00"))]
         assert titles == ["Healthy paper 1", "Healthy paper 2"]

@@ -509,6 +509,21 @@ async def test_a_topic_followed_since_the_last_refresh_is_fetched_at_start_and_o
         assert engine.stale_followed() == []
 
 
+async def test_a_refresh_that_reached_the_result_cap_says_so(open_app, arxiv_server):
+    """What the reader must act on (raise arxiv.max_results) is shown; how a
+    feed was read (not well-formed, read leniently) is only the CLI's note."""
+    app = open_app(arxiv_config(arxiv_server) + "max_results = 1\n")
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("r")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if not main.refresh_busy:
+                break
+        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        assert any("stopped at 1 results (arxiv.max_results)" in m for m in warnings), warnings
+
+
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
     from datetime import timedelta
 

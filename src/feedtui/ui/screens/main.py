@@ -1042,6 +1042,9 @@ class MainScreen(Screen):
             status.stop_progress()
         for note in report.notes:
             self.notify(note, severity="warning", timeout=12, markup=False)
+        for source in report.sources:  # a result cap reached, say (how a feed was read is the CLI's)
+            if source.ok and source.warning:
+                self.notify(f"{source.label}: {source.warning}", severity="warning", timeout=12, markup=False)
         failed = report.failed
         fetched = [s for s in report.sources if s.ok and not s.skipped]
         if failed and not fetched:

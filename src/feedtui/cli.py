@@ -410,7 +410,7 @@ def _cmd_refresh(engine, args) -> int:
                 print(f"feedtui: note: {source.label}: {note}", file=sys.stderr)
     for note in report.notes:
         print(f"feedtui: {note}", file=sys.stderr)
-    fetched = sum(1 for s in report.sources if s.ok and not s.skipped)
+    fetched = len(report.fetched)
     print(
         f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"
         f"{'' if fetched == 1 else 's'}; {len(report.failed)} failed",

@@ -531,14 +531,11 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)
         report.finished = utcnow()
-        fetched = any(source.ok and not source.skipped for source in report.sources)
-        if fetched or all(source.ok for source in report.sources):
-            # A refresh that fetched nothing and failed somewhere (offline, say;
-            # "already fetched today" is not a fetch) is not one: the status line
-            # does not claim it and the next check tries again. Otherwise every
-            # topic asked for is done for refresh_age_hours, a topic whose own
-            # feed failed too (retried then, not at every check; its failure
-            # was reported).
+        if not report.offline:
+            # An offline refresh is not one: the status line does not claim it
+            # and the next check tries again. Otherwise every topic asked for
+            # is done for refresh_age_hours, a topic whose own feed failed too
+            # (retried then, not at every check; its failure was reported).
             self.note_refreshed([entry for entry in entries if not entry.error], now)
             self.last_refresh = report.finished
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))

@@ -251,6 +251,18 @@ class RefreshReport:
     def ok(self) -> bool:
         return not self.failed
 
+    @property
+    def fetched(self) -> list[SourceReport]:
+        """The sources that answered (a 304 too); not those skipped, such as an
+        arXiv query already answered today."""
+        return [s for s in self.sources if s.ok and not s.skipped]
+
+    @property
+    def offline(self) -> bool:
+        """Nothing answered and something failed (offline, say): no refresh
+        happened, and none is claimed."""
+        return bool(self.failed) and not self.fetched
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

@@ -1046,8 +1046,7 @@ class MainScreen(Screen):
             if source.ok and source.warning:
                 self.notify(f"{source.label}: {source.warning}", severity="warning", timeout=12, markup=False)
         failed = report.failed
-        fetched = [s for s in report.sources if s.ok and not s.skipped]
-        if failed and not fetched:
+        if report.offline:
             self.offline = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
         else:
             self.offline = ""

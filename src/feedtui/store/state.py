@@ -92,7 +92,8 @@ class StateStore:
         self._closed = False
         self.recovery_message = ""
         self.last_error = ""
-        self.on_error: Callable[[str], None] | None = None
+        self.on_error: Callable[[str], None] | None = None  # a save failed (the changes are kept)
+        self.on_recovered: Callable[[str], None] | None = None  # the file was damaged under us, and replaced
         self.on_external_change: Callable[[], None] | None = None
         self.on_durable: Callable[[int], None] | None = None
         self._load()
@@ -416,7 +417,7 @@ class StateStore:
             f"{self.path} was damaged while feedtui ran ({damage.reason}); kept it as "
             f"{kept.name} and saved the state this process holds"
         )
-        report = self.on_error  # read once: the app may detach it meanwhile
+        report = self.on_recovered  # read once: the app may detach it meanwhile
         if report:
             report(self.recovery_message)
         return db

@@ -167,6 +167,7 @@ class MainScreen(Screen):
         engine = self.engine
         engine.state.on_external_change = self._state_changed_elsewhere
         engine.state.on_error = self._state_not_saved
+        engine.state.on_recovered = self._state_recovered
         engine.state.on_durable = self._state_saved
         self.set_interval(2.0, self.check_cache_elsewhere)
         if engine.stale_topics:
@@ -201,7 +202,7 @@ class MainScreen(Screen):
         # The store outlives the app (it is flushed once more on the way out):
         # its thread must not call into an app that has stopped.
         state = self.engine.state
-        state.on_external_change = state.on_error = state.on_durable = None
+        state.on_external_change = state.on_error = state.on_recovered = state.on_durable = None
 
     class StateStoreSaid(Message):
         """What the state store reported, from its own thread: posting is
@@ -219,11 +220,13 @@ class MainScreen(Screen):
 
     def _state_not_saved(self, message: str) -> None:
         """A save failed (read-only or full disk, say): the store keeps the
-        changes and retries. Or it replaced a state.json damaged under it."""
-        recovered = message == self.engine.state.recovery_message
-        if not recovered:
-            self._save_failed = True  # on the store's thread, before the retry can succeed
-        self.post_message(self.StateStoreSaid("recovered" if recovered else "not saved", message))
+        changes and retries."""
+        self._save_failed = True  # on the store's thread, before the retry can succeed
+        self.post_message(self.StateStoreSaid("not saved", message))
+
+    def _state_recovered(self, message: str) -> None:
+        """The store replaced a state.json damaged under it, with what it holds."""
+        self.post_message(self.StateStoreSaid("recovered", message))
 
     def _state_saved(self, _sequence: int) -> None:
         if self._save_failed:

@@ -50,7 +50,7 @@ _MATH_COMMANDS = frozenset(
     sum prod int oint ell hbar emptyset forall exists neg land lor oplus otimes circ star ast
     ll gg perp parallel mid vert Vert langle rangle lfloor rfloor lceil rceil
     lesssim gtrsim cong wedge vee varnothing subsetneq supsetneq prec succ preceq succeq
-    iff implies ldots vdots ddots Re Im aleph
+    iff implies vdots ddots Re Im aleph
     left right big Big bigg Bigg quad qquad top dagger prime colon""".split()
 )
 _MATH_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([#&])")
@@ -92,14 +92,11 @@ def latex_title(paper: Paper) -> str:
 
 
 def _balanced(math: str) -> bool:
+    """Every brace closed, and none before it opened (escaped ones are turned
+    away before this: BibTeX counts them too)."""
     depth = 0
-    escaped = False
     for character in math:
-        if escaped:
-            escaped = False
-        elif character == "\\":
-            escaped = True
-        elif character == "{":
+        if character == "{":
             depth += 1
         elif character == "}":
             depth -= 1

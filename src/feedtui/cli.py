@@ -684,7 +684,8 @@ def _export_json(engine, args) -> int:
 
 
 def _write_output(text: str, output: str | None, what: str) -> int:
-    """stdout, or FILE replaced atomically (a crash never leaves half a file)."""
+    """stdout, or FILE: replaced whole (a crash never leaves half a file), or
+    written into when it is a pipe, a terminal or a device."""
     from pathlib import Path
 
     from feedtui.store.files import StoreError, atomic_write

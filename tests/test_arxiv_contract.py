@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -43,14 +44,19 @@ class Request:
 class ArxivStandIn:
     """A loopback "arXiv" that logs every request the moment it arrives (a
     request whose client is killed mid-answer is logged too), answers after
-    `latency` seconds, and counts connections open at once."""
+    `latency` seconds, and counts the connections its clients hold at once.
+
+    A connection counts as held until its client hangs up, not until this
+    server's thread for it notices: that thread may be asleep in `latency` or
+    held up by the test process's garbage collector, while the client has
+    already closed its socket and opened the next one."""
 
     def __init__(self, root: Path, latency: float) -> None:
         self.root = root
         self.latency = latency
         self.requests: list[Request] = []
-        self.open_connections = 0
         self.max_connections = 0
+        self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
         stand_in = self
 
@@ -60,15 +66,15 @@ class ArxivStandIn:
             def setup(self) -> None:
                 super().setup()
                 with stand_in._lock:
-                    stand_in.open_connections += 1
-                    stand_in.max_connections = max(stand_in.max_connections, stand_in.open_connections)
+                    stand_in._open = {c for c in stand_in._open if not hung_up(c)} | {self.connection}
+                    stand_in.max_connections = max(stand_in.max_connections, len(stand_in._open))
 
             def finish(self) -> None:
                 try:
                     super().finish()
                 finally:
                     with stand_in._lock:
-                        stand_in.open_connections -= 1
+                        stand_in._open.discard(self.connection)
 
             def log_message(self, *args) -> None:
                 pass
@@ -103,6 +109,17 @@ class ArxivStandIn:
     def in_flight(self) -> int:
         with self._lock:
             return sum(1 for r in self.requests if r.ended is None)
+
+
+def hung_up(connection: socket.socket) -> bool:
+    """True once the client has closed its end: the kernel holds its FIN (or
+    reset) for this socket, whatever the thread serving it is doing."""
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
 
 
 def serve_arxiv(root: Path, latency: float):
@@ -255,5 +272,31 @@ async def test_a_refresh_cancelled_mid_request_and_started_again_keeps_the_pace(
         assert len(arxiv.requests) >= 7
         assert_the_contract(arxiv, interval)
         assert other_host.stats()["by_path"]["/feed.xml"] >= 1  # fetched too, outside the lane
+    finally:
+        arxiv.stop()
+
+
+def test_the_stand_in_counts_connections_their_clients_still_hold(tmp_path):
+    """Its own check: a connection left open counts alongside the next one
+    even while its thread sleeps; one its client closed does not, although
+    the thread serving it has not noticed yet."""
+    arxiv = serve_arxiv(tmp_path / "arxiv", latency=1.0)
+    port = arxiv.server.server_address[1]
+    request = b"GET /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try:
+        closed = socket.create_connection(("127.0.0.1", port))
+        closed.sendall(request)
+        wait_until(lambda: len(arxiv.requests) == 1)
+        closed.close()
+        held = socket.create_connection(("127.0.0.1", port))
+        held.sendall(request)
+        wait_until(lambda: len(arxiv.requests) == 2)
+        assert arxiv.max_connections == 1
+        second = socket.create_connection(("127.0.0.1", port))
+        second.sendall(request)
+        wait_until(lambda: len(arxiv.requests) == 3)
+        assert arxiv.max_connections == 2
+        held.close()
+        second.close()
     finally:
         arxiv.stop()

@@ -84,7 +84,9 @@ def assert_the_story(seen: dict, words: str) -> None:
     assert seen["paper_title"]
     assert seen["library_after_reload"] == 25
     assert seen["second_reader_papers"] == 25 and seen["second_reader_problems"] == []
-    assert words in seen["cli_stderr"]
+    # The CLI's star could not be saved: the command fails, and does not say it starred.
+    assert words in seen["cli_stderr"] and seen["cli_exit"] == 1
+    assert "star: " not in seen["cli_stderr"], seen["cli_stderr"]
     # Once the fault is gone, the queued changes are saved and refreshes land.
     assert seen["durable_after"]
     assert seen["refresh_after_ok"] and seen["new_after"] == 25

@@ -296,6 +296,7 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         print(f"feedtui: {data_dir_problem(directory, error)}", file=sys.stderr)
         return EXIT_FAILED
     reported = _report_problems(engine, 0)
+    _confirmations.clear()
     try:
         key = command if command != "topic" else f"topic {args.topic_command}"
         if key in _READS_TAGS:
@@ -316,8 +317,22 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
     finally:
         # What reading the cache found on the way (a damaged file set aside, say).
         _report_problems(engine, reported)
-    # What the command changed is saved now; if that fails, the command failed.
-    return status if _close(engine) else EXIT_FAILED
+    # What the command changed is saved now; if that fails, the command failed
+    # and what it would have changed goes unsaid.
+    if not _close(engine):
+        return EXIT_FAILED
+    for line in _confirmations:
+        print(line, file=sys.stderr)
+    return status
+
+
+# Lines saying what a command changed (a follow, a mark, a topic added), held
+# back until the change is on disk: one that could not be saved was not made.
+_confirmations: list[str] = []
+
+
+def _confirm(line: str) -> None:
+    _confirmations.append(line)
 
 
 def _report_problems(engine, already: int) -> int:
@@ -534,13 +549,13 @@ def _cmd_papers(engine, args) -> int:
 
 def _cmd_follow(engine, args) -> int:
     entry = engine.follow(args.topic)
-    print(f"following {entry.name}", file=sys.stderr)
+    _confirm(f"following {entry.name}")
     return EXIT_OK
 
 
 def _cmd_unfollow(engine, args) -> int:
     entry = engine.unfollow(args.topic)
-    print(f"no longer following {entry.name}", file=sys.stderr)
+    _confirm(f"no longer following {entry.name}")
     return EXIT_OK
 
 
@@ -550,7 +565,7 @@ def _marks(action: str):
         for raw in unknown:
             print(f"feedtui: {raw}: not in the cache (refresh first, or check the id)", file=sys.stderr)
         count = len(getattr(engine, action)(known))
-        print(f"{action.replace('_', ' ')}: {count} changed, {len(known) - count} already so", file=sys.stderr)
+        _confirm(f"{action.replace('_', ' ')}: {count} changed, {len(known) - count} already so")
         return EXIT_OK if not unknown else EXIT_FAILED
 
     return handler
@@ -569,23 +584,23 @@ def _cmd_topic_add(engine, args) -> int:
         raise UsageError("a topic needs --query, --category or --feed")
     entry = engine.add_topic(args.name, definition, args.description)
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
-    print(f"added {entry.name}: {definition.describe()}", file=sys.stderr)
+    _confirm(f"added {entry.name}: {definition.describe()}")
     return EXIT_OK
 
 
 def _cmd_topic_rm(engine, args) -> int:
     entry = engine.remove_topic(args.name)
     if entry.name in engine.registry.catalogue_names:
-        print(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back)", file=sys.stderr)
+        _confirm(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back)")
     else:
-        print(f"removed {entry.name}", file=sys.stderr)
+        _confirm(f"removed {entry.name}")
     return EXIT_OK
 
 
 def _cmd_topic_restore(engine, args) -> int:
     entry = engine.restore_topic(args.name)
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
-    print(f"restored {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
+    _confirm(f"restored {entry.name}: {entry.topic.definition.describe()}")
     return EXIT_OK
 
 
@@ -594,7 +609,7 @@ def _cmd_topic_edit(engine, args) -> int:
         raise UsageError("nothing to change: give --query and/or --description")
     entry = engine.edit_topic(args.name, query=args.query, description=args.description)
     engine.compute_tags([entry.name])
-    print(f"changed {entry.name}: {entry.topic.definition.describe()}", file=sys.stderr)
+    _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
     return EXIT_OK
 
 
@@ -768,13 +783,13 @@ def _import_opml(engine, args) -> int:
                 definition = TopicDefinition(query=current.query, categories=current.categories, feeds=feeds)
                 engine.add_topic(existing.name, definition, existing.topic.description)
                 merged.append(existing.name)
-                print(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)", file=sys.stderr)
+                _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
                 continue
             name = topic.name if existing is None else _free_name(engine, f"{topic.name} (feeds)")
             entry = engine.add_topic(name, topic.definition, topic.description)
             added.append(entry.name)
             renamed = "" if existing is None else f" (the name '{topic.name}' is taken by a topic without feeds)"
-            print(f"added {entry.name}{renamed}: {topic.definition.describe()}", file=sys.stderr)
+            _confirm(f"added {entry.name}{renamed}: {topic.definition.describe()}")
         except ValueError as error:
             skipped += 1
             print(f"feedtui: {source}: skipped topic '{topic.name}': {error}", file=sys.stderr)
@@ -785,10 +800,9 @@ def _import_opml(engine, args) -> int:
         engine.retag(added + merged)
     duplicates = f"; {result.duplicates} duplicate feed(s) merged" if result.duplicates else ""
     not_feeds = f"; {result.skipped} outline(s) that are not http(s) feeds skipped" if result.skipped else ""
-    print(
+    _confirm(
         f"imported {source}: {len(added)} topic(s) added, {len(merged)} merged into existing topics, "
-        f"{already} already here, {skipped} skipped{duplicates}{not_feeds}",
-        file=sys.stderr,
+        f"{already} already here, {skipped} skipped{duplicates}{not_feeds}"
     )
     return EXIT_FAILED if skipped else EXIT_OK
 
@@ -824,9 +838,9 @@ def _import_json(engine, args) -> int:
         return EXIT_FAILED
     if summary.topics_added:
         engine.retag(summary.topics_added)
-    print(f"imported {source}:", file=sys.stderr)
+    _confirm(f"imported {source}:")
     for line in summary.lines():
-        print(f"  {line}", file=sys.stderr)
+        _confirm(f"  {line}")
     return EXIT_FAILED if summary.skipped else EXIT_OK
 
 

@@ -105,7 +105,11 @@ def _strftime_format(value: Any) -> str:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("general", "window_weeks", int, "Weeks of papers fetched and kept.", _at_least(1, 2000)),
+    Option(
+        "general", "window_weeks", int,
+        "How many weeks back a topic's first arXiv API fetch reaches (papers then stay until cache_limit prunes them).",
+        _at_least(1, 2000),
+    ),
     Option(
         "general", "refresh_age_hours", float,
         "Followed topics last refreshed longer ago than this are refreshed when the app starts, and while it stays open.",
@@ -151,7 +155,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("fetch", "max_bytes", int, "Largest response accepted, in bytes, after decompression.", _at_least(1)),
     Option("fetch", "concurrency", int, "Requests in flight at once.", _at_least(1)),
     Option("fetch", "per_host", int, "Requests in flight at once to one host (arXiv hosts always get one).", _at_least(1)),
-    Option("fetch", "retries", int, "Retries after 429, 503 and network errors.", _at_least(0, 100)),
+    Option("fetch", "retries", int, "Retries after 429, 502, 503, 504 and network errors.", _at_least(0, 100)),
     Option("fetch", "max_redirects", int, "Redirects followed.", _at_least(0, 100)),
 )
 SECTIONS = ("general", "arxiv", "fetch", "keymap", "topic")

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Parse speed: the fast arXiv-API path against the feedparser path, on generated feeds.
 
-Generates FEEDS x ENTRIES arXiv-API-style feeds with the shared generator
-(../shared/bench/gen_feeds.py beside this clone, or --gen), then parses every
-feed REPEAT times with each path and prints the median and range of the time
+Generates FEEDS x ENTRIES arXiv-API-style feeds with the suite's own
+generator (bench/feeds.py, the feeds of the refresh figures) or, with --gen,
+with another gen_feeds.py (such as ../shared/bench/gen_feeds.py, whose
+--style is legacy or 2025), then parses every feed REPEAT times with each path and prints the median and range of the time
 per 100-entry feed and per entry — wall time and the process's CPU time (the
 latter is less disturbed by other work on the machine). Rows:
 
@@ -12,7 +13,7 @@ latter is less disturbed by other work on the machine). Rows:
   feedparser path          parse_feed_with_feedparser (what the fast path replaces)
   feedparser alone         feedparser.parse only, no Papers built (the floor of that path)
 
-    python bench/bench_parse.py [--feeds 50] [--entries 100] [--repeat 3] [--style legacy|2025] [--gen PATH]
+    python bench/bench_parse.py [--feeds 50] [--entries 100] [--repeat 3] [--gen PATH [--style legacy|2025]]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 import feedparser  # noqa: E402
 
@@ -41,16 +43,11 @@ from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser  # noqa
 NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
 
 
-def find_generator(explicit: str | None) -> Path:
-    candidates = (
-        [Path(explicit)]
-        if explicit
-        else [ROOT.parent / "shared" / "bench" / "gen_feeds.py", Path("/work/shared/bench/gen_feeds.py")]
-    )
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    sys.exit(f"feed generator not found (tried {', '.join(map(str, candidates))}); pass --gen PATH")
+def own_feeds(feeds: int, entries: int) -> list[bytes]:
+    from bench.feeds import FeedSetSpec, render_feed
+
+    spec = FeedSetSpec(feeds, entries, 1, NOW)
+    return [render_feed(spec, index) for index in range(feeds)]
 
 
 def generate(generator: Path, out: Path, feeds: int, entries: int, style: str) -> list[bytes]:
@@ -108,13 +105,19 @@ def main() -> None:
     parser.add_argument("--feeds", type=int, default=50)
     parser.add_argument("--entries", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--style", choices=["legacy", "2025"], default="legacy")
-    parser.add_argument("--gen", help="path to gen_feeds.py")
+    parser.add_argument("--gen", help="another generator's gen_feeds.py (default: the suite's bench/feeds.py)")
+    parser.add_argument("--style", choices=["legacy", "2025"], default="legacy", help="--gen's layout")
     args = parser.parse_args()
 
-    generator = find_generator(args.gen)
-    with tempfile.TemporaryDirectory() as temp:
-        documents = generate(generator, Path(temp) / "feeds", args.feeds, args.entries, args.style)
+    if args.gen:
+        if not Path(args.gen).is_file():
+            sys.exit(f"no feed generator at {args.gen}")
+        with tempfile.TemporaryDirectory() as temp:
+            documents = generate(Path(args.gen), Path(temp) / "feeds", args.feeds, args.entries, args.style)
+        layout = f"{args.style} layout of {args.gen}"
+    else:
+        documents = own_feeds(args.feeds, args.entries)
+        layout = "the suite's API layout"
     for data in documents[:1]:
         fast, slow = parse_feed(data, "bench", now=NOW), parse_feed_with_feedparser(data, "bench", now=NOW)
         if fast != slow:
@@ -142,7 +145,7 @@ def main() -> None:
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"parse: {len(documents)} feeds x {args.entries} entries ({args.style} layout), "
+        f"parse: {len(documents)} feeds x {args.entries} entries ({layout}), "
         f"{args.repeat} rounds (feedparser rows {slow_repeat}); "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, feedparser {feedparser.__version__}, "
         f"load average {load:.2f}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+import pytest
 from textual.geometry import Region
 
 from feedtui.store.lock import DataDirLock
@@ -539,6 +539,34 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
             if httpserver.log:
                 break
         assert httpserver.log, "following from the welcome screen fetches the topics"
+    engine.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, size):
+    """At 80x24 the intro once took every row, and the list of topics was an
+    empty box; space toggled topics nobody could see."""
+    from textual.widgets import SelectionList
+
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    engine = Engine(Config(), tmp_path / "fresh")
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, WelcomeScreen) and any(b.region for b in app.screen.query("#welcome-follow")):
+                break
+        screen = app.screen
+        topics = screen.query_one(SelectionList)
+        names = [e.name for e in engine.topics()]
+        assert topics.region.height >= 5
+        assert names[0] in "\n".join(lines_of(topics))
+        assert screen.query_one("#welcome-follow").region.bottom <= size[1]
+        await pilot.press("j", "j", "k")
+        assert topics.highlighted == 1
     engine.close()
 
 

@@ -9,17 +9,21 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, SelectionList, Static
 
+# Kept short: on an 80x24 terminal the topics below must still show ten rows
+# or so. Every key is on `?` and in the footer once the reader is open.
 INTRO = (
-    "feedtui keeps you on top of research topics: papers from arXiv and any RSS/Atom feed, "
-    "grouped into topics with their momentum.\n\n"
-    "Keys: j/k move · enter opens a paper · f follows a topic · m marks read · n next unread · "
-    "/ asks about a topic · r refreshes · ? lists every key · q quits.\n\n"
-    "Pick topics to follow (space toggles), then press Follow — they are fetched in the background."
+    "Papers from arXiv and any RSS/Atom feed, grouped into topics with their momentum. "
+    "Pick topics to follow (j/k move, space toggles), then press Follow: they are fetched "
+    "in the background. ? lists every key."
 )
 
 
 class WelcomeScreen(ModalScreen[list[str]]):
-    BINDINGS = [Binding("escape", "skip", "Skip", id="welcome.skip")]
+    BINDINGS = [
+        Binding("escape", "skip", "Skip", id="welcome.skip"),
+        Binding("j", "topics('cursor_down')", "Down", show=False),
+        Binding("k", "topics('cursor_up')", "Up", show=False),
+    ]
 
     def __init__(self, catalogue: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -47,6 +51,9 @@ class WelcomeScreen(ModalScreen[list[str]]):
             self.query_one(SelectionList).focus()
             return
         self.dismiss(selected)
+
+    def action_topics(self, action: str) -> None:
+        getattr(self.query_one(SelectionList), f"action_{action}")()
 
     def action_skip(self) -> None:
         self.dismiss([])

@@ -644,6 +644,37 @@ async def test_a_topic_is_added_edited_and_removed_in_the_app(make_engine):
         assert "Calibration" not in "\n".join(lines_of(main.query_one(TopicList)))
 
 
+async def test_ask_after_the_topic_is_edited_searches_its_new_papers(make_engine):
+    """Ask's index of a topic was kept by name: after E changed the query it
+    still answered with papers no longer in the topic."""
+
+    async def ask(pilot, main, question: str) -> list[str]:
+        await pilot.press("slash", *question, "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in str(main.query_one("#list-title").render()):
+                break
+        paper_list = main.query_one(PaperList)
+        found = sorted(paper_list.source.card(i).paper_id for i in range(paper_list.card_count))
+        await pilot.press("escape")
+        await pilot.pause()
+        return found
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Widgets"
+        main.query_one(PaperList).focus()
+        assert await ask(pilot, main, "gadget") == ["2611.00002"]
+        await pilot.press("E")
+        await pilot.pause()
+        app.screen.query_one("#topic-query").value = "abs:calibrating"
+        await pilot.press("enter")
+        assert await wait_for_members(pilot, engine, "Widgets") == ["2611.00003"]
+        assert await ask(pilot, main, "gadget") == ["2611.00003"]
+
+
 async def test_adding_a_topic_under_a_name_taken_says_so_and_changes_nothing(make_engine):
     from feedtui.ui.screens.topic_form import TopicFormScreen
 

@@ -45,6 +45,16 @@ class Undo:
     paper_ids: list[str]
 
 
+@dataclass
+class _AskIndex:
+    """A topic's search index and the papers it was built from."""
+
+    library: object
+    version: int
+    members: list[int]
+    index: SearchIndex
+
+
 class MainScreen(Screen):
     AUTO_FOCUS = "#topics"
     # How often an open app looks whether the followed topics are due, and
@@ -96,7 +106,7 @@ class MainScreen(Screen):
         self._list_total = 0
         self.offline = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
-        self._search_cache: dict[str, SearchIndex] = {}
+        self._search_cache: dict[str, _AskIndex] = {}
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
         self._cards: TopicCards | None = None
@@ -266,7 +276,6 @@ class MainScreen(Screen):
     async def reload_library(self) -> None:
         keep = self._cursor_id()
         await asyncio.to_thread(self.engine.load_library)
-        self._search_cache.clear()
         if self.engine.stale_topics:
             self.retag(self.engine.stale_topics)
         self.rebuild_sidebar()
@@ -833,14 +842,18 @@ class MainScreen(Screen):
         if not name:
             return
         self.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
-        index = self._search_cache.get(name)
-        if index is None:
-            positions = self.engine.library.topic_positions(name)
-            papers = await asyncio.to_thread(self.engine.papers, positions)
-            index = await asyncio.to_thread(SearchIndex.build, papers)
-            self._search_cache[name] = index
-        ranked = index.rank(question)
         library = self.engine.library
+        members = list(library.topic_positions(name))
+        cached = self._search_cache.get(name)
+        # An index holds for the papers it was built from: a topic edited or
+        # retagged since (here or in another process) gets a new one.
+        if cached is not None and cached.library is library and cached.version == library.version and cached.members == members:
+            index = cached.index
+        else:
+            papers = await asyncio.to_thread(self.engine.papers, members)
+            index = await asyncio.to_thread(SearchIndex.build, papers)
+            self._search_cache[name] = _AskIndex(library, library.version, members, index)
+        ranked = index.rank(question)
         positions = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
         if self.unread_only:
             positions = [i for i in positions if not library.is_read(i)]
@@ -1053,7 +1066,6 @@ class MainScreen(Screen):
             self.offline = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
         else:
             self.offline = ""
-        self._search_cache.clear()
         if engine.prune_candidates():
             pruned = await asyncio.to_thread(engine.prune)
             self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)

@@ -802,6 +802,44 @@ async def test_a_topic_filter_that_matches_nothing_says_so(make_engine):
         assert "Widgets" in topic_list.names()
 
 
+async def test_escape_leaves_an_empty_filter_and_clears_one_from_the_sidebar(make_engine):
+    """An emptied filter kept the focus, so command keys went into it (R
+    filtered for "R"); with the sidebar focused, escape did not clear the
+    filter its empty message says escape clears."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        filter_input = main.query_one("#topic-filter")
+        await pilot.press("ctrl+f", "escape")
+        await pilot.pause()
+        assert topic_list.has_focus and filter_input.value == ""
+        await pilot.press("ctrl+f", *"gad", "enter")
+        await pilot.pause()
+        assert topic_list.has_focus and "Widgets" not in topic_list.names()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert filter_input.value == "" and "Widgets" in topic_list.names()
+
+
+async def test_removing_the_only_topic_a_filter_matches_shows_another(make_engine):
+    """The removed topic's header stayed on screen and f, E said nothing."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("ctrl+f", *"gadg", "enter")
+        await pilot.pause()
+        assert main.current == "Gadgets"
+        await pilot.press("D", "y")
+        await pilot.pause()
+        assert "Gadgets" not in engine.registry
+        assert main.current in engine.registry or main.current == STARRED_VIEW
+        assert main.query_one(TopicHeader).text.splitlines()[0].startswith(main.current)
+        assert main.query_one("#topic-filter").value == ""
+        assert "Widgets" in main.query_one(TopicList).names()
+
+
 async def test_a_failed_save_is_shown_and_so_is_the_save_that_follows(make_engine, monkeypatch):
     """A read-only or full disk under the reader: marks stay in memory and are
     retried, and the reader is told both that they are not saved and when they are."""

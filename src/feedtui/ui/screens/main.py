@@ -332,6 +332,12 @@ class MainScreen(Screen):
     def rebuild_sidebar(self, keep: str | None = None) -> None:
         topic_list = self.query_one(TopicList)
         topic_list.show_rows(self.topic_rows(), keep=keep or self.current)
+        filter_input = self.query_one("#topic-filter", Input)
+        if self.current is None and not topic_list.rows and filter_input.value:
+            # The topic shown is gone (removed here or elsewhere) and the filter
+            # matched only it: the filter goes too, so that another topic is shown.
+            filter_input.value = ""
+            topic_list.show_rows(self.topic_rows())
         if self.current is None or self.current not in [r.name for r in topic_list.rows]:
             chosen = topic_list.current
             if chosen:
@@ -894,9 +900,11 @@ class MainScreen(Screen):
                 self.show_topic(self.current, keep=self._cursor_id(), focus_list=True)
             return
         filter_input = self.query_one("#topic-filter", Input)
-        if filter_input.has_focus and filter_input.value:
+        topic_list = self.query_one(TopicList)
+        if filter_input.has_focus or (filter_input.value and topic_list.has_focus):
+            # Clears the filter (as its empty message says), or leaves an empty one.
             filter_input.value = ""
-            self.query_one(TopicList).focus()
+            topic_list.focus()
             return
         self._jump_back()
 

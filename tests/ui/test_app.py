@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.geometry import Region
 
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
+from feedtui.ui import paper_actions
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.detail import DetailScreen
@@ -339,10 +342,52 @@ async def test_open_and_copy_use_only_http_links(make_engine, monkeypatch):
         await pilot.press("b")
         await pilot.pause()
         assert app.copier.copied[-1].startswith("@misc{quill2026widget,")
-        main.open_link("javascript:alert(1)")
+        paper_actions.open_abstract(app, replace(engine.paper("2611.00001"), abs_url="javascript:alert(1)"))
         await pilot.pause()
         assert opened == ["https://arxiv.org/abs/2611.00001v1"]
         assert any("refused" in n.message for n in app._notifications)
+
+
+async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch):
+    """Python's webbrowser answers False when it finds no browser (no display,
+    no $BROWSER): the reader said "Opened …" all the same."""
+    monkeypatch.delenv("BROWSER", raising=False)
+    monkeypatch.setattr("feedtui.ui.services.webbrowser.open", lambda url, new=0: False)
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert not any(m.startswith("Opened") for m in messages)
+        assert "could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
+
+
+async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):
+    """O in the detail view said "no http or https link" of a paper without a
+    PDF, where the list says it has no PDF link; c said nothing at all."""
+    from tests.factories import make_paper
+
+    papers = [make_paper("2611.00009", title="Linkless widget", abstract="A widget.", published="2026-11-25T10:00:00")]
+    engine = make_engine(papers=[replace(p, abs_url="", pdf_url="") for p in papers])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        for key in ("O", "c"):
+            await pilot.press(key)
+            await pilot.pause()
+        on_the_list = [n.message for n in app._notifications]
+        app.clear_notifications()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        for key in ("O", "c"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert [n.message for n in app._notifications] == on_the_list
+        assert on_the_list == ["This paper has no PDF link", "This paper has no http(s) link to copy"]
 
 
 async def test_markup_in_a_title_is_shown_literally(make_engine):

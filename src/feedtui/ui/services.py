@@ -20,6 +20,10 @@ class LinkRefused(ValueError):
     pass
 
 
+class NoBrowser(OSError):
+    """The system has no browser to open a link with (webbrowser found none)."""
+
+
 @dataclass
 class Browser:
     """Opens URLs with the configured command, else $BROWSER, else the system's browser."""
@@ -42,8 +46,8 @@ class Browser:
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True,
             )
-        else:
-            webbrowser.open(safe, new=2)
+        elif not webbrowser.open(safe, new=2):
+            raise NoBrowser("no browser was found: set browser in the config file, or $BROWSER")
         self.launched.append(safe)
         return safe
 

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 from feedtui.engine import Engine
 from feedtui.model import Paper
 from feedtui.text.links import safe_link
-from feedtui.ui.services import LinkRefused
+from feedtui.ui import paper_actions
 
 
 class DetailScreen(Screen):
@@ -101,37 +101,21 @@ class DetailScreen(Screen):
                 text.append("\n")
         body.update(text)
 
-    def _open(self, url: str) -> None:
-        try:
-            opened = self.app.browser.open(url)
-        except LinkRefused as refused:
-            self.notify(str(refused), severity="error", markup=False)
-            return
-        except OSError as error:
-            self.notify(f"could not start the browser: {error}", severity="error", markup=False)
-            return
-        self.notify(f"Opened {opened}", markup=False)
-
     def action_open_abstract(self) -> None:
         if self.paper:
-            self._open(self.paper.abs_url)
+            paper_actions.open_abstract(self.app, self.paper)
 
     def action_open_pdf(self) -> None:
         if self.paper:
-            self._open(self.paper.pdf_url)
+            paper_actions.open_pdf(self.app, self.paper)
 
     def action_copy_link(self) -> None:
-        link = safe_link(self.paper.abs_url) if self.paper else None
-        if link:
-            self.app.copier.put(link)
-            self.notify(f"Copied link: {link}", markup=False)
+        if self.paper:
+            paper_actions.copy_link(self.app, self.paper)
 
     def action_copy_bibtex(self) -> None:
-        from feedtui.export.bibtex import bibtex_entry
-
         if self.paper:
-            self.app.copier.put(bibtex_entry(self.paper))
-            self.notify(f"Copied BibTeX for {self.paper.versioned_id}", markup=False)
+            paper_actions.copy_bibtex(self.app, self.paper)
 
     def action_star(self) -> None:
         if self.paper:

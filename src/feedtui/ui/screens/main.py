@@ -21,7 +21,7 @@ from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, highlight_words
 from feedtui.topics.momentum import trending_score
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
-from feedtui.ui.services import LinkRefused
+from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
@@ -910,61 +910,25 @@ class MainScreen(Screen):
 
     # -- links -----------------------------------------------------------------------
 
-    def _cursor_paper_links(self) -> tuple[str, str] | None:
+    def _cursor_paper(self):
         paper_id = self._cursor_id()
-        if paper_id is None:
-            return None
-        paper = self.engine.paper(paper_id)
-        if paper is None:
-            return None
-        return paper.abs_url, paper.pdf_url
-
-    def open_link(self, url: str) -> None:
-        try:
-            opened = self.app.browser.open(url)
-        except LinkRefused as refused:
-            self.notify(str(refused), severity="error", markup=False)
-            return
-        except OSError as error:
-            self.notify(f"could not start the browser: {error}", severity="error", markup=False)
-            return
-        self.notify(f"Opened {opened}", markup=False)
+        return self.engine.paper(paper_id) if paper_id is not None else None
 
     def action_open_abstract(self) -> None:
-        links = self._cursor_paper_links()
-        if links:
-            self.open_link(links[0])
+        if paper := self._cursor_paper():
+            paper_actions.open_abstract(self.app, paper)
 
     def action_open_pdf(self) -> None:
-        links = self._cursor_paper_links()
-        if links:
-            if not links[1]:
-                self.notify("This paper has no PDF link", markup=False)
-                return
-            self.open_link(links[1])
+        if paper := self._cursor_paper():
+            paper_actions.open_pdf(self.app, paper)
 
     def action_copy_link(self) -> None:
-        from feedtui.text.links import safe_link
-
-        links = self._cursor_paper_links()
-        if not links:
-            return
-        link = safe_link(links[0])
-        if link is None:
-            self.notify("This paper has no http(s) link to copy", severity="warning", markup=False)
-            return
-        self.app.copier.put(link)
-        self.notify(f"Copied link: {link}", markup=False)
+        if paper := self._cursor_paper():
+            paper_actions.copy_link(self.app, paper)
 
     def action_copy_bibtex(self) -> None:
-        from feedtui.export.bibtex import bibtex_entry
-
-        paper_id = self._cursor_id()
-        paper = self.engine.paper(paper_id) if paper_id else None
-        if paper is None:
-            return
-        self.app.copier.put(bibtex_entry(paper))
-        self.notify(f"Copied BibTeX for {paper.versioned_id}", markup=False)
+        if paper := self._cursor_paper():
+            paper_actions.copy_bibtex(self.app, paper)
 
     # -- focus -------------------------------------------------------------------------
 

@@ -21,8 +21,8 @@ INTRO = (
 class WelcomeScreen(ModalScreen[list[str]]):
     BINDINGS = [
         Binding("escape", "skip", "Skip", id="welcome.skip"),
-        Binding("j", "topics('cursor_down')", "Down", show=False),
-        Binding("k", "topics('cursor_up')", "Up", show=False),
+        Binding("j", "topics('cursor_down')", "Next topic", show=False, id="welcome.down"),
+        Binding("k", "topics('cursor_up')", "Previous topic", show=False, id="welcome.up"),
     ]
 
     def __init__(self, catalogue: list[tuple[str, str]]) -> None:

@@ -867,6 +867,34 @@ async def test_escape_leaves_an_empty_filter_and_clears_one_from_the_sidebar(mak
         assert filter_input.value == "" and "Widgets" in topic_list.names()
 
 
+async def test_the_sidebar_keeps_its_cursor_in_view_when_resized_and_when_a_filter_is_cleared(make_engine):
+    """The cursor's row was left out of view until the next key moved it."""
+
+    def in_view(topic_list) -> bool:
+        top = round(topic_list.scroll_y)
+        return top <= topic_list.cursor < top + topic_list.scrollable_content_region.height
+
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(120, 50)) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        assert len(topic_list.names()) > 40
+        last = topic_list.names()[-1]
+        main.go_to_topic(last)
+        await pilot.pause()
+        assert topic_list.current == last and in_view(topic_list)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert topic_list.current == last and in_view(topic_list)
+        await pilot.press("ctrl+f", *last[:6], "enter")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert topic_list.current == last and in_view(topic_list)
+
+
 async def test_removing_the_only_topic_a_filter_matches_shows_another(make_engine):
     """The removed topic's header stayed on screen and f, E said nothing."""
     engine = make_engine()

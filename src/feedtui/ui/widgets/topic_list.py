@@ -135,6 +135,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             target = real[0] if real else next((i for i, line in enumerate(lines) if line.row), 0)
         self.set_reactive(TopicList.cursor, target)
         self.scroll_to_cursor()
+        # Scrolling is bounded by the last layout: a list that grew (a filter
+        # cleared) can reach its cursor once laid out again.
+        self.call_after_refresh(self.scroll_to_cursor)
         self.refresh()
 
     def update_row(self, row: TopicRow) -> None:
@@ -225,6 +228,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._cache.clear()
         self.virtual_size = Size(self.size.width, len(self._lines))
+        self.call_after_refresh(self.scroll_to_cursor)
 
     def refresh_line(self, index: int) -> None:
         self._cache = {k: v for k, v in self._cache.items() if k[0] != index}

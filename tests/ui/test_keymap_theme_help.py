@@ -14,6 +14,7 @@ from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_sources, key_label, key_labels
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.topic_header import TopicHeader
 
 from tests.ui.conftest import NOW
 from tests.ui.test_app import SIZE, lines_of, ready
@@ -234,6 +235,28 @@ async def test_f_says_follow_or_unfollow_as_the_topic_shown_is_and_a_keymap_move
         await pilot.pause()
         keys = {k.description: k for k in app.screen.query(FooterKey)}
         assert not any(keys[d].has_class("-disabled") for d in ("Follow", "Refresh", "Ask"))
+
+
+async def test_hints_in_sentences_name_the_keys_as_mapped(open_app):
+    """The header said "f unfollows", the filter "(ctrl+f)", the reading list
+    "press s" whatever the keymap gave those actions."""
+    app = open_app('[keymap]\ntopic.follow = "F"\ntopics.filter = "ctrl+g"\npaper.star = "x"\napp.undo = "ctrl+y"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Widgets"
+        header = main.query_one(TopicHeader)
+        assert "F unfollows" in header.text and "f unfollows" not in header.text
+        assert main.query_one("#topic-filter").placeholder == "Filter topics…  (ctrl+g)"
+        main.show_topic(STARRED_VIEW)
+        await pilot.pause()
+        assert "starred with x." in header.text
+        assert main.query_one(PaperList).empty_message == "No starred papers yet — press x on a paper to star it"
+        main.show_topic("Widgets")
+        await pilot.pause()
+        main.query_one(PaperList).focus()
+        await pilot.press("M")
+        await pilot.pause()
+        assert any(n.message.endswith("— ctrl+y to undo") for n in app._notifications)
 
 
 async def test_editing_or_removing_the_reading_list_says_why_not(open_app):

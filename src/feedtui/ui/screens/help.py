@@ -102,6 +102,16 @@ def mapped(binding: Binding, keymap: Mapping[str, str]) -> Binding:
     return binding.with_key(keys, None) if keys else binding
 
 
+def key_hint(binding_id: str, keymap: Mapping[str, str]) -> str:
+    """The first key of a binding, after the keymap, for hints written in
+    sentences: "f follows it", "ctrl+z to undo" (spelled out, not `^z`)."""
+    keys = keymap.get(binding_id) or next(
+        b.key for bindings in binding_sources().values() for b in bindings if b.id == binding_id
+    )
+    first = keys.split(",")[0].strip()
+    return first if "+" in first else key_label(first)
+
+
 def key_label(key: str) -> str:
     """One key as the footer shows it: `ctrl+f` → `^f`, `question_mark` → `?`."""
     *modifiers, name = key.strip().split("+")

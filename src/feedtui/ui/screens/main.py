@@ -101,6 +101,7 @@ class MainScreen(Screen):
             self.sort = "followed"
         self.undo_stack: list[Undo] = []
         self.ask_question = ""
+        self._key_hints: dict[str, str] = {}
         self.refreshing = False
         self._auto_refreshed_at = float("-inf")
         self._list_total = 0
@@ -127,7 +128,7 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield Input(placeholder="Filter topics…  (ctrl+f)", id="topic-filter")
+                yield Input(placeholder=f"Filter topics…  ({self._key('topics.filter')})", id="topic-filter")
                 yield TopicList(id="topics")
             with Vertical(id="main"):
                 # What sits above the list, and the bars below everything, in
@@ -352,7 +353,7 @@ class MainScreen(Screen):
         if self.unread_only and self._cards is not None:
             library = self.engine.library
             left = sum(1 for position in self._cards.positions if not library.is_read(position))
-            title.append(f"  ·  unread only: {left:,} left (u shows all)", style="dim")
+            title.append(f"  ·  unread only: {left:,} left ({self._key('topic.unread_only')} shows all)", style="dim")
         self.query_one("#list-title", Static).update(title)
 
     def update_counts(self, topics: set[str]) -> None:
@@ -402,7 +403,9 @@ class MainScreen(Screen):
         chart = self.query_one(MomentumChart)
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.state.starred_view())
-            header.show_header(HeaderData(STARRED_VIEW, False, "", "Your reading list: papers you starred with s.", virtual=True))
+            header.show_header(
+                HeaderData(STARRED_VIEW, False, "", f"Your reading list: papers you starred with {self._key('paper.star')}.", virtual=True)
+            )
             chart.add_class("-hidden")
         else:
             entry = engine.topic(name)
@@ -416,6 +419,7 @@ class MainScreen(Screen):
                     description=entry.topic.description,
                     sentence=momentum.sentence,
                     error=entry.error,
+                    follow_key=self._key("topic.follow"),
                 )
             )
             chart.remove_class("-hidden")
@@ -447,16 +451,28 @@ class MainScreen(Screen):
         if focus_list:
             paper_list.focus()
 
+    def _key(self, binding_id: str) -> str:
+        """The key that does a binding here, keymap included, for hints in sentences."""
+        from feedtui.ui.screens.help import key_hint
+
+        hint = self._key_hints.get(binding_id)
+        if hint is None:
+            hint = self._key_hints[binding_id] = key_hint(binding_id, self.engine.settings.keymap)
+        return hint
+
     def _empty_message(self, name: str, total: int) -> str:
         if name == STARRED_VIEW:
-            return "No starred papers yet — press s on a paper to star it"
+            return f"No starred papers yet — press {self._key('paper.star')} on a paper to star it"
         if total and self.unread_only:
-            return "All read here — u shows every paper, n goes to the next unread"
+            return (
+                f"All read here — {self._key('topic.unread_only')} shows every paper, "
+                f"{self._key('paper.next_unread')} goes to the next unread"
+            )
         if self.engine.demo:
             return "No papers in this topic in the demo data"
         if self.engine.state.is_following(name):
-            return "No papers yet — press r to fetch this topic"
-        return "No papers yet — press f to follow this topic and fetch it"
+            return f"No papers yet — press {self._key('topic.refresh')} to fetch this topic"
+        return f"No papers yet — press {self._key('topic.follow')} to follow this topic and fetch it"
 
     def show_status(self, note: str = "") -> None:
         self.query_one(StatusLine).show(
@@ -602,7 +618,7 @@ class MainScreen(Screen):
         name = self.engine.topic_name(draft.name)
         taken = {n.casefold(): n for n in [*self.engine.registry.names(), STARRED_VIEW]}
         if name.casefold() in taken:
-            return f"There is a topic called {taken[name.casefold()]} already: E edits it."
+            return f"There is a topic called {taken[name.casefold()]} already: {self._key('topic.edit')} edits it."
         return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
 
     def _save_edited_topic(self, draft) -> str:
@@ -637,7 +653,7 @@ class MainScreen(Screen):
             self._close_ask()
             self.go_to_topic(name)
             following = self.engine.state.is_following(name)
-            self.notify(f"Saved {name}" + ("" if following else " — f follows it"), markup=False)
+            self.notify(f"Saved {name}" + ("" if following else f" — {self._key('topic.follow')} follows it"), markup=False)
 
     def _close_ask(self) -> None:
         self.query_one("#ask", Input).display = False
@@ -679,7 +695,7 @@ class MainScreen(Screen):
         if changed:
             papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
             self.undo_stack.append(Undo(f"marked {papers} read", changed))
-            self.notify(f"Marked {papers} read — ctrl+z to undo", markup=False)
+            self.notify(f"Marked {papers} read — {self._key('app.undo')} to undo", markup=False)
 
     def action_undo(self) -> None:
         if not self.undo_stack:

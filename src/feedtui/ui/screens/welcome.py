@@ -9,12 +9,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, SelectionList, Static
 
+from feedtui.ui.screens.help import key_hint
+
 # Kept short: on an 80x24 terminal the topics below must still show ten rows
 # or so. Every key is on `?` and in the footer once the reader is open.
 INTRO = (
     "Papers from arXiv and any RSS/Atom feed, grouped into topics with their momentum. "
-    "Pick topics to follow (j/k move, space toggles), then press Follow: they are fetched "
-    "in the background. ? lists every key."
+    "Pick topics to follow ({down}/{up} move, space toggles), then press Follow: they are fetched "
+    "in the background. {help} lists every key."
 )
 
 
@@ -32,7 +34,11 @@ class WelcomeScreen(ModalScreen[list[str]]):
     def compose(self) -> ComposeResult:
         with Vertical(id="welcome"):
             yield Static(Text("Welcome to feedtui", style="bold"), id="welcome-title")
-            yield Static(Text(INTRO), id="welcome-intro")
+            keymap = self.app.engine.settings.keymap
+            intro = INTRO.format(
+                down=key_hint("welcome.down", keymap), up=key_hint("welcome.up", keymap), help=key_hint("app.help", keymap)
+            )
+            yield Static(Text(intro), id="welcome-intro")
             yield SelectionList[str](
                 *((Text.assemble((name, "bold"), "  ", (description, "dim")), name) for name, description in self.catalogue),
                 id="welcome-topics",

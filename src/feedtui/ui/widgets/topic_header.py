@@ -22,6 +22,8 @@ class HeaderData:
     error: str = ""
     # For the reading list and other views that are not topics.
     virtual: bool = False
+    # The key that follows and unfollows (the keymap may change it).
+    follow_key: str = "f"
 
 
 class TopicHeader(Vertical):
@@ -59,10 +61,10 @@ class TopicHeader(Vertical):
             title.append("   ")
             if data.following:
                 title.append(" ★ Following ", style="reverse bold")
-                title.append("  f unfollows", style="dim")
+                title.append(f"  {data.follow_key} unfollows", style="dim")
             else:
                 title.append(" ☆ Not following ", style="bold")
-                title.append("  f follows", style="dim")
+                title.append(f"  {data.follow_key} follows", style="dim")
         self._set("#header-title", title)
         self._set("#header-description", Text(data.description, style="italic") if data.description else None)
         self._set("#header-definition", Text(data.definition, style="dim") if data.definition else None)

@@ -572,6 +572,7 @@ def _marks(action: str):
 
 
 def _cmd_topic_add(engine, args) -> int:
+    from feedtui.engine import TopicNameTaken
     from feedtui.topics.query import category_query
 
     for category in args.category:
@@ -582,7 +583,10 @@ def _cmd_topic_add(engine, args) -> int:
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     if definition.is_empty:
         raise UsageError("a topic needs --query, --category or --feed")
-    entry = engine.add_topic(args.name, definition, args.description)
+    try:
+        entry = engine.add_topic(args.name, definition, args.description)
+    except TopicNameTaken as error:
+        raise UsageError(f"{error}: feedtui topic edit '{error.taken}' changes it") from None
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
     _confirm(f"added {entry.name}: {definition.describe()}")
     return EXIT_OK
@@ -781,7 +785,7 @@ def _import_opml(engine, args) -> int:
                     already += 1
                     continue
                 definition = TopicDefinition(query=current.query, categories=current.categories, feeds=feeds)
-                engine.add_topic(existing.name, definition, existing.topic.description)
+                engine.add_topic(existing.name, definition, existing.topic.description, replace=True)
                 merged.append(existing.name)
                 _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
                 continue

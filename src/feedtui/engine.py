@@ -35,6 +35,7 @@ from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
+from feedtui.topics.names import READING_LIST, name_key, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import (
@@ -48,9 +49,6 @@ from feedtui.topics.tagging import (
     topic_specs,
 )
 
-# Longer names would not fit a sidebar or a header.
-MAX_TOPIC_NAME = 120
-
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
@@ -60,6 +58,14 @@ PERIODIC_COMMIT_S = 10.0
 class TopicNotFound(KeyError):
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class TopicNameTaken(ValueError):
+    """A new topic given the name of one there is (but for case)."""
+
+    def __init__(self, taken: str) -> None:
+        super().__init__(f"there is a topic called '{taken}' already")
+        self.taken = taken
 
 
 @dataclass(slots=True)
@@ -190,13 +196,42 @@ class Engine:
         in the sidebar and header)."""
         return clean_line(text, html_allowed=False)
 
-    def add_topic(self, name: str, definition: TopicDefinition, description: str = "") -> TopicEntry:
+    def name_taken(self, name: str) -> str:
+        """The topic, or the reading list, that already has this name but for
+        case ("" when none has): a new topic may not take it."""
+        if name_key(name) == name_key(READING_LIST):
+            return READING_LIST
+        return same_name(name, self.registry.names())
+
+    def check_topic_name(self, name: str, *, replace: bool = False) -> None:
+        """The rule for every way of adding a topic (see topics/names.py), for a
+        name as stored (see `topic_name`): raises TopicNameTaken when a topic
+        has it but for case, ValueError for a name that is wrong in itself.
+        With `replace`, the topic of exactly this name may be replaced (an
+        import merging into it); another spelling of it may not."""
+        problem = name_problem(name)
+        if problem:
+            raise ValueError(problem)
+        taken = self.name_taken(name)
+        if taken and not (replace and taken == name):
+            raise TopicNameTaken(taken)
+
+    def topic_name_problem(self, name: str, *, replace: bool = False) -> str:
+        """What `check_topic_name` refuses, in words ("" when nothing)."""
+        try:
+            self.check_topic_name(name, replace=replace)
+        except ValueError as error:
+            return str(error)
+        return ""
+
+    def add_topic(
+        self, name: str, definition: TopicDefinition, description: str = "", *, replace: bool = False
+    ) -> TopicEntry:
+        """Add a topic, or with `replace` change the one of this name; raises
+        TopicNameTaken, ValueError or QueryError for what cannot be used."""
         name = self.topic_name(name)
         description = clean_line(description, html_allowed=False)
-        if not name:
-            raise ValueError("a topic needs a name")
-        if len(name) > MAX_TOPIC_NAME:
-            raise ValueError(f"a topic name has at most {MAX_TOPIC_NAME} characters")
+        self.check_topic_name(name, replace=replace)
         if definition.is_empty:
             raise ValueError("a topic needs a query, a category or a feed")
         _check_definition(definition)
@@ -726,4 +761,4 @@ def open_engine(
     return engine
 
 
-__all__ = ["Engine", "open_engine", "TopicNotFound", "QueryError", "RefreshProgress"]
+__all__ = ["Engine", "open_engine", "TopicNotFound", "TopicNameTaken", "QueryError", "RefreshProgress"]

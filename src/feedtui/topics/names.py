@@ -1,0 +1,42 @@
+"""What may name a topic: one rule for `feedtui topic add`, the OPML and JSON
+imports and the app's topic form.
+
+A name is one line of plain text (control characters and runs of spaces are
+cleaned away before this rule sees it), at most `MAX_TOPIC_NAME` characters,
+unique but for case (the app and the CLI find topics forgiving case, so
+"edge inference" beside "Edge Inference" could never be told apart), and not
+the reading list's name, which the app's sidebar shows as a row of its own.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+# The reading list's row in the sidebar (the app's "topic" of starred papers).
+READING_LIST = "★ Starred"
+
+# Longer names would not fit a sidebar or a header.
+MAX_TOPIC_NAME = 120
+
+
+def name_key(name: str) -> str:
+    """Names with the same key are the same name: case and Unicode spelling aside."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def name_problem(name: str) -> str:
+    """What is wrong with a cleaned name on its own ("" when nothing)."""
+    if not name:
+        return "a topic needs a name"
+    if len(name) > MAX_TOPIC_NAME:
+        return f"a topic name has at most {MAX_TOPIC_NAME} characters"
+    if name_key(name) == name_key(READING_LIST):
+        return f"'{READING_LIST}' is the reading list's name; choose another name for a topic"
+    return ""
+
+
+def same_name(name: str, names: Iterable[str]) -> str:
+    """The first of `names` that is `name` but for case ("" when none is)."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), "")

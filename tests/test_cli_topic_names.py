@@ -68,3 +68,56 @@ def test_a_name_with_control_characters_is_stored_without_them(env, capsys):
     assert env.run("topic", "add", "Red\x1b[31m\x07 alert", "--query", "ti:zzz") == 0
     assert capsys.readouterr().err == "added Red alert: query ti:zzz\n"
     assert "Red alert" in topics(env, capsys)
+
+
+def write_opml(path, *folders: tuple[str, str]):
+    outlines = "".join(
+        f'<outline text="{name}"><outline type="rss" text="{name}" xmlUrl="{url}"/></outline>' for name, url in folders
+    )
+    path.write_text(f'<opml version="2.0"><body>{outlines}</body></opml>', encoding="utf-8")
+    return path
+
+
+def test_opml_import_gives_another_spelling_of_a_taken_name_a_name_of_its_own(env, capsys):
+    opml = write_opml(
+        env.tmp / "feeds.opml",
+        ("edge inference", "https://edge.example.org/rss"),  # the catalogue's Edge Inference has no feeds
+        ("LAB BLOG", "https://lab.example.org/more.xml"),  # Lab blog has feeds: merged into it
+        ("★ starred", "https://stars.example.org/rss"),  # the reading list's name
+    )
+    assert env.run("import", "opml", str(opml)) == 0
+    err = capsys.readouterr().err
+    assert "added edge inference (feeds) (the name 'edge inference' is taken by Edge Inference, a topic without feeds)" in err
+    assert "merged into Lab blog: 1 more feed(s)" in err
+    assert "added ★ starred (feeds) (the name '★ starred' is taken by the reading list)" in err
+    names = topics(env, capsys)
+    assert "edge inference" not in names and "★ starred" not in names
+    assert names["edge inference (feeds)"]["definition"] == {"feeds": ["https://edge.example.org/rss"]}
+    assert names["Edge Inference"]["origin"] == "catalogue"
+    assert names["Lab blog"]["definition"] == {"feeds": ["https://lab.example.org/atom.xml", "https://lab.example.org/more.xml"]}
+
+
+def test_json_import_skips_a_topic_whose_name_is_taken_in_another_spelling(env, capsys):
+    state = env.tmp / "state.json"
+    state.write_text(
+        json.dumps({
+            "feedtui": "0.1.0",
+            "format": 1,
+            "topics": {
+                "edge inference": {"query": "abs:edge"},
+                "★ Starred": {"query": "abs:star"},
+                "Robots": {"query": "abs:robot"},
+                "ROBOTS": {"query": "abs:robots"},
+                "Heterogeneous Computing": {"query": "abs:mine"},  # this user's edit of the catalogue's
+            },
+        })
+    )
+    assert env.run("import", "json", str(state)) == 1
+    err = capsys.readouterr().err
+    assert "skipped topic 'edge inference': there is a topic called 'Edge Inference' already" in err
+    assert "skipped topic '★ Starred': '★ Starred' is the reading list's name" in err
+    assert "skipped topic 'ROBOTS': the import names a topic 'Robots' already, the same but for case" in err
+    names = topics(env, capsys)
+    assert "edge inference" not in names and "★ Starred" not in names and "ROBOTS" not in names
+    assert names["Robots"]["definition"] == {"query": "abs:robot"}
+    assert names["Heterogeneous Computing"]["definition"] == {"query": "abs:mine"}

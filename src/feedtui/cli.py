@@ -218,7 +218,8 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
         sources, "opml", "add another reader's feeds (newsboat, nom, Thunderbird, …) as topics",
         "examples:\n  feedtui import opml ~/feeds.opml\n  newsboat -e | feedtui import opml - --follow\n"
         "Each folder becomes a topic holding its feeds; a feed outside folders is a topic of its own.\n"
-        "A topic of the same name that has feeds gains the new ones. Exits 1 if a topic could not be added.",
+        "A topic of the same name (case aside) that has feeds gains the new ones; a name taken by a topic\n"
+        "without feeds, or the reading list's, gets ' (feeds)' added. Exits 1 if a topic could not be added.",
     )
     opml_in.add_argument("file", metavar="FILE", help="the OPML file (- for stdin)")
     opml_in.add_argument("--follow", action="store_true", help="also follow every topic imported")
@@ -776,7 +777,8 @@ def _import_opml(engine, args) -> int:
     merged: list[str] = []
     already = skipped = 0
     for topic in result.topics:
-        existing = engine.registry.get(topic.name)
+        taken = engine.name_taken(engine.topic_name(topic.name))
+        existing = engine.registry.get(taken) if taken else None
         try:
             if existing is not None and existing.topic.definition.feeds:
                 current = existing.topic.definition
@@ -789,10 +791,14 @@ def _import_opml(engine, args) -> int:
                 merged.append(existing.name)
                 _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
                 continue
-            name = topic.name if existing is None else _free_name(engine, f"{topic.name} (feeds)")
+            name = _free_name(engine, f"{topic.name} (feeds)") if taken else topic.name
             entry = engine.add_topic(name, topic.definition, topic.description)
             added.append(entry.name)
-            renamed = "" if existing is None else f" (the name '{topic.name}' is taken by a topic without feeds)"
+            if existing is None:
+                holder = "the reading list"
+            else:
+                holder = "a topic without feeds" if existing.name == topic.name else f"{existing.name}, a topic without feeds"
+            renamed = f" (the name '{topic.name}' is taken by {holder})" if taken else ""
             _confirm(f"added {entry.name}{renamed}: {topic.definition.describe()}")
         except ValueError as error:
             skipped += 1
@@ -813,7 +819,7 @@ def _import_opml(engine, args) -> int:
 
 def _free_name(engine, name: str) -> str:
     candidate, n = name, 2
-    while candidate in engine.registry:
+    while engine.name_taken(candidate):
         candidate, n = f"{name} {n}", n + 1
     return candidate
 

@@ -24,6 +24,7 @@ that is not a feedtui export, or comes from a newer format, is refused whole.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -35,6 +36,7 @@ from feedtui.model import TopicDefinition, utcnow
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
+from feedtui.topics.names import name_problem, same_name
 
 FORMAT = 1
 MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
@@ -102,8 +104,13 @@ def export_state(engine, *, now: datetime | None = None) -> dict[str, Any]:
     return export_store(engine.state, now=now)
 
 
-def merge_into_store(store: StateStore, data: Any, *, source: str = "the import") -> ImportSummary:
-    """Add what `data` holds and this store lacks; raises StateImportError for an unusable document."""
+def merge_into_store(
+    store: StateStore, data: Any, *, source: str = "the import", topic_name_problem: Callable[[str], str] = name_problem
+) -> ImportSummary:
+    """Add what `data` holds and this store lacks; raises StateImportError for an
+    unusable document. `topic_name_problem` says why a topic new to the store
+    cannot be added under its name ("" when it can); two names of the import
+    that differ only in case are one name, and the second is skipped."""
     _check_header(data, source)
     tables = {table: _table(data, table, source) for table in TABLES}
     current = store.export()
@@ -119,6 +126,13 @@ def merge_into_store(store: StateStore, data: Any, *, source: str = "the import"
                 continue
             key, doc = checked
             here = current[table].get(key, additions[table].get(key))
+            if here is None and table == TOPICS:
+                problem = topic_name_problem(key)
+                other = same_name(key, additions[TOPICS])
+                if problem or other:
+                    why = problem or f"the import names a topic '{other}' already, the same but for case"
+                    summary.skipped.append(f"topic '{key}': {why}")
+                    continue
             if here is None:
                 additions[table][key] = doc
                 summary.added[table] += 1
@@ -139,7 +153,9 @@ def import_state(engine, data: Any, *, source: str = "the import") -> ImportSumm
     Topics added here still need tagging (`engine.retag(summary.topics_added)`),
     which reads the whole cache; the caller decides when.
     """
-    summary = merge_into_store(engine.state, data, source=source)
+    summary = merge_into_store(
+        engine.state, data, source=source, topic_name_problem=lambda name: engine.topic_name_problem(name, replace=True)
+    )
     engine.reload_topics()
     engine.library.recount()
     missing = sorted(name for name in engine.state.follows() if name not in engine.registry)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from feedtui.library import Library
 from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
+from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
 
-STARRED_VIEW = "★ Starred"
+STARRED_VIEW = READING_LIST
 
 
 @dataclass(frozen=True, slots=True)

@@ -616,9 +616,9 @@ class MainScreen(Screen):
 
     def _save_new_topic(self, draft) -> str:
         name = self.engine.topic_name(draft.name)
-        taken = {n.casefold(): n for n in [*self.engine.registry.names(), STARRED_VIEW]}
-        if name.casefold() in taken:
-            return f"There is a topic called {taken[name.casefold()]} already: {self._key('topic.edit')} edits it."
+        taken = self.engine.name_taken(name)
+        if taken:
+            return f"There is a topic called {taken} already: {self._key('topic.edit')} edits it."
         return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
 
     def _save_edited_topic(self, draft) -> str:

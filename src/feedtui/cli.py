@@ -549,14 +549,18 @@ def _cmd_papers(engine, args) -> int:
 
 
 def _cmd_follow(engine, args) -> int:
-    entry = engine.follow(args.topic)
-    _confirm(f"following {entry.name}")
+    entry = engine.topic(args.topic)
+    already = engine.state.is_following(entry.name)
+    engine.follow(entry.name)
+    _confirm(f"already following {entry.name} (nothing changed)" if already else f"following {entry.name}")
     return EXIT_OK
 
 
 def _cmd_unfollow(engine, args) -> int:
-    entry = engine.unfollow(args.topic)
-    _confirm(f"no longer following {entry.name}")
+    entry = engine.topic(args.topic)
+    following = engine.state.is_following(entry.name)
+    engine.unfollow(entry.name)
+    _confirm(f"no longer following {entry.name}" if following else f"not following {entry.name} (nothing changed)")
     return EXIT_OK
 
 

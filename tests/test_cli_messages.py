@@ -23,3 +23,14 @@ def test_follow_and_unfollow_say_when_nothing_changed(env, capsys):
     assert capsys.readouterr().err == "already following Accessibility (nothing changed)\n"
     assert env.run("unfollow", "Accessibility") == 0
     assert capsys.readouterr().err == "no longer following Accessibility\n"
+
+
+def test_marks_count_each_paper_once(env, capsys):
+    assert env.run("read", "2609.01234", "2609.01234", "2609.01240v2", "arXiv:2609.01240") == 0
+    assert capsys.readouterr().err == "mark read: 2 changed, 0 already so\n"
+    assert env.run("read", "2609.01234", "2609.01234v1", "https://arxiv.org/abs/2609.01234") == 0
+    assert capsys.readouterr().err == "mark read: 0 changed, 1 already so\n"
+    assert env.run("star", "2609.05555", "2601.99999", "2601.99999v3") == 1
+    assert capsys.readouterr().err == (
+        "feedtui: 2601.99999: not in the cache (refresh first, or check the id)\nstar: 1 changed, 0 already so\n"
+    )

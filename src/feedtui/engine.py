@@ -388,14 +388,20 @@ class Engine:
     # -- marks -----------------------------------------------------------------
 
     def resolve_ids(self, ids: Iterable[str]) -> tuple[list[str], list[str]]:
-        """(known paper ids, unknown inputs); arXiv ids may carry a version or URL form."""
-        known, unknown = [], []
+        """(known paper ids, unknown inputs), each paper once, in the order first
+        given; arXiv ids may carry a version or URL form (`2609.01234` and
+        `2609.01234v2` are one paper)."""
+        known: dict[str, None] = {}
+        unknown: dict[str, str] = {}
         library = self.library
         for raw in ids:
             split = split_arxiv_id(raw)
             pid = split[0] if split else raw.strip()
-            (known if pid in library.pos else unknown).append(pid if pid in library.pos else raw)
-        return known, unknown
+            if pid in library.pos:
+                known.setdefault(pid)
+            else:
+                unknown.setdefault(pid, raw)
+        return list(known), list(unknown.values())
 
     def mark_read(self, ids: Iterable[str]) -> list[str]:
         changed = [pid for pid in dict.fromkeys(ids) if not self.state.is_read(pid)]

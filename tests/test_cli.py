@@ -240,3 +240,22 @@ def test_refresh_notes_what_a_partly_read_feed_left_out(tmp_path, httpserver, ca
     err = capsys.readouterr().err
     assert f"feedtui: note: {httpserver.url_for('/lab.xml')}: the feed is not well-formed (XML error at line 1" in err
     assert "1 new, 0 updated papers from 1 source; 0 failed" in err
+
+
+def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"feedtui": "0.1.0", "format": 1, "topics": {"Bad query": {"query": "abs:(widget"}}}))
+    cli("import", "json", str(state))
+    cli("topic", "add", "Broken Feed", "--feed", "http://127.0.0.1:9/feed.xml")
+    cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
+    for name in ("Bad query", "Broken Feed", "Quantum Widgets"):
+        cli("follow", name)
+    capsys.readouterr()
+    assert cli("refresh", "Bad query") == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 1 source; 1 failed"
+    assert cli("refresh") == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "2 new, 0 updated papers from 2 of 4 sources; 2 failed"
+    assert cli("refresh") == 1  # arXiv answered today: not asked again
+    assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 3 sources; 2 failed, 1 skipped"
+    assert cli("refresh", "Quantum Widgets", "--force") == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 1 source; 0 failed"

@@ -426,13 +426,21 @@ def _cmd_refresh(engine, args) -> int:
                 print(f"feedtui: note: {source.label}: {note}", file=sys.stderr)
     for note in report.notes:
         print(f"feedtui: {note}", file=sys.stderr)
-    fetched = len(report.fetched)
-    print(
-        f"{report.new_papers} new, {report.updated_papers} updated papers from {fetched} source"
-        f"{'' if fetched == 1 else 's'}; {len(report.failed)} failed",
-        file=sys.stderr,
-    )
+    print(_refresh_summary(report), file=sys.stderr)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _refresh_summary(report) -> str:
+    """`2 new, 0 updated papers from 3 of 5 sources; 1 failed, 1 skipped`: the
+    sources that answered, of all the refresh had, and what became of the rest."""
+    total, answered, failed = len(report.sources), len(report.fetched), len(report.failed)
+    skipped = total - answered - failed
+    sources = f"{answered}" if answered == total else f"{answered} of {total}"
+    rest = f"{failed} failed" + (f", {skipped} skipped" if skipped else "")
+    return (
+        f"{report.new_papers} new, {report.updated_papers} updated papers from {sources} "
+        f"source{'' if total == 1 else 's'}; {rest}"
+    )
 
 
 def _parse_as_of(text: str | None) -> datetime | None:

@@ -123,6 +123,17 @@ def test_bibtex_starred_paper_missing_from_the_cache_is_reported(env, capsys):
     assert "feedtui: 2601.00042: starred, but not in the cache (refresh a topic it belongs to)" in captured.err
 
 
+def test_bibtex_with_nothing_to_export_says_so_and_exits_1(env, capsys):
+    assert env.run("topic", "add", "Mixture", "--query", "abs:mixture") == 0
+    capsys.readouterr()
+    assert env.run("export", "bibtex", "--topic", "Mixture") == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "feedtui: no papers to export\n"
+    assert env.run("export", "bibtex", "--starred", "-o", str(env.tmp / "reading-list.bib")) == 1
+    assert (env.tmp / "reading-list.bib").read_text() == ""  # the reading list as it is: empty, not a stale one
+    assert "no papers to export" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -193,7 +193,7 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
         "examples:\n  feedtui export bibtex --starred -o reading-list.bib\n"
         "  feedtui export bibtex --topic 'Edge Inference' > edge.bib\n"
         "  feedtui export bibtex 2609.01234 arXiv:2609.01240v2\n"
-        "Exits 1 when a paper is not in the cache (the others are still written).",
+        "Exits 1 when a paper is not in the cache (the others are still written), or there is none to export.",
     )
     which = bib.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
@@ -695,7 +695,7 @@ def _export_bibtex(engine, args) -> int:
     if not papers and not missing:
         print("feedtui: no papers to export", file=sys.stderr)
     status = _write_output(bibtex_entries(papers), args.output, f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
-    return EXIT_FAILED if status != EXIT_OK or missing else EXIT_OK
+    return EXIT_FAILED if status != EXIT_OK or missing or not papers else EXIT_OK
 
 
 def _export_opml(engine, args) -> int:

@@ -87,6 +87,17 @@ def test_config_check_lists_every_problem_in_line_order(tmp_path, capsys):
     assert lines[3].startswith(f"{path}:10: topic 'T': bad query: unknown field 'tl:'")
 
 
+def test_config_check_reports_a_clash_once_though_two_screens_have_it(tmp_path, capsys):
+    # paper.star and paper.toggle_read are bindings of the paper list and of the detail view.
+    path = tmp_path / "bad.toml"
+    path.write_text('[general]\ntheme = "nord"\n\n[keymap]\npaper.star = "m"\n', encoding="utf-8")
+    assert main(["config", "--check", "--config", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:5: keymap.paper.star: 'm' is also the key of paper.toggle_read on the same screen; "
+        "give paper.toggle_read another key in [keymap]\n"
+    )
+
+
 def test_config_check_of_a_good_file_and_of_no_file(tmp_path, capsys):
     path = tmp_path / "config.toml"
     path.write_text('[general]\ntheme = "nord"\n[keymap]\npaper.star = "x"\n', encoding="utf-8")

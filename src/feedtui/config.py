@@ -548,7 +548,9 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
     remapped binding and the other one silently loses it. Say so."""
     path = config.path or Path("config.toml")
     keymap = config.settings.keymap
-    problems: list[ConfigProblem] = []
+    # (remapped id, key) -> the other ids on that key. Bindings active in
+    # several places (the main screen's, say) clash in each: said once.
+    clashes: dict[tuple[str, str], dict[str, None]] = {}
     for bindings in scopes.values():
         owners: dict[str, list[str]] = {}
         for binding_id, default in bindings:
@@ -557,15 +559,16 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
         for key, ids in owners.items():
             remapped = [i for i in ids if i in keymap]
             if len(ids) > 1 and remapped:
-                others = [i for i in ids if i != remapped[0]]
-                problems.append(
-                    ConfigProblem(
-                        path, config.lines.get(f"keymap.{remapped[0]}"),
-                        f"keymap.{remapped[0]}: '{key}' is also the key of {', '.join(others)} on the same screen; "
-                        f"give {others[0]} another key in [keymap]",
-                    )
-                )
-    return problems
+                others = clashes.setdefault((remapped[0], key), {})
+                others.update(dict.fromkeys(i for i in ids if i != remapped[0]))
+    return [
+        ConfigProblem(
+            path, config.lines.get(f"keymap.{binding_id}"),
+            f"keymap.{binding_id}: '{key}' is also the key of {', '.join(others)} on the same screen; "
+            f"give {next(iter(others))} another key in [keymap]",
+        )
+        for (binding_id, key), others in clashes.items()
+    ]
 
 
 def _normal_key(key: str) -> str:

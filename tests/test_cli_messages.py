@@ -34,3 +34,20 @@ def test_marks_count_each_paper_once(env, capsys):
     assert capsys.readouterr().err == (
         "feedtui: 2601.99999: not in the cache (refresh first, or check the id)\nstar: 1 changed, 0 already so\n"
     )
+
+
+def test_the_topics_table_lines_up_wide_names_and_says_1_paper(env, capsys):
+    from rich.cells import cell_len
+
+    assert env.run("topic", "add", "羊歯の研究 🌿", "--query", "abs:ferns") == 0
+    assert env.run("topic", "add", "Widgets", "--query", "abs:widgets") == 0
+    capsys.readouterr()
+    assert env.run("topics", "--sort", "name") == 0
+    lines = capsys.readouterr().out.splitlines()
+    ferns = next(line for line in lines if "羊歯" in line)
+    widgets = next(line for line in lines if line.startswith("  Widgets "))
+    assert "     1 paper        1 unread" in ferns
+    assert "     2 papers       2 unread" in widgets
+    # Every line's columns start where the others' do, on a terminal.
+    assert len({cell_len(line[: line.index(" unread")]) for line in lines}) == 1
+    assert len({cell_len(line[: line.index(" last 4 wk")]) for line in lines}) == 1

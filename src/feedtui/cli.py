@@ -483,12 +483,16 @@ def _cmd_topics(engine, args) -> int:
         ]
         print(json_text(out))
         return EXIT_OK
-    width = max((len(e.name) for e, _ in rows), default=10)
+    from rich.cells import cell_len
+
+    # Padded to the columns the names take on a terminal (CJK and most emoji take two).
+    width = max((cell_len(e.name) for e, _ in rows), default=10)
     for entry, momentum in rows:
         mark = "*" if entry.name in follows else " "
+        name = entry.name + " " * (width - cell_len(entry.name))
         papers = len(library.topic_positions(entry.name))
         print(
-            f"{mark} {entry.name:<{width}}  {papers:>6} papers  {library.unread_count(entry.name):>6} unread  "
+            f"{mark} {name}  {papers:>6} {'paper ' if papers == 1 else 'papers'}  {library.unread_count(entry.name):>6} unread  "
             f"{momentum.last4:>4} last 4 wk (prev {momentum.prev4})"
         )
     return EXIT_OK

@@ -225,7 +225,7 @@ def test_import_newsboat_opml_then_again(tmp_path, capsys):
     assert env.run("import", "opml", str(source), "--follow") == 0
     err = capsys.readouterr().err
     assert (
-        f"imported {source}: 4 topic(s) added, 0 merged into existing topics, 0 already here, 0 skipped; "
+        f"imported {source}: 4 topic(s) added, 0 merged into existing topics, 0 already here, 0 topic(s) skipped; "
         "2 duplicate feed(s) merged; 2 outline(s) that are not http(s) feeds skipped"
     ) in err
     assert "is not an http(s) URL" in err
@@ -239,7 +239,7 @@ def test_import_newsboat_opml_then_again(tmp_path, capsys):
     assert topics["Systems & Compilers"]["origin"] == "user"
 
     assert env.run("import", "opml", str(source)) == 0
-    assert "0 topic(s) added, 0 merged into existing topics, 4 already here, 0 skipped" in capsys.readouterr().err
+    assert "0 topic(s) added, 0 merged into existing topics, 4 already here, 0 topic(s) skipped" in capsys.readouterr().err
 
 
 def test_import_opml_merges_into_a_feed_topic_and_renames_around_an_arxiv_topic(tmp_path, capsys):
@@ -276,6 +276,7 @@ def test_import_opml_with_a_bad_query_skips_that_topic_and_exits_1(tmp_path, cap
     assert env.run("import", "opml", str(opml)) == 1
     err = capsys.readouterr().err
     assert f"feedtui: {opml}: skipped topic 'Broken': " in err
+    assert "1 topic(s) added, 0 merged into existing topics, 0 already here, 1 topic(s) skipped" in err
     topics = topics_json(env, capsys)
     assert "Fine" in topics and "Broken" not in topics
 

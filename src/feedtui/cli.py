@@ -828,7 +828,7 @@ def _import_opml(engine, args) -> int:
     not_feeds = f"; {result.skipped} outline(s) that are not http(s) feeds skipped" if result.skipped else ""
     _confirm(
         f"imported {source}: {len(added)} topic(s) added, {len(merged)} merged into existing topics, "
-        f"{already} already here, {skipped} skipped{duplicates}{not_feeds}"
+        f"{already} already here, {skipped} topic(s) skipped{duplicates}{not_feeds}"
     )
     return EXIT_FAILED if skipped else EXIT_OK
 

@@ -87,6 +87,24 @@ def test_config_check_lists_every_problem_in_line_order(tmp_path, capsys):
     assert lines[3].startswith(f"{path}:10: topic 'T': bad query: unknown field 'tl:'")
 
 
+def test_a_config_file_named_but_missing_is_reported_and_the_defaults_used(tmp_path, monkeypatch, capsys):
+    data = ["--data-dir", str(tmp_path / "data")]
+    monkeypatch.delenv("FEEDTUI_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # the default path: absent on a first run
+    assert main([*data, "follow", "Edge Inference"]) == 0
+    assert capsys.readouterr().err == "following Edge Inference\n"
+
+    missing = tmp_path / "nonexistent.toml"
+    assert main([*data, "--config", str(missing), "unfollow", "Edge Inference"]) == 0
+    assert capsys.readouterr().err == (
+        f"feedtui: {missing}: no config file there (--config names it); using the defaults\n"
+        "no longer following Edge Inference\n"
+    )
+    monkeypatch.setenv("FEEDTUI_CONFIG", str(missing))
+    assert main([*data, "topics", "--json"]) == 0
+    assert capsys.readouterr().err == f"feedtui: {missing}: no config file there (FEEDTUI_CONFIG names it); using the defaults\n"
+
+
 def test_config_check_reports_a_clash_once_though_two_screens_have_it(tmp_path, capsys):
     # paper.star and paper.toggle_read are bindings of the paper list and of the detail view.
     path = tmp_path / "bad.toml"

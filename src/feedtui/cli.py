@@ -17,7 +17,7 @@ import sys
 from datetime import datetime
 
 from feedtui import __version__
-from feedtui.config import config_path, data_dir, default_config_text, load_config
+from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
 from feedtui.model import UTC, TopicDefinition
 
@@ -262,7 +262,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         else:
             print(default_config_text())
         return EXIT_OK
-    config = load_config(config_path(getattr(args, "config", None)))
+    named = getattr(args, "config", None)
+    config = load_config(config_path(named), named_by=config_named_by(named))
     demo = bool(getattr(args, "demo", False))
     directory = data_dir(getattr(args, "data_dir", None), demo=demo)
     if command is None:

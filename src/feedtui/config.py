@@ -196,6 +196,14 @@ def config_path(explicit: str | os.PathLike | None = None) -> Path:
     return default_config_path()
 
 
+def config_named_by(explicit: str | os.PathLike | None = None) -> str:
+    """Who named the config file `config_path` gives: "--config", the
+    environment variable, or "" for the default path (absent on a first run)."""
+    if explicit:
+        return "--config"
+    return ENV_CONFIG if os.environ.get(ENV_CONFIG) else ""
+
+
 def data_dir(explicit: str | os.PathLike | None = None, *, demo: bool = False) -> Path:
     """--data-dir, else $FEEDTUI_DATA_DIR, else the platform's data directory.
     The demo lives in a `demo` folder inside it, apart from the user's own state."""
@@ -208,14 +216,18 @@ def data_dir(explicit: str | os.PathLike | None = None, *, demo: bool = False) -
     return base / "demo" if demo else base
 
 
-def load_config(path: Path | None = None) -> Config:
-    """Read the config file (a missing file is the defaults) and the environment."""
+def load_config(path: Path | None = None, *, named_by: str = "") -> Config:
+    """Read the config file (a missing file is the defaults) and the environment.
+    `named_by`: the user named the file (see `config_named_by`), so a missing
+    one is reported rather than taken for a first run."""
     path = path or config_path()
     config = Config(path=path)
     text = ""
     data: dict[str, Any] = {}
     if path.is_dir():
         config.problems.append(ConfigProblem(path, None, "is a directory, not a config file; using the defaults"))
+    elif named_by and not path.exists():
+        config.problems.append(ConfigProblem(path, None, f"no config file there ({named_by} names it); using the defaults"))
     elif path.exists():
         try:
             text = path.read_text(encoding="utf-8")

@@ -622,6 +622,14 @@ async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(mak
         main = await ready(pilot)
         on_main = {c.title: c for c in app.get_system_commands(main)}
         assert {"Mark all read", "Unfollow", "Expand", "Details"} <= set(on_main)  # Widgets is followed
+        # The sidebar's actions too (they were missing: "next topic" found nothing).
+        assert {"Next topic", "Previous topic", "First topic", "Last topic", "Open topic"} <= set(on_main)
+        at = main.query_one(TopicList).cursor
+        await on_main["Next topic"].callback()
+        await pilot.pause()
+        assert main.query_one(TopicList).cursor > at
+        main.go_to_topic("Widgets")
+        await pilot.pause()
         main.query_one(PaperList).focus()
         await pilot.press("enter")
         await pilot.pause(0.2)

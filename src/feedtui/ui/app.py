@@ -100,12 +100,14 @@ class FeedtuiApp(App):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help: every key", "Show every key binding, grouped", self.action_help)
         # The actions of the screen the palette was opened on (never those of
-        # a screen underneath it), and on the main screen the paper list's.
+        # a screen underneath it), and on the main screen its two lists'.
         targets: list[tuple[object, list]] = [(screen, list(getattr(type(screen), "BINDINGS", ())))]
         if isinstance(screen, MainScreen):
             from feedtui.ui.widgets.paper_list import PaperList
+            from feedtui.ui.widgets.topic_list import TopicList
 
-            targets.append((screen.query_one(PaperList), list(PaperList.BINDINGS)))
+            for widget_class in (PaperList, TopicList):
+                targets.append((screen.query_one(widget_class), list(widget_class.BINDINGS)))
         for target, bindings in targets:
             for binding in bindings:
                 if not (isinstance(binding, Binding) and binding.id and binding.description):

@@ -50,8 +50,8 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         Binding("enter", "open", "Open topic", show=False, id="topics.open"),
         Binding("g,home", "first", "First topic", show=False, id="topics.first"),
         Binding("G,end", "last", "Last topic", show=False, id="topics.last"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="topics.page_down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="topics.page_up"),
+        Binding("pagedown", "page_down", "Page down the topics", show=False, id="topics.page_down"),
+        Binding("pageup", "page_up", "Page up the topics", show=False, id="topics.page_up"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

@@ -615,6 +615,31 @@ async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, si
     engine.close()
 
 
+async def test_keys_that_act_on_a_paper_say_so_when_there_is_none(make_engine):
+    """m, s, o, c, b, t and M did nothing and said nothing on an empty list."""
+    app = FeedtuiApp(make_engine(papers=[]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        for key in ("m", "s", "o", "O", "c", "b", "t", "M"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert [n.message for n in app._notifications] == ["No paper here"], key
+
+
+async def test_mark_all_read_on_a_topic_read_already_says_so(make_engine):
+    engine = make_engine(read=("2611.00001", "2611.00002", "2611.00004", "2610.00005"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Widgets" and engine.library.unread_count("Widgets") == 0
+        main.query_one(PaperList).focus()
+        await pilot.press("M")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["Every paper here is read already"]
+
+
 async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

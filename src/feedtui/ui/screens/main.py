@@ -37,6 +37,8 @@ TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
 JUMP_HISTORY = 50
 # Cells of a question shown in the list's title.
 ASK_SHOWN = 40
+# Said when a key that acts on the paper under the cursor finds none.
+NO_PAPER_HERE = "No paper here"
 
 
 @dataclass
@@ -665,6 +667,14 @@ class MainScreen(Screen):
         card = self.query_one(PaperList).cursor_card
         return card.paper_id if card else None
 
+    def _acted_on_id(self) -> str | None:
+        """The paper under the cursor, for a key that acts on one; on an empty
+        list, a word that there is none (the key would otherwise do nothing)."""
+        paper_id = self._cursor_id()
+        if paper_id is None:
+            self.notify(NO_PAPER_HERE, markup=False)
+        return paper_id
+
     def _set_read(self, ids: list[str], read: bool) -> list[str]:
         engine = self.engine
         changed = engine.mark_read(ids) if read else engine.mark_unread(ids)
@@ -682,13 +692,14 @@ class MainScreen(Screen):
         self.query_one(PaperList).invalidate(indices)
 
     def action_toggle_read(self) -> None:
-        paper_id = self._cursor_id()
+        paper_id = self._acted_on_id()
         if paper_id is None:
             return
         self._set_read([paper_id], not self.engine.state.is_read(paper_id))
 
     def action_mark_all_read(self) -> None:
         if self._cards is None or not len(self._cards):
+            self.notify(NO_PAPER_HERE, markup=False)
             return
         ids = [self.engine.library.ids[p] for p in self._cards.positions]
         changed = self._set_read(ids, True)
@@ -696,6 +707,8 @@ class MainScreen(Screen):
             papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
             self.undo_stack.append(Undo(f"marked {papers} read", changed))
             self.notify(f"Marked {papers} read — {self._key('app.undo')} to undo", markup=False)
+        else:
+            self.notify("Every paper here is read already", markup=False)
 
     def action_undo(self) -> None:
         if not self.undo_stack:
@@ -706,7 +719,7 @@ class MainScreen(Screen):
         self.notify(f"Undone: {undo.description}", markup=False)
 
     def action_star(self) -> None:
-        paper_id = self._cursor_id()
+        paper_id = self._acted_on_id()
         if paper_id is None:
             return
         if self.engine.state.is_starred(paper_id):
@@ -823,6 +836,7 @@ class MainScreen(Screen):
     def action_tag_jump(self) -> None:
         card = self.query_one(PaperList).cursor_card
         if card is None:
+            self.notify(NO_PAPER_HERE, markup=False)
             return
         others = [t for t in card.tags if t != self.current]
         if not others:
@@ -927,7 +941,7 @@ class MainScreen(Screen):
     # -- links -----------------------------------------------------------------------
 
     def _cursor_paper(self):
-        paper_id = self._cursor_id()
+        paper_id = self._acted_on_id()
         return self.engine.paper(paper_id) if paper_id is not None else None
 
     def action_open_abstract(self) -> None:

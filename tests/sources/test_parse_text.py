@@ -72,6 +72,21 @@ def test_block_examples(text: str, expected: str):
     assert parse_text.block(text, 1000) == expected
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Robots at the bench \U0001f916\U0001f469\u200d\U0001f52c",  # woman scientist: woman, ZWJ, microscope
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u0915\u094d\u200d\u0937",  # Persian ZWNJ, Devanagari ZWJ
+        "Field notes \U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f",  # the flag of Wales
+    ],
+)
+def test_joiners_and_flag_tags_survive_parsing_and_display(text: str):
+    assert parse_text.line(text, parse_text.MAX_TITLE) == text
+    assert parse_text.line(text, parse_text.MAX_TITLE, html=True) == text
+    assert parse_text.block(text, parse_text.MAX_ABSTRACT) == text
+    assert parse_text.title_display(text) == text
+
+
 def test_c1_code_points_are_read_as_windows_1252():
     assert (
         parse_text.line("\x93quoted\x94 \x96 dash \x80 \x81gone", 100) == "\u201cquoted\u201d \u2013 dash \u20ac gone"

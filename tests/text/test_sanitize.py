@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -62,13 +63,50 @@ def test_c0_and_c1_controls(source: str, expected: str) -> None:
     ("\u2066isolated\u2069 \u2067rtl\u2069 \u2068first\u2069", "isolated rtl first"),
     ("marks\u200e\u200f\u061c", "marks"),
     ("zero\u200bwidth\u200c\u200d\u2060\ufeff", "zerowidth"),
+    ("ascii\u200djoined\u200c", "asciijoined"),
     ("soft\xadhyphen", "softhyphen"),
     ("tag\U000e0041\U000e007f", "tag"),
+    ("\U0001f3f4\U000e0041\U000e0042\U000e007f flag of hidden capitals", "\U0001f3f4 flag of hidden capitals"),
+    ("\U0001f3f4" + "\U000e0061" * 8 + "\U000e007f too long", "\U0001f3f4 too long"),
+    ("\U0001f3f4\U000e0067\U000e0062 unterminated", "\U0001f3f4 unterminated"),
+    ("\U000e0067\U000e0062\U000e007f no flag", " no flag"),
     ("invisible\u2062times", "invisibletimes"),
     ("lone\ud800surrogate", "lonesurrogate"),
 ])
 def test_bidi_and_zero_width_characters(source: str, expected: str) -> None:
     assert strip_controls(source) == expected
+
+
+WOMAN_SCIENTIST = "\U0001f469\u200d\U0001f52c"
+ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+
+
+@pytest.mark.parametrize("text", [
+    f"Robots in the lab \U0001f916{WOMAN_SCIENTIST}",
+    "\u2764\ufe0f\u200d\U0001f525 and \U0001f468\U0001f3fd\u200d\U0001f4bb",
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",   # Persian: mi-khaham, ZWNJ after the prefix
+    "\u0915\u094d\u200d\u0937",                     # Devanagari half form: ka, virama, ZWJ, ssa
+    "\u0915\u093c\u094d\u200d\u0937",              # ... with a nukta too: two marks, then ZWJ
+    f"{ENGLAND} and \U0001f3f4\U000e0075\U000e0073\U000e0063\U000e0061\U000e007f flags",
+])
+def test_joiners_and_flag_tags_are_kept(text: str) -> None:
+    assert strip_controls(text) == text
+    assert clean_line(text) == text
+    assert clean_block(f"<p>{text}</p>") == text
+
+
+def test_joiners_with_nothing_to_join_go() -> None:
+    assert strip_controls("\u200d\U0001f469\u200d") == "\U0001f469"
+    assert strip_controls("\U0001f469\u200d\u200c\u200d\U0001f52c") == WOMAN_SCIENTIST
+    # A joiner does not survive the invisible character it was next to.
+    assert strip_controls("\U0001f469\u200d\u202e\U0001f52c") == WOMAN_SCIENTIST
+    assert strip_controls("\U0001f469\u202e\u200dx") == "\U0001f469x"
+    assert clean_line("\U0001f469\u200d\u3000\U0001f52c") == "\U0001f469 \U0001f52c"
+    assert strip_controls("\u0915\u0301\u0301\u200d\u0301x") == "\u0915\u0301\u0301x"
+
+
+def test_joiners_cannot_carry_a_combining_flood() -> None:
+    assert strip_controls("Z" + "\u0301\u0301\u200d" * 30 + "\u0915") == "Z\u0301\u0301\u200d\u0915"
 
 
 def test_combining_mark_floods_are_limited() -> None:
@@ -156,23 +194,42 @@ def test_one_line() -> None:
 
 DANGEROUS = st.sampled_from([
     "\x1b", "[", "]", "2J", ";", "\x07", "\\", "\x9b", "\x9c", "\x9d", "\x90", "\x00", "\x7f",
-    "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\xad", "\ud800", "\U000e0041",
+    "\u202e", "\u2066", "\u200b", "\u200c", "\u200d", "\ufeff", "\xad", "\ud800", "\U000e0041",
+    "\U0001f3f4", "\U000e0067", "\U000e007f", "\U0001f469",
     "\u0301", "\u20dd", "e", "<p>", "</p>", "<b>", "<br>", "<script>", "&amp;", "&#27;",
     "&#x202e;", "&lt;", "<", ">", "&", "\n", "\r", "\t", "\x85", "\u2028", " ", "a", "é",
 ])
 ANY_TEXT = st.one_of(st.text(), st.lists(DANGEROUS, max_size=50).map("".join))
 
 
+JOINERS = "\u200c\u200d"
+FLAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
+
+
 def _longest_mark_run(text: str) -> int:
     longest = run = 0
     for ch in text:
+        if ch in JOINERS:
+            continue
         run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
         longest = max(longest, run)
     return longest
 
 
+def _joinable(ch: str) -> bool:
+    return not ch.isascii() and not ch.isspace()
+
+
 def _is_safe(text: str, *, newlines: bool) -> bool:
-    for ch in text:
+    """No controls; format characters only as a flag's tags or a lone joiner between non-ASCII."""
+    text = FLAG_SEQUENCE.sub("\U0001f3f4", text)
+    for i, ch in enumerate(text):
+        if ch in JOINERS:
+            if not (0 < i < len(text) - 1) or not _joinable(text[i - 1]) or not _joinable(text[i + 1]):
+                return False
+            if text[i + 1] in JOINERS:
+                return False
+            continue
         category = unicodedata.category(ch)
         if ch == "\n" and newlines:
             continue

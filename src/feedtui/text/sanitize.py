@@ -39,16 +39,35 @@ _C1_CONTROL = re.compile("[\x80-\x9f]")
 
 # C0 controls except tab and newline, DEL, C1 controls; every format
 # character (Unicode category Cf: bidi embeddings, overrides and isolates,
-# zero-width characters, soft hyphens, invisible operators, tags); and lone
-# surrogates, which cannot even be encoded for the terminal.
-_INVISIBLE = re.compile(
+# zero-width characters, soft hyphens, invisible operators, tags) except the
+# two joiners; and lone surrogates, which cannot even be encoded for the
+# terminal.
+_INVISIBLE_CLASS = (
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad"
     "\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
-    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
     "\ud800-\udfff"
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f]"
 )
+_INVISIBLE = re.compile(_INVISIBLE_CLASS)
+# Tag characters are kept only as a subdivision flag, e.g. England:
+# U+1F3F4, the tags `gbeng`, U+E007F. A CLDR subdivision id is two to seven
+# lowercase letters and digits; anything else in tags (hidden ASCII, the
+# trick used to smuggle text past a reader) is still dropped.
+_BLACK_FLAG = "\U0001f3f4"
+_FLAG_OR_INVISIBLE = re.compile(
+    f"({_BLACK_FLAG}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{{2,7}}\U000e007f)"
+    f"|{_INVISIBLE_CLASS}"
+)
+# ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER are kept: Persian and Indic
+# words and emoji sequences (woman + ZWJ + microscope is one glyph, the
+# woman scientist) are spelled with them, and unlike bidi controls they
+# cannot reorder or hide what is around them. They only ever act between two
+# non-ASCII characters, so one next to ASCII, a space or either end is noise
+# (or a way to make `pay<ZWJ>pal` look like a word it does not match) and
+# goes; a run of them is cut to its last.
+_JOINERS = "\u200c\u200d"
 _LINE_BREAKS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
 # Only these count as markup: abstracts are full of `$k<n$` and `a<b`, which
 # an HTML parser would otherwise take for the start of a tag and swallow.
@@ -85,10 +104,60 @@ def strip_controls(text: str) -> str:
         text = _LINE_BREAKS.sub("\n", text.replace("\r\n", "\n"))
         if "\x1b" in text or (not text.isascii() and _C1_CONTROL.search(text)):
             text = _ESCAPE_SEQUENCE.sub("", text)
-        text = _INVISIBLE.sub("", text)
+        text = _strip_invisible(text)
     if "\t" in text:
         text = text.replace("\t", " ")
-    return _limit_combining(text)
+    text = _limit_combining(text)
+    if not text.isascii() and ("\u200c" in text or "\u200d" in text):
+        text = _tidy_joiners(text)
+    return text
+
+
+def _strip_invisible(text: str) -> str:
+    """Drop invisible and control characters other than joiners and flag tags."""
+    if _BLACK_FLAG in text:
+        return _FLAG_OR_INVISIBLE.sub(_keep_flag, text)
+    return _INVISIBLE.sub("", text)
+
+
+def _keep_flag(match: re.Match[str]) -> str:
+    return match.group(1) or ""
+
+
+def _tidy_joiners(text: str) -> str:
+    """Keep a joiner (the last of a run) only between two characters it can join.
+
+    Joiners are found with str.find: a regex character class scans a long
+    abstract several times slower, and the joiners are few.
+    """
+    pieces: list[str] = []
+    done = 0
+    for start in _joiner_positions(text):
+        if start < done:
+            continue  # inside a run already handled
+        end = start + 1
+        while end < len(text) and text[end] in _JOINERS:
+            end += 1
+        pieces.append(text[done:start])
+        if 0 < start and end < len(text) and _joinable(text[start - 1]) and _joinable(text[end]):
+            pieces.append(text[end - 1])
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _joiner_positions(text: str) -> list[int]:
+    positions = []
+    for joiner in _JOINERS:
+        at = text.find(joiner)
+        while at != -1:
+            positions.append(at)
+            at = text.find(joiner, at + 1)
+    return sorted(positions)
+
+
+def _joinable(ch: str) -> bool:
+    return not ch.isascii() and not ch.isspace()
 
 
 def _may_hold_controls(text: str) -> bool:
@@ -120,6 +189,12 @@ def _limit_marks_in_run(match: re.Match[str]) -> str:
     out: list[str] = []
     marks = 0
     for ch in match.group():
+        if ch in _JOINERS:
+            # A joiner neither counts as a mark nor ends the stack, else
+            # mark, mark, ZWJ repeated would get a flood through. Joiners
+            # left side by side by the cut are merged afterwards.
+            out.append(ch)
+            continue
         # Non-spacing and enclosing marks stack; combining() alone misses
         # the enclosing ones (U+20DD has combining class 0).
         if unicodedata.category(ch) in ("Mn", "Me"):

@@ -5,6 +5,12 @@ author's name twice, in the abstract once. Words are compared case- and
 accent-insensitively after the same plural folding the topic queries use
 (`networks` finds `network`). Common English words in the question are
 ignored, so "papers about pipeline parallelism" ranks by its content words.
+
+Chinese, Japanese and Korean runs have no spaces to find words by; they are
+indexed as character bigrams and single characters (see
+`feedtui.text.cjk`), and a question's run is looked up as its bigrams (a
+single character as itself), so `注意力` finds `稀疏注意力机制`. A run's
+length for BM25 is its number of characters.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from feedtui.model import Paper
+from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, has_cjk, normalize_run
 
 K1 = 1.2
 B = 0.75
@@ -43,18 +50,80 @@ def fold(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    return [fold(w) for w in _WORD.findall(text)]
+    """The folded words of `text`; a CJK run gives its characters and bigrams."""
+    return index_terms(text)[0]
+
+
+def index_terms(text: str) -> tuple[list[str], int]:
+    """The terms `text` is indexed under, and its length in words (a CJK run
+    counts its characters, not its bigrams as well)."""
+    if not has_cjk(text):
+        words = [fold(w) for w in _WORD.findall(text)]
+        return words, len(words)
+    terms: list[str] = []
+    length = 0
+    for part, is_cjk in _split_cjk(_WORD.findall(text)):
+        if is_cjk:
+            run = normalize_run(part)
+            terms += run
+            if len(run) > 1:
+                terms += bigrams(run)
+            length += len(run)
+        else:
+            terms.append(fold(part))
+            length += 1
+    return terms, length
+
+
+def _split_cjk(words: list[str]) -> list[tuple[str, bool]]:
+    """Words with their CJK runs cut out: `GPU加速` → (`GPU`, False), (`加速`, True)."""
+    parts: list[tuple[str, bool]] = []
+    for word in words:
+        if word.isascii() or not CJK_RUN.search(word):
+            parts.append((word, False))
+            continue
+        start = 0
+        for run in CJK_RUN.finditer(word):
+            parts += ((w, False) for w in _WORD.findall(word[start : run.start()]))
+            parts.append((run.group(), True))
+            start = run.end()
+        parts += ((w, False) for w in _WORD.findall(word[start:]))
+    return parts
+
+
+def _content_parts(question: str) -> list[tuple[str, bool]]:
+    return _split_cjk([w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS])
 
 
 def query_terms(question: str) -> list[str]:
-    """The question's content words, folded, in order, without repeats."""
-    words = [w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS]
-    return list(dict.fromkeys(fold(w) for w in words))
+    """The question's content words, folded, in order, without repeats; a
+    CJK run stands for its bigrams."""
+    terms: list[str] = []
+    for part, is_cjk in _content_parts(question):
+        terms += bigrams(normalize_run(part)) if is_cjk else [fold(part)]
+    return list(dict.fromkeys(terms))
 
 
 def highlight_words(question: str) -> tuple[str, ...]:
-    """The words to highlight in cards: the question's content words as typed."""
-    return tuple(dict.fromkeys(w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS))
+    """The words to highlight in cards: the question's content words as typed
+    (a CJK run on its own, to be marked wherever it occurs)."""
+    return tuple(dict.fromkeys(part for part, _ in _content_parts(question)))
+
+
+def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
+    """Case-insensitive matches of `words`: a word at the start of a word,
+    running on to the end of the word it starts (`graph` marks `graphs`, not
+    `paragraph`); a CJK run wherever it occurs, and only its own characters.
+    A word's run-on stops at CJK, which has no word ends to stop at.
+    """
+    cleaned = sorted(set(words) - {""}, key=len, reverse=True)
+    if not cleaned:
+        return None
+    alternatives = (
+        re.escape(word) if CJK_RUN.fullmatch(word) else rf"(?<!{NON_CJK_WORD_CHAR}){re.escape(word)}{NON_CJK_WORD_CHAR}*"
+        for word in cleaned
+    )
+    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -80,9 +149,9 @@ class SearchIndex:
             }
             length = 0.0
             for name, text in fields.items():
-                words = tokens(text)
+                words, count = index_terms(text)
                 weight = FIELD_WEIGHTS[name]
-                length += len(words) * weight
+                length += count * weight
                 for word in words:
                     weighted[word] += weight
             ids.append(paper.id)

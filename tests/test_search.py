@@ -1,0 +1,121 @@
+"""Ask: BM25 ranking within a topic, for space-separated and CJK text, and its highlighting."""
+
+from __future__ import annotations
+
+import pytest
+
+from feedtui.search import SearchIndex, highlight_pattern, highlight_words, index_terms, query_terms
+
+from tests.factories import make_paper
+
+LATIN = [
+    make_paper(
+        "2609.00001",
+        title="Pipeline Parallelism for Sparse Networks",
+        abstract="We schedule pipeline stages across accelerators.",
+        authors=(("Ada Quill", ()),),
+    ),
+    make_paper(
+        "2609.00002",
+        title="Graph Kernels on Accelerators",
+        abstract="Pipelines of graph kernels; parallelism in the network.",
+        authors=(("Bo Lindqvist", ()),),
+    ),
+    make_paper(
+        "2609.00003",
+        title="A Note on Erdős–Rényi Graphs",
+        abstract="Random graphs and their networks, studied again.",
+        authors=(("Zoë Dvořák", ()),),
+    ),
+]
+CJK = [
+    make_paper("2609.10001", title="稀疏注意力机制在边缘设备上的推理加速", abstract="本文提出一种方法。", authors=(("张伟", ()),)),
+    make_paper("2609.10002", title="基于GPU加速的图神经网络训练", abstract="我们研究训练。", authors=(("李娜", ()),)),
+    make_paper("2609.10003", title="トランスフォーマーの推論を高速化する", abstract="手法を示す。", authors=(("山田太郎", ()),)),
+    make_paper("2609.10004", title="주의력 기반 모델을 위한 압축", abstract="압축 방법.", authors=(("김민준", ()),)),
+]
+
+
+def ranked_ids(papers, question: str) -> list[str]:
+    return [paper_id for paper_id, _ in SearchIndex.build(papers).rank(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Scores as the index gave them before CJK was segmented: Latin ranking is unchanged.
+        ("papers about pipeline parallelism", [("2609.00001", 1.545436), ("2609.00002", 0.970549)]),
+        ("networks", [("2609.00001", 0.211579), ("2609.00002", 0.13787), ("2609.00003", 0.127512)]),
+        ("graph", [("2609.00002", 0.806123), ("2609.00003", 0.779817)]),
+        ("erdos", [("2609.00003", 1.504113)]),
+        ("quill accelerators", [("2609.00001", 1.840905), ("2609.00002", 0.750956)]),
+    ],
+)
+def test_latin_ranking(question: str, expected: list[tuple[str, float]]) -> None:
+    ranked = SearchIndex.build(LATIN).rank(question)
+    assert [(paper_id, round(score, 6)) for paper_id, score in ranked] == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("注意力", ["2609.10001"]),  # a word inside a run of Chinese
+        ("注意力机制", ["2609.10001"]),
+        ("张伟", ["2609.10001"]),  # a whole author name, as before
+        ("推理", ["2609.10001"]),
+        ("力", ["2609.10001"]),  # one character
+        ("图神经网络", ["2609.10002"]),
+        ("GPU", ["2609.10002"]),  # Latin letters written onto Chinese
+        ("推論", ["2609.10003"]),
+        ("トランスフォーマー", ["2609.10003"]),
+        ("ﾄﾗﾝｽﾌｫｰﾏｰ", ["2609.10003"]),  # halfwidth katakana
+        ("주의력", ["2609.10004"]),
+        ("모델", ["2609.10004"]),  # Korean: a word with its particle written on
+        ("稀疏注意力 gpu", ["2609.10001", "2609.10002"]),
+        ("量子", []),
+    ],
+)
+def test_cjk_words_are_found_inside_runs(question: str, expected: list[str]) -> None:
+    assert ranked_ids(CJK + LATIN, question) == expected
+
+
+def test_a_fuller_cjk_match_ranks_first() -> None:
+    papers = [
+        make_paper("2609.20001", title="注意事项与部署指南"),  # has 注意 (a notice), not 注意力
+        make_paper("2609.20002", title="稀疏注意力机制"),
+    ]
+    assert ranked_ids(papers, "注意力") == ["2609.20002", "2609.20001"]
+
+
+def test_terms_and_lengths() -> None:
+    assert query_terms("注意力") == ["注意", "意力"]
+    assert query_terms("力") == ["力"]
+    assert query_terms("papers on GPU加速") == ["gpu", "加速"]
+    assert index_terms("Sparse 注意力") == (["sparse", "注", "意", "力", "注意", "意力"], 4)
+    assert index_terms("Sparse networks") == (["sparse", "network"], 2)
+    assert index_terms("ｶﾞｲﾄﾞ")[0][:4] == ["ガ", "イ", "ド", "ガイ"]  # NFKC keeps the voicing mark
+
+
+def test_highlight_words_cut_cjk_runs_out() -> None:
+    assert highlight_words("papers about GPU加速 and 注意力") == ("GPU", "加速", "注意力")
+    assert highlight_words("graph kernels") == ("graph", "kernels")
+
+
+def marked(words: tuple[str, ...], text: str) -> list[str]:
+    pattern = highlight_pattern(words)
+    assert pattern is not None
+    return [match.group() for match in pattern.finditer(text)]
+
+
+def test_highlight_marks_only_the_matched_cjk_characters() -> None:
+    title = "稀疏注意力机制在边缘设备上的推理加速"
+    assert marked(("注意力",), title) == ["注意力"]
+    assert marked(highlight_words("注意力 推理"), title) == ["注意力", "推理"]
+    assert marked(("力",), "注意力与算力") == ["力", "力"]
+
+
+def test_highlight_of_latin_words_is_unchanged_and_stops_at_cjk() -> None:
+    assert marked(("graph",), "Graphs and paragraphs: GRAPH kernels, graph-based") == ["Graphs", "GRAPH", "graph"]
+    assert marked(("GPU",), "基于GPU加速的训练, GPUs") == ["GPU", "GPUs"]
+    assert highlight_pattern(()) is None
+    assert highlight_pattern(("",)) is None

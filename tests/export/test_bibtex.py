@@ -95,3 +95,48 @@ def test_non_arxiv_paper_has_no_eprint_and_unsafe_links_are_dropped():
     paper.abs_url = "javascript:alert(1)"
     entry = bibtex_entry(paper)
     assert "eprint" not in entry and "archivePrefix" not in entry and "url" not in entry
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "key"),
+    [
+        ("O'Brien, Pat", "[bold]Faster[/bold] Sorting of Ropes", "obrien2026faster"),  # Last, First; markup skipped
+        ("van der Berg, Jan", "[@click=app.quit]quit[/] Tiling", "vanderberg2026quit"),
+        ("Author 0", "Very Small Caches", "author2026very"),  # a key starts with a letter
+        ("Ada Quill 3rd", "Edge Cases", "quill2026edge"),
+        ("0, Author", "Edge Cases", "arxiv260901234"),  # no family name to start a key with
+        ("Zoë Dvořák", "[Re] Reproducing Tiny Models", "dvorak2026reproducing"),
+    ],
+)
+def test_key_family_names_and_title_words(name, title, key):
+    assert citation_key(make_paper(title=title, title_display=title, authors=((name, ()),))) == key
+
+
+@pytest.mark.parametrize(
+    ("paper_id", "name", "key"),
+    [
+        ("2609.01234", "张伟", "arxiv260901234"),
+        ("2609.04321", "محمد علي", "arxiv260904321"),
+        ("cs/0112017", "김민준", "arxivcs0112017"),
+        ("web:0123456789abcdef", "山田太郎", "web0123456789abcdef"),
+    ],
+)
+def test_an_author_with_no_ascii_letters_gives_an_id_key(paper_id, name, key):
+    paper = make_paper(paper_id, title="稀疏注意力机制", authors=((name, ()),))
+    assert citation_key(paper) == key
+
+
+def test_a_paper_with_no_author_is_anon():
+    assert citation_key(make_paper(title="Edge Cases", authors=())) == "anon2026edge"
+
+
+def test_suffixed_keys_do_not_take_another_papers_key():
+    authors = (("Ada Quill", ()),)
+    papers = [
+        make_paper("2609.00001", title_display="Edge Cases", authors=authors),
+        make_paper("2609.00002", title_display="Edge Effects", authors=authors),
+        make_paper("2609.00003", title_display="Edgea: a Made-up Word", authors=authors),
+    ]
+    text = bibtex_entries(papers)
+    keys = [line[len("@misc{") : -1] for line in text.splitlines() if line.startswith("@misc{")]
+    assert keys == ["quill2026edge", "quill2026edgea", "quill2026edgeaa"]

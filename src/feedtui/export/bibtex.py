@@ -105,17 +105,56 @@ def _balanced(math: str) -> bool:
     return depth == 0
 
 
+# `[bold]`, `[/]`, `[@click=app.quit]`, `[Re]`: bracketed, not a title word.
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+
+
 def _ascii_word(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text)
     return re.sub(r"[^a-z0-9]", "", "".join(c for c in folded if not unicodedata.combining(c)).lower())
 
 
 def citation_key(paper: Paper) -> str:
-    """`quill2026heterogeneous`: first author's surname, year, first real title word."""
-    surname = paper.authors[0].name.split()[-1] if paper.authors and paper.authors[0].name.split() else "anon"
-    words = [_ascii_word(w) for w in (paper.title_display or paper.title).split()]
+    """`quill2026heterogeneous`: first author's family name, year, first real title word.
+
+    The family name is the part before the comma of `Last, First`, else the
+    last word of the name that starts with a letter once folded to ASCII
+    (`Author 0` gives `author`, `Ada Quill 3rd` gives `quill`), so a key
+    always starts with a letter. Title words skip stop words and anything
+    in square brackets (markup-looking text such as `[bold]`).
+
+    When the first author's name gives no such word (`张伟`, `محمد`: no
+    ASCII letters, and nothing here to transliterate with), the key is the
+    paper's id instead (`arxiv260901234`): stable, unique, ASCII, and it
+    leads back to the paper. `anon` is kept for papers with no author.
+    """
+    if not paper.authors:
+        family = "anon"
+    else:
+        family = _family_name(paper.authors[0].name)
+        if not family:
+            return _id_key(paper)
+    title = _BRACKETED.sub(" ", paper.title_display or paper.title)
+    words = [_ascii_word(w) for w in title.split()]
     word = next((w for w in words if w and w not in _STOP), "paper")
-    return f"{_ascii_word(surname) or 'anon'}{paper.published.year}{word}"
+    return f"{family}{paper.published.year}{word}"
+
+
+def _family_name(name: str) -> str:
+    """The ASCII family name, starting with a letter, or "" when there is none."""
+    family, comma, _ = name.partition(",")
+    candidates = [family] if comma and family.strip() else reversed(name.replace(",", " ").split())
+    for candidate in candidates:
+        word = _ascii_word(candidate)
+        if word[:1].isalpha():
+            return word
+    return ""
+
+
+def _id_key(paper: Paper) -> str:
+    """`arxiv260901234`, `arxivcs0112017`; `web3f2a…` for a web paper (its id's prefix)."""
+    ascii_id = _ascii_word(paper.id)
+    return f"arxiv{ascii_id}" if paper.is_arxiv else ascii_id
 
 
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
@@ -141,14 +180,21 @@ def bibtex_entry(paper: Paper, key: str | None = None) -> str:
 
 
 def bibtex_entries(papers: Iterable[Paper]) -> str:
-    """Entries with unique keys (a, b, … suffixes on clashes)."""
-    seen: dict[str, int] = {}
+    """Entries with unique keys (a, b, … suffixes on clashes).
+
+    A suffixed key can equal another paper's own key (`quill2026edge` + `a`
+    against a title starting "Edgea"); suffixes go on until the key is free.
+    """
+    used: set[str] = set()
+    suffixes: dict[str, int] = {}
     out: list[str] = []
     for paper in papers:
-        key = citation_key(paper)
-        count = seen.get(key, 0)
-        seen[key] = count + 1
-        if count:
-            key += chr(ord("a") + count - 1) if count <= 26 else str(count)
+        base = key = citation_key(paper)
+        count = suffixes.get(base, 0)
+        while key in used:
+            count += 1
+            key = base + (chr(ord("a") + count - 1) if count <= 26 else str(count))
+        suffixes[base] = count
+        used.add(key)
         out.append(bibtex_entry(paper, key))
     return "\n".join(out)

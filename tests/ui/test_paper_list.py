@@ -511,3 +511,16 @@ async def test_the_direct_paint_is_what_textuals_style_cache_gives():
         await pilot.pause()
         assert paper_list._styles_change_lines()
         assert all(strip.text.startswith("  ") for strip in paper_list.render_lines(Region(0, 0, *paper_list.size)))
+
+
+async def test_a_cjk_highlight_marks_just_its_characters_inside_a_run():
+    title = "稀疏注意力机制在边缘设备上的推理加速"
+    cards = [make_card(n, title=title, highlight=("注意力",)) for n in range(2)]
+    app, running = run(cards)
+    async with running:
+        paper_list = app.query_one(PaperList)
+        highlight = paper_list.get_component_rich_style("paper-list--highlight")
+        strips = paper_list.render_lines(Region(0, 0, 80, 30))
+    for row in (1, CARD_HEIGHT + 1):
+        marked = "".join(segment.text for segment in strips[row] if segment.style.bgcolor == highlight.bgcolor)
+        assert marked == "注意力"

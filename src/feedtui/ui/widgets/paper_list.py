@@ -32,6 +32,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from feedtui.search import highlight_pattern as search_highlight_pattern
 from feedtui.text.sanitize import clean_block, strip_controls
 from feedtui.ui.cards import CardData
 from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
@@ -174,12 +175,11 @@ def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words` at the start of a word.
 
     A match runs on to the end of the word it starts, so `graph` highlights
-    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`.
+    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`; a
+    Chinese, Japanese or Korean word is marked wherever it occurs, and only
+    its own characters (see `feedtui.search.highlight_pattern`).
     """
-    cleaned = sorted({one_line_safe(word) for word in words} - {""}, key=len, reverse=True)
-    if not cleaned:
-        return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(word) for word in cleaned) + r")\w*", re.IGNORECASE)
+    return search_highlight_pattern(one_line_safe(word) for word in words)
 
 
 def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:

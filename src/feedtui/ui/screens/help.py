@@ -6,7 +6,7 @@ config check, the command palette and the README's key table read too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -102,11 +102,12 @@ def mapped(binding: Binding, keymap: Mapping[str, str]) -> Binding:
     return binding.with_key(keys, None) if keys else binding
 
 
-def key_hint(binding_id: str, keymap: Mapping[str, str]) -> str:
-    """The first key of a binding, after the keymap, for hints written in
-    sentences: "f follows it", "ctrl+z to undo" (spelled out, not `^z`)."""
+def key_hint(binding_id: str, keymap: Mapping[str, str], bindings: Iterable[Binding | tuple]) -> str:
+    """The first key of a binding (found among `bindings`), after the keymap,
+    for hints written in sentences: "f follows it", "ctrl+z to undo" (spelled
+    out, not `^z`)."""
     keys = keymap.get(binding_id) or next(
-        b.key for bindings in binding_sources().values() for b in bindings if b.id == binding_id
+        b.key for b in bindings if isinstance(b, Binding) and b.id == binding_id
     )
     first = keys.split(",")[0].strip()
     return first if "+" in first else key_label(first)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from itertools import chain
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -459,7 +460,8 @@ class MainScreen(Screen):
 
         hint = self._key_hints.get(binding_id)
         if hint is None:
-            hint = self._key_hints[binding_id] = key_hint(binding_id, self.engine.settings.keymap)
+            bindings = chain(self.app.BINDINGS, self.BINDINGS, PaperList.BINDINGS, TopicList.BINDINGS)
+            hint = self._key_hints[binding_id] = key_hint(binding_id, self.engine.settings.keymap, bindings)
         return hint
 
     def _empty_message(self, name: str, total: int) -> str:

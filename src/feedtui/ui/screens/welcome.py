@@ -34,9 +34,11 @@ class WelcomeScreen(ModalScreen[list[str]]):
     def compose(self) -> ComposeResult:
         with Vertical(id="welcome"):
             yield Static(Text("Welcome to feedtui", style="bold"), id="welcome-title")
-            keymap = self.app.engine.settings.keymap
+            keymap, bindings = self.app.engine.settings.keymap, [*self.BINDINGS, *self.app.BINDINGS]
             intro = INTRO.format(
-                down=key_hint("welcome.down", keymap), up=key_hint("welcome.up", keymap), help=key_hint("app.help", keymap)
+                down=key_hint("welcome.down", keymap, bindings),
+                up=key_hint("welcome.up", keymap, bindings),
+                help=key_hint("app.help", keymap, bindings),
             )
             yield Static(Text(intro), id="welcome-intro")
             yield SelectionList[str](

@@ -95,7 +95,7 @@ def apply(engine, kind: str, args: list[str]) -> None:
     elif kind == "unfollow":
         engine.unfollow(args[0])
     elif kind == "topic_add":
-        engine.add_topic(args[0], TopicDefinition(query=args[1]))
+        engine.add_topic(args[0], TopicDefinition(query=args[1]), replace=True)  # adds, or redefines
     elif kind == "topic_rm":
         engine.remove_topic(args[0])
 

@@ -27,6 +27,8 @@ from feedtui.sources.parse_text import MAX_ABSTRACT, MAX_AUTHORS, MAX_TITLE
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 
+from tests.joiners import stray_joiners
+
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 UTC = timezone.utc
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
@@ -36,24 +38,12 @@ PARSERS = [parse_feed, parse_feed_with_feedparser]
 _FORBIDDEN = set(range(0x00, 0x09)) | set(range(0x0B, 0x20)) | set(range(0x7F, 0xA0))
 _FORBIDDEN |= {0x200B, 0x200E, 0x200F} | set(range(0x202A, 0x202F)) | set(range(0x2060, 0x2070))
 _FORBIDDEN |= {0x061C, 0xFEFF, 0x2028, 0x2029, 0x09}
-_JOINERS = "\u200c\u200d"
-
-
-def _stray_joiners(value: str) -> list[int]:
-    """Where ZWNJ/ZWJ (kept by the sanitiser) sit other than alone between two non-ASCII, non-space characters."""
-    def joinable(char: str) -> bool:
-        return not char.isascii() and not char.isspace() and char not in _JOINERS
-
-    return [
-        i for i, char in enumerate(value)
-        if char in _JOINERS and not (0 < i < len(value) - 1 and joinable(value[i - 1]) and joinable(value[i + 1]))
-    ]
 
 
 def assert_clean_text(value: str, *, multiline: bool = False) -> None:
     bad = [hex(ord(c)) for c in value if ord(c) in _FORBIDDEN or (c == "\n" and not multiline)]
     assert not bad, (bad, value)
-    assert not _stray_joiners(value), value
+    assert not stray_joiners(value), value
     run = 0
     for char in value:
         run = run + 1 if unicodedata.combining(char) else 0

@@ -18,6 +18,7 @@ from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.services import LinkRefused
 from feedtui.ui.widgets.paper_list import PaperList
 
+from tests.joiners import stray_joiners
 from tests.ui.test_app import SIZE, ready
 
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
@@ -57,7 +58,8 @@ LINKS_FEED = """<?xml version="1.0" encoding="utf-8"?>
 # Control characters, bidi controls and invisible format characters: nothing
 # of the kind may reach the terminal from a feed.
 FORBIDDEN = set(range(0x00, 0x20)) | set(range(0x7F, 0xA0)) | {0xAD, 0x061C, 0xFEFF, 0x2028, 0x2029}
-FORBIDDEN |= set(range(0x200B, 0x2010)) | set(range(0x202A, 0x202F)) | set(range(0x2060, 0x2070))
+FORBIDDEN |= {0x200B, 0x200E, 0x200F} | set(range(0x202A, 0x202F)) | set(range(0x2060, 0x2070))
+# ZWNJ and ZWJ are kept between two characters they can join (👩‍🔬); see stray_joiners.
 SAFE_SCHEMES = ("http://", "https://")
 
 
@@ -91,6 +93,7 @@ def assert_nothing_hostile_reaches_the_screen(screen) -> str:
             text = strip.text
             bad = [hex(ord(c)) for c in text if ord(c) in FORBIDDEN]
             assert not bad, (type(widget).__name__, bad, text)
+            assert not stray_joiners(text.strip()), (type(widget).__name__, text)
             run = 0
             for char in text:
                 run = run + 1 if unicodedata.combining(char) else 0

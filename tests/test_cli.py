@@ -186,8 +186,10 @@ def test_removing_a_topic_of_the_config_file_says_where_it_is_defined(tmp_path, 
     assert "Sparse is defined in" in err and str(config) in err and "removed" not in err
     assert run("topics", "--json") == 0
     assert "Sparse" in {topic["name"] for topic in json.loads(capsys.readouterr().out)}
-    # Edited since (a user copy overrides it): still the file's to remove.
+    # Edited since (a user copy overrides it, and the edit says so): still the file's to remove.
+    capsys.readouterr()
     assert run("topic", "edit", "Sparse", "--description", "mine") == 0
+    assert f"Sparse is defined in {config} too: this edit overrides its [[topic]] table there" in capsys.readouterr().err
     assert run("follow", "Sparse") == 0
     capsys.readouterr()
     assert run("topic", "rm", "Sparse") == 2

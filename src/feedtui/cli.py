@@ -632,6 +632,8 @@ def _cmd_topic_edit(engine, args) -> int:
     entry = engine.edit_topic(args.name, query=args.query, description=args.description)
     engine.compute_tags([entry.name])
     _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
+    if note := engine.override_note(entry.name):
+        _confirm(note)
     return EXIT_OK
 
 

@@ -264,14 +264,24 @@ class Engine:
         self.reload_topics()
         return self.registry.entries[entry.name]
 
+    def config_file_defining(self, name: str) -> str:
+        """The config file that defines this topic in a [[topic]] table ("" when none does)."""
+        if not any(topic.name == name for topic in self.config.topics):
+            return ""
+        return str(self.config.path or "the config file")
+
     def removal_refused(self, name: str) -> str:
         """Why this topic cannot be removed here ("" when it can): the config
         file defines it. Also when edited since (the edit overrides it):
         removing the override would only bring the file's definition back."""
-        if not any(topic.name == name for topic in self.config.topics):
-            return ""
-        where = self.config.path or "the config file"
-        return f"{name} is defined in {where}: remove its [[topic]] table there"
+        where = self.config_file_defining(name)
+        return f"{name} is defined in {where}: remove its [[topic]] table there" if where else ""
+
+    def override_note(self, name: str) -> str:
+        """After an edit, what it means for a topic the config file defines
+        ("" for any other): from now on the edit hides the file's table."""
+        where = self.config_file_defining(name)
+        return f"{name} is defined in {where} too: this edit overrides its [[topic]] table there" if where else ""
 
     def remove_topic(self, name: str) -> TopicEntry:
         entry = self.topic(name)

@@ -683,6 +683,15 @@ async def test_d_on_a_config_file_topic_says_where_it_is_defined_without_asking(
         assert "Configured" in app.engine.registry
         messages = [n.message for n in app._notifications]
         assert f"Configured is defined in {tmp_path / 'config.toml'}: remove its [[topic]] table there" in messages
+        # E changes it here, and says the file's table is overridden from now on.
+        await pilot.press("E")
+        await pilot.pause()
+        app.screen.query_one("#topic-query").value = "abs:gadget"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.engine.topic("Configured").topic.definition.query == "abs:gadget"
+        messages = [n.message for n in app._notifications]
+        assert f"Configured is defined in {tmp_path / 'config.toml'} too: this edit overrides its [[topic]] table there" in messages
 
 
 # -- styles follow the theme ---------------------------------------------------------------

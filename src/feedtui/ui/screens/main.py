@@ -658,6 +658,8 @@ class MainScreen(Screen):
             self.go_to_topic(name)
             following = self.engine.state.is_following(name)
             self.notify(f"Saved {name}" + ("" if following else f" — {self._key('topic.follow')} follows it"), markup=False)
+            if note := self.engine.override_note(name):
+                self.notify(note, severity="warning", markup=False)
 
     def _close_ask(self) -> None:
         self.query_one("#ask", Input).display = False

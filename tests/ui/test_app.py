@@ -587,6 +587,32 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
     engine.close()
 
 
+async def test_a_welcome_left_with_escape_is_not_shown_again(tmp_path):
+    """"Browse without following anything" came back at every start."""
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    async def welcomed() -> bool:
+        engine = Engine(Config(), tmp_path / "fresh")
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            for _ in range(50):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, WelcomeScreen):
+                    break
+            shown = isinstance(app.screen, WelcomeScreen)
+            if shown:
+                await pilot.press("escape")
+                await pilot.pause()
+        engine.close()
+        return shown
+
+    assert await welcomed()
+    assert not await welcomed()
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, size):
     """At 80x24 the intro once took every row, and the list of topics was an

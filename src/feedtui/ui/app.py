@@ -8,7 +8,7 @@ from textual.binding import Binding
 
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector
-from feedtui.ui.screens.main import MainScreen
+from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
 
@@ -83,6 +83,8 @@ class FeedtuiApp(App):
 
         def follow(names: list[str] | None) -> None:
             if not names:
+                # "Browse without following anything": not asked again at the next start.
+                self.engine.state.set_pref(WELCOME_SKIPPED, True)
                 return
             for name in names:
                 self.engine.follow(name)

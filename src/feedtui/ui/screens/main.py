@@ -40,6 +40,8 @@ JUMP_HISTORY = 50
 ASK_SHOWN = 40
 # Said when a key that acts on the paper under the cursor finds none.
 NO_PAPER_HERE = "No paper here"
+# The preference that remembers a welcome screen left with escape.
+WELCOME_SKIPPED = "welcome_skipped"
 
 
 @dataclass
@@ -186,7 +188,8 @@ class MainScreen(Screen):
         self.set_interval(2.0, self.check_cache_elsewhere)
         if engine.stale_topics:
             self.retag(engine.stale_topics)
-        if not engine.state.follows() and not len(engine.library) and not engine.demo:
+        first_run = not engine.state.follows() and not len(engine.library) and not engine.demo
+        if first_run and not engine.state.pref(WELCOME_SKIPPED):
             self.app.action_welcome()
         else:
             self.refresh_when_stale()

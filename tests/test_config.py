@@ -382,6 +382,34 @@ def test_a_bad_topic_is_left_out_with_its_line(tmp_path, body, line, expected):
     assert [t.name for t in config.topics] == ["A"]
 
 
+def test_config_topic_names_follow_the_rule_of_every_topic_name(tmp_path):
+    """A name repeated but for case, or the reading list's, made a topic the
+    app could not tell apart or reach."""
+    path = write(
+        tmp_path,
+        '[[topic]]\nname = "Sparse"\nquery = "ti:a"\n'
+        '[[topic]]\nname = "SPARSE"\nquery = "ti:b"\n'
+        '[[topic]]\nname = "★ Starred"\nquery = "ti:c"\n',
+    )
+    config = load_config(path)
+    assert [t.name for t in config.topics] == ["Sparse"]
+    assert messages(config) == [
+        f"{path}:4: topic 'SPARSE': topic 'Sparse' above has this name (case aside); left out",
+        f"{path}:8: topic #3: '★ Starred' is the reading list's name; choose another name for a topic; it is left out",
+    ]
+
+
+def test_a_config_topic_replaces_the_catalogue_topic_of_its_name_case_aside(tmp_path):
+    from feedtui.engine import Engine
+
+    path = write(tmp_path, '[[topic]]\nname = "edge inference"\nquery = "ti:mine"\n')
+    engine = Engine(load_config(path), tmp_path / "data")
+    names = engine.registry.names()
+    assert "edge inference" in names and "Edge Inference" not in names
+    assert engine.topic("Edge Inference").topic.definition.query == "ti:mine"
+    engine.close()
+
+
 def test_an_unknown_topic_key_is_ignored_with_a_suggestion(tmp_path):
     path = write(tmp_path, '[[topic]]\nname = "A"\nquery = "ti:a"\ncategory = "cs.DC"\n')
     config = load_config(path)

@@ -424,8 +424,13 @@ def _apply_topics(config: Config, values: Any, where: _Locator) -> None:
     if not isinstance(values, list):
         config.problems.append(ConfigProblem(path, where.header("topic"), "topics are written as [[topic]] tables (two brackets), one per topic"))
         return
+    from feedtui.topics.names import same_name
+
     for number, entry in enumerate(values, start=1):
         topic, problems = _topic_from_table(number, entry)
+        if topic is not None and (other := same_name(topic.name, (t.name for t in config.topics))):
+            problems.append(("", f"topic '{topic.name}': topic '{other}' above has this name (case aside); left out"))
+            topic = None
         config.problems.extend(
             ConfigProblem(path, where.key(f"topic#{number}", key) if key else where.header(f"topic#{number}"), problem)
             for key, problem in problems
@@ -441,7 +446,11 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
 
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
         return None, [("", f'topic #{number} needs a name = "…"; it is left out')]
+    from feedtui.topics.names import name_problem
+
     name = clean_line(entry["name"], html_allowed=False)
+    if problem := name_problem(name):
+        return None, [("name", f"topic #{number}: {problem}; it is left out")]
     problems = [
         (key, f"topic '{name}': unknown key '{key}'{_did_you_mean(key, TOPIC_KEYS)} (keys: {', '.join(TOPIC_KEYS)}); ignored")
         for key in entry

@@ -1,8 +1,8 @@
 """The topics a user sees: the catalogue, their config file and their own.
 
-Later sources win by name: a user topic (added with `feedtui topic add` or the
-TUI) overrides a config topic, which overrides the catalogue topic of the same
-name. Catalogue topics the user removed stay hidden. A topic whose query does
+Later sources win by name, case aside (`topics.names`): a user topic (added
+with `feedtui topic add` or the TUI) overrides a config topic, which overrides
+the catalogue topic of the same name. Catalogue topics the user removed stay hidden. A topic whose query does
 not parse is kept (so it can be fixed) with its error, and tags nothing.
 """
 
@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from feedtui.model import Topic, TopicDefinition
+from feedtui.topics.names import name_key
 from feedtui.topics.query import Query, QueryError, category_query, combine_all, combine_any, parse_query
 
 
@@ -81,17 +82,17 @@ class TopicRegistry:
         user_topics: dict[str, dict],
         hidden: set[str],
     ) -> None:
-        merged: dict[str, Topic] = {}
+        merged: dict[str, Topic] = {}  # by name_key: the later source's spelling wins
         for topic in catalogue:
             if topic.name not in hidden:
-                merged[topic.name] = topic
+                merged[name_key(topic.name)] = topic
         for topic in config_topics:
-            merged[topic.name] = topic
+            merged[name_key(topic.name)] = topic
         for name, doc in user_topics.items():
-            merged[name] = Topic(
+            merged[name_key(name)] = Topic(
                 name, TopicDefinition.from_dict(doc), str(doc.get("description", "")), origin="user"
             )
-        self.entries: dict[str, TopicEntry] = {name: compile_topic(t) for name, t in merged.items()}
+        self.entries: dict[str, TopicEntry] = {t.name: compile_topic(t) for t in merged.values()}
         self.catalogue_names = {t.name for t in catalogue}
 
     def __contains__(self, name: str) -> bool:

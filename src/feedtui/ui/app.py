@@ -37,7 +37,10 @@ class FeedtuiApp(App):
         from feedtui.config import check_ui_settings
         from feedtui.ui.screens.help import keymap_scopes
 
-        problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=keymap_scopes())
+        # The scopes import every screen (12 ms before the first frame); with no
+        # [keymap] there is nothing to check against them.
+        scopes = keymap_scopes() if self.engine.settings.keymap else {}
+        problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes)
         self.engine.problems.messages.extend(str(p) for p in problems)
 
     def on_mount(self) -> None:

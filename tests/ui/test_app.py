@@ -364,6 +364,28 @@ async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch
         assert "could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
 
 
+async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading_list(make_engine):
+    """The detail view starred the paper and left the card and the reading
+    list's count as they were until a restart."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        paper_id = paper_list.cursor_card.paper_id
+        assert not engine.state.is_starred(paper_id)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("s")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert engine.state.is_starred(paper_id)
+        assert paper_list.cursor_card.starred
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "1"
+
+
 async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):
     """O in the detail view said "no http or https link" of a paper without a
     PDF, where the list says it has no PDF link; c said nothing at all."""

@@ -119,10 +119,7 @@ class DetailScreen(Screen):
 
     def action_star(self) -> None:
         if self.paper:
-            if self.engine.state.is_starred(self.paper.id):
-                self.engine.unstar([self.paper.id])
-            else:
-                self.engine.star([self.paper.id])
+            self.app.main_screen.toggle_star(self.paper.id)
             self.render_paper()
 
     def action_toggle_read(self) -> None:

@@ -727,8 +727,12 @@ class MainScreen(Screen):
 
     def action_star(self) -> None:
         paper_id = self._acted_on_id()
-        if paper_id is None:
-            return
+        if paper_id is not None:
+            self.toggle_star(paper_id)
+
+    def toggle_star(self, paper_id: str) -> None:
+        """Star or unstar a paper, here or from the detail view: its card and
+        the reading list's row follow."""
         if self.engine.state.is_starred(paper_id):
             self.engine.unstar([paper_id])
         else:

@@ -243,6 +243,22 @@ async def test_ask_ranks_and_highlights(make_engine):
         assert "… — 1 paper, best match first" in str(main.query_one("#list-title").render())
 
 
+async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_engine):
+    """The box stayed, holding the question, over the next topic's papers."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("slash", *"gadget", "enter")
+        await pilot.pause()
+        assert main.query_one("#ask").display
+        main.query_one(TopicList).focus()
+        await pilot.press("j")
+        await pilot.pause()
+        assert main.current != "Widgets"
+        assert not main.query_one("#ask").display and main.ask_question == ""
+
+
 async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

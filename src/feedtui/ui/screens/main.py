@@ -380,7 +380,7 @@ class MainScreen(Screen):
     @on(TopicList.Shown)
     def on_topic_shown(self, event: TopicList.Shown) -> None:
         if event.name != self.current:
-            self.ask_question = ""
+            self._close_ask()  # the question was about the topic left
             self.show_topic(event.name)
 
     @on(Input.Changed, "#topic-filter")

@@ -14,6 +14,7 @@ from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_sources, key_label, key_labels
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 
 from tests.ui.conftest import NOW
@@ -327,6 +328,36 @@ async def test_an_unknown_theme_is_a_message_and_the_default_is_used(open_app, t
         ), messages
 
 
+async def test_the_sidebar_is_redrawn_in_a_theme_picked_while_running(open_app):
+    """Its rows kept the old theme's colours (cached strips) until they changed."""
+    from textual.geometry import Region
+
+    from feedtui.ui.widgets.topic_list import TopicList
+
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+
+        def background():
+            """The colour most of the sidebar is drawn on."""
+            from collections import Counter
+
+            strips = topic_list.render_lines(Region(0, 0, topic_list.size.width, topic_list.size.height))
+            cells = Counter()
+            for strip in strips:
+                for segment in strip:
+                    if segment.style and segment.style.bgcolor:
+                        cells[segment.style.bgcolor] += len(segment.text)
+            return cells.most_common(1)[0][0]
+
+        dark = background()
+        app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        assert background() != dark
+
+
 async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
     app = open_app('theme = "nord"\n')
     async with app.run_test(size=SIZE) as pilot:
@@ -545,6 +576,9 @@ async def test_a_refresh_that_reached_the_result_cap_says_so(open_app, arxiv_ser
                 break
         warnings = [n.message for n in app._notifications if n.severity == "warning"]
         assert any("stopped at 1 results (arxiv.max_results)" in m for m in warnings), warnings
+        # One paper came: said in the singular ("1 new papers" before).
+        status = str(main.query_one(StatusLine).query_one("#status-text").render())
+        assert "1 new paper" in status and "new papers" not in status, status
 
 
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):

@@ -30,7 +30,7 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
-REFRESH_RUNNING = "A refresh is running; its topics arrive as they come"
+REFRESH_RUNNING = "A refresh is running; what it fetches shows when it is over"
 READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
 # What only a topic has: on the reading list these keys are shown dimmed.
 TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
@@ -1085,7 +1085,7 @@ class MainScreen(Screen):
         self.rebuild_sidebar()
         if self.current:
             self.show_topic(self.current, keep=keep)
-        summary = f"{report.new_papers:,} new papers"
+        summary = f"{report.new_papers:,} new paper{'s' if report.new_papers != 1 else ''}"
         if report.updated_papers:
             summary += f", {report.updated_papers:,} updated"
         if failed:

@@ -225,6 +225,10 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh_line(self.cursor)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()  # rows drawn in the old theme's colours
+
     def on_resize(self) -> None:
         self._cache.clear()
         self.virtual_size = Size(self.size.width, len(self._lines))

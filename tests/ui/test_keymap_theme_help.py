@@ -581,6 +581,27 @@ async def test_a_refresh_that_reached_the_result_cap_says_so(open_app, arxiv_ser
         assert "1 new paper" in status and "new papers" not in status, status
 
 
+async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(open_app, httpserver):
+    """A 404 from a server that is up showed an "offline" badge, and "1 source
+    failed" twice on the same line."""
+    httpserver.expect_request("/missing.xml").respond_with_data("gone", status=404)
+    url = httpserver.url_for("/missing.xml")
+    app = open_app(f'[[topic]]\nname = "Missing"\nfeeds = ["{url}"]\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic("Missing")
+        await pilot.pause()
+        await pilot.press("r")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if httpserver.log and not main.refresh_busy:
+                break
+        await pilot.pause()
+        status = str(main.query_one(StatusLine).query_one("#status-text").render())
+        assert "refresh failed" in status and "offline" not in status, status
+        assert status.count("1 source failed") == 1, status
+
+
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
     from datetime import timedelta
 

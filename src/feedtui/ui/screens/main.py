@@ -110,7 +110,7 @@ class MainScreen(Screen):
         self.refreshing = False
         self._auto_refreshed_at = float("-inf")
         self._list_total = 0
-        self.offline = ""
+        self.refresh_failed = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
         self._search_cache: dict[str, _AskIndex] = {}
         self._full_abstracts: dict[str, str] = {}
@@ -483,7 +483,7 @@ class MainScreen(Screen):
 
     def show_status(self, note: str = "") -> None:
         self.query_one(StatusLine).show(
-            last_refresh=self._last_refresh(), offline=self.offline, note=note, papers=len(self.engine.library)
+            last_refresh=self._last_refresh(), failed=self.refresh_failed, note=note, papers=len(self.engine.library)
         )
 
     def _last_refresh(self):
@@ -1075,10 +1075,9 @@ class MainScreen(Screen):
             if source.ok and source.warning:
                 self.notify(f"{source.label}: {source.warning}", severity="warning", timeout=12, markup=False)
         failed = report.failed
-        if report.offline:
-            self.offline = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
-        else:
-            self.offline = ""
+        failures = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
+        # Not "offline": a 404 from a server that is up fails the same way.
+        self.refresh_failed = failures if report.offline else ""
         if engine.prune_candidates():
             pruned = await asyncio.to_thread(engine.prune)
             self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
@@ -1089,8 +1088,9 @@ class MainScreen(Screen):
         if report.updated_papers:
             summary += f", {report.updated_papers:,} updated"
         if failed:
-            summary += f"; {len(failed)} source{'s' if len(failed) != 1 else ''} failed"
-        self.show_status(summary)
+            summary += f"; {failures}"
+        # A refresh that fetched nothing says so once, in its badge.
+        self.show_status("" if report.offline else summary)
 
     @work(exclusive=True, group="retag")
     async def retag(self, names: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""The line above the footer: last refresh, refresh progress, offline state."""
+"""The line above the footer: last refresh, refresh progress, a refresh that failed."""
 
 from __future__ import annotations
 
@@ -22,11 +22,13 @@ class StatusLine(Horizontal):
         yield Static(id="status-text")
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
-    def show(self, *, last_refresh: datetime | None, offline: str = "", note: str = "", papers: int = 0) -> None:
+    def show(self, *, last_refresh: datetime | None, failed: str = "", note: str = "", papers: int = 0) -> None:
+        """`failed`: the last refresh fetched nothing, and this is what failed
+        (offline, or every source it asked answered with an error)."""
         text = Text()
-        if offline:
-            text.append(" offline ", style="reverse bold")
-            text.append(f" {offline}  ", style="bold")
+        if failed:
+            text.append(" refresh failed ", style="reverse bold")
+            text.append(f" {failed}  ", style="bold")
         if last_refresh:
             text.append(f"refreshed {last_refresh.astimezone():%a %H:%M}", style="dim")
         else:

@@ -358,6 +358,26 @@ async def test_the_sidebar_is_redrawn_in_a_theme_picked_while_running(open_app):
         assert background() != dark
 
 
+@pytest.mark.parametrize("theme", ["textual-light", "textual-dark"])
+async def test_muted_sidebar_parts_are_muted_not_white(open_app, theme):
+    """Sparklines and the dot of a zero count were drawn pure white in every
+    theme (a translucent colour taken without its blend): invisible on light ones."""
+    from rich.color import Color
+    from textual.geometry import Region
+
+    from feedtui.ui.widgets.topic_list import TopicList
+
+    app = open_app(f'theme = "{theme}"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        strips = topic_list.render_lines(Region(0, 0, topic_list.size.width, topic_list.size.height))
+        dots = [segment.style for strip in strips[2:] for segment in strip if segment.text.strip() == "·"]
+        assert dots, "no topic with a zero count on screen"
+        for style in dots:
+            assert style.color not in (None, Color.parse("#ffffff"), style.bgcolor), (theme, style)
+
+
 async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
     app = open_app('theme = "nord"\n')
     async with app.run_test(size=SIZE) as pilot:

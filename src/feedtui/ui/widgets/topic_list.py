@@ -275,7 +275,14 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         return Strip(list(segments)).crop_extend(0, width, base).simplify()
 
     def _style(self, component: str) -> Style:
-        return self.get_component_rich_style(component, partial=True)
+        """The component's style, with no background of its own (the row's
+        shows through); its colour blended as Textual would draw it, since
+        `$text-muted` and the like are translucent and a partial style keeps
+        them unblended: white in every theme."""
+        style = self.get_component_rich_style(component, partial=True)
+        if style.color is not None:
+            style += Style(color=self.get_component_rich_style(component).color)
+        return style
 
     def _text(self, row: TopicRow, width: int, *, selected: bool = False) -> Text:
         """`★ Name ……… ▁▂▃▅ 12`: marker, name (cut to fit), sparkline, unread count."""

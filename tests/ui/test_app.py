@@ -402,6 +402,33 @@ async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading
         assert sidebar_row(app, STARRED_VIEW).split()[-1] == "1"
 
 
+async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_heading(make_engine):
+    """A blog post's detail printed `web:dfb36cca…` (feedtui's own hash) in its
+    header and in "Copied BibTeX for …", and an Authors heading over nothing."""
+    from tests.factories import make_paper
+
+    post = replace(
+        make_paper(
+            "web:0a1b2c3d4e5f", title="Lab notes on widget sorting", abstract="A widget post.",
+            published="2026-11-25T10:00:00", authors=(), categories=(),
+        ),
+        abs_url="https://example.org/post", pdf_url="",
+    )
+    app = FeedtuiApp(make_engine(papers=[post]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, DetailScreen)
+        body = str(app.screen.query_one("#detail-body").render())
+        assert "Lab notes on widget sorting" in body
+        assert "web:" not in body and "Authors" not in body
+        await pilot.press("b")
+        await pilot.pause()
+        assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
+
+
 async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):
     """O in the detail view said "no http or https link" of a paper without a
     PDF, where the list says it has no PDF link; c said nothing at all."""

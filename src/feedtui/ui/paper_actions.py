@@ -7,6 +7,7 @@ from __future__ import annotations
 from textual.app import App
 
 from feedtui.model import Paper
+from feedtui.sources.parse_text import cut
 from feedtui.text.links import safe_link
 from feedtui.ui.services import LinkRefused
 
@@ -35,7 +36,9 @@ def copy_bibtex(app: App, paper: Paper) -> None:
     from feedtui.export.bibtex import bibtex_entry
 
     app.copier.put(bibtex_entry(paper))
-    app.notify(f"Copied BibTeX for {paper.versioned_id}", markup=False)
+    # A feed item's id is feedtui's own hash, which says nothing to the reader.
+    what = paper.versioned_id if paper.is_arxiv else f"“{cut(paper.title_display or paper.title, 40)}”"
+    app.notify(f"Copied BibTeX for {what}", markup=False)
 
 
 def _open(app: App, url: str) -> None:

@@ -63,7 +63,8 @@ class DetailScreen(Screen):
         head = f"{paper.published:%b %-d, %Y}"
         if paper.primary_category:
             head += f" · {paper.primary_category}"
-        head += f" · {paper.versioned_id}"
+        if paper.is_arxiv:  # a feed item's id is feedtui's own hash: its link says where it is from
+            head += f" · {paper.versioned_id}"
         if paper.updated.date() != paper.published.date():
             head += f" · updated {paper.updated:%b %-d, %Y}"
         text.append(head, style="dim")
@@ -76,7 +77,8 @@ class DetailScreen(Screen):
         text.append("\n\n")
         text.append(paper.abstract_display or paper.abstract)
         text.append("\n\n")
-        text.append("Authors\n", style="bold underline")
+        if paper.authors:
+            text.append("Authors\n", style="bold underline")
         for author in paper.authors:
             text.append(f"  {author.name}")
             if author.affiliations:

@@ -87,6 +87,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._lines: list[_Line] = []
         self._index: dict[str, int] = {}
         self._cache: dict[tuple, Strip] = {}
+        self._styles: dict[str, Style] = {}  # by component class, until the styles change
         # Shown on the first line when there are no rows (a filter matched nothing).
         self.empty_message = ""
 
@@ -227,6 +228,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._styles.clear()
         self._cache.clear()  # rows drawn in the old theme's colours
 
     def on_resize(self) -> None:
@@ -279,9 +281,12 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         shows through); its colour blended as Textual would draw it, since
         `$text-muted` and the like are translucent and a partial style keeps
         them unblended: white in every theme."""
-        style = self.get_component_rich_style(component, partial=True)
-        if style.color is not None:
-            style += Style(color=self.get_component_rich_style(component).color)
+        style = self._styles.get(component)
+        if style is None:
+            style = self.get_component_rich_style(component, partial=True)
+            if style.color is not None:
+                style += Style(color=self.get_component_rich_style(component).color)
+            self._styles[component] = style
         return style
 
     def _text(self, row: TopicRow, width: int, *, selected: bool = False) -> Text:

@@ -234,6 +234,14 @@ async def test_ask_ranks_and_highlights(make_engine):
             if "Ask:" in str(main.query_one("#list-title").render()):
                 break
         assert str(main.query_one("#list-title").render()) == "Ask: zeppelin — no paper matches  (esc: back)"
+        assert main.query_one(PaperList).empty_message == "No paper in this topic matches those words"
+        # Only stopwords: said why nothing matched.
+        await pilot.press("escape", "slash", *"the of and", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask: the" in str(main.query_one("#list-title").render()):
+                break
+        assert main.query_one(PaperList).empty_message.startswith("Only common words")
         # A long question is cut, not the count.
         await pilot.press("escape", "slash", *("gadget " * 10), "enter")
         for _ in range(50):

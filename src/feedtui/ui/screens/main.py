@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from feedtui.engine import Engine, RefreshProgress
-from feedtui.search import SearchIndex, highlight_words
+from feedtui.search import SearchIndex, highlight_words, query_terms
 from feedtui.topics.momentum import trending_score
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui import paper_actions
@@ -930,7 +930,11 @@ class MainScreen(Screen):
         title.append("  (esc: back)", style="dim")
         self.query_one("#list-title", Static).update(title)
         paper_list = self.query_one(PaperList)
-        paper_list.empty_message = "No paper in this topic matches those words"
+        paper_list.empty_message = (
+            "No paper in this topic matches those words"
+            if query_terms(question)
+            else "Only common words (the, of, papers…) were asked, and those are left out: ask with others"
+        )
         paper_list.set_source(self._cards, keep=keep)
         paper_list.focus()
 

@@ -35,7 +35,7 @@ from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
-from feedtui.topics.names import READING_LIST, name_key, name_problem, same_name
+from feedtui.topics.names import READING_LIST, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import (
@@ -199,9 +199,7 @@ class Engine:
     def name_taken(self, name: str) -> str:
         """The topic, or the reading list, that already has this name but for
         case ("" when none has): a new topic may not take it."""
-        if name_key(name) == name_key(READING_LIST):
-            return READING_LIST
-        return same_name(name, self.registry.names())
+        return same_name(name, [READING_LIST, *self.registry.names()])
 
     def check_topic_name(self, name: str, *, replace: bool = False) -> None:
         """The rule for every way of adding a topic (see topics/names.py), for a
@@ -298,15 +296,14 @@ class Engine:
 
     def restore_topic(self, name: str) -> TopicEntry:
         """Bring back a catalogue topic removed earlier (removing one hides it)."""
-        folded = name.casefold().strip()
         hidden = sorted(self.state.hidden_topics() & self.registry.catalogue_names)
-        matches = [h for h in hidden if h.casefold() == folded]
-        if not matches:
+        match = same_name(name.strip(), hidden)
+        if not match:
             removed = ", ".join(f"'{h}'" for h in hidden[:8]) + (", …" if len(hidden) > 8 else "") or "none"
             raise TopicNotFound(f"no removed catalogue topic called '{name}' (removed: {removed})")
-        self.state.unhide_topic(matches[0])
+        self.state.unhide_topic(match)
         self.reload_topics()
-        return self.topic(matches[0])
+        return self.topic(match)
 
     # -- the library -----------------------------------------------------------
 

@@ -70,11 +70,6 @@ def _fold(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
-    """The folded words of `text`; a CJK run gives its characters and bigrams."""
-    return index_terms(text)[0]
-
-
 def index_terms(text: str) -> tuple[list[str], int]:
     """The terms `text` is indexed under, and its length in words (a CJK run
     counts its characters, not its bigrams as well)."""

@@ -1,5 +1,6 @@
 """What may name a topic: one rule for `feedtui topic add`, the OPML and JSON
-imports and the app's topic form.
+imports, the app's topic form and the config file's [[topic]] tables, and
+the one name lookup that forgives case (`same_name`).
 
 A name is one line of plain text (control characters and runs of spaces are
 cleaned away before this rule sees it), at most `MAX_TOPIC_NAME` characters,

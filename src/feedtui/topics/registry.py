@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from feedtui.model import Topic, TopicDefinition
-from feedtui.topics.names import name_key
+from feedtui.topics.names import name_key, same_name
 from feedtui.topics.query import Query, QueryError, category_query, combine_all, combine_any, parse_query
 
 
@@ -114,10 +114,10 @@ class TopicRegistry:
         """The topic called `name`, forgiving case and unambiguous prefixes."""
         if name in self.entries:
             return self.entries[name]
+        same = same_name(name.strip(), self.entries)
+        if same:
+            return self.entries[same]
         folded = name.casefold().strip()
-        exact = [e for n, e in self.entries.items() if n.casefold() == folded]
-        if len(exact) == 1:
-            return exact[0]
         prefixed = [e for n, e in self.entries.items() if n.casefold().startswith(folded)]
         if len(prefixed) == 1:
             return prefixed[0]

@@ -502,9 +502,14 @@ class Engine:
         *,
         force: bool = False,
         on_progress: Callable[[RefreshProgress], None] | None = None,
+        on_landed: Callable[[], None] | None = None,
         now: datetime | None = None,
     ) -> RefreshReport:
-        """Fetch the named topics (default: the followed ones) and store what comes."""
+        """Fetch the named topics (default: the followed ones) and store what comes.
+
+        A long refresh stores what it has every PERIODIC_COMMIT_S; `on_landed`
+        is called after each such step that added or changed papers, so a
+        reader can show them before the last source has answered."""
         from feedtui.refresh import fetch_sources, plan_refresh
 
         now = now or self.clock()
@@ -526,8 +531,10 @@ class Engine:
         committing = asyncio.Lock()
         last_commit = time.monotonic()
 
-        async def commit() -> None:
+        async def commit() -> bool:
+            """Store what has come; True when that added or changed papers."""
             nonlocal last_commit
+            landed = False
             async with committing:
                 batch = list(pending)
                 pending.clear()
@@ -539,7 +546,9 @@ class Engine:
                         new_ids.update(stored.new)
                         report.new_papers += len(stored.new)
                         report.updated_papers += len(stored.updated)
+                        landed = bool(stored.new or stored.updated)
                 last_commit = time.monotonic()
+            return landed
 
         def on_source(outcome) -> None:
             nonlocal done
@@ -559,7 +568,8 @@ class Engine:
                 except TimeoutError:
                     pass
                 if not fetched.is_set() and pending and time.monotonic() - last_commit > PERIODIC_COMMIT_S:
-                    await commit()
+                    if await commit() and on_landed:
+                        on_landed()
 
         committer = asyncio.ensure_future(periodic_commits())
         try:

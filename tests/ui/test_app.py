@@ -566,6 +566,47 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
         assert engine.state.is_read("2611.09999")
 
 
+async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engine, monkeypatch):
+    """One source held: the other's papers show in the list and the sidebar as
+    soon as they are stored; the cursor stays on its paper when the rest lands."""
+    from feedtui import engine as engine_module
+    from feedtui.model import TopicDefinition
+
+    from tests.held_feeds import held_feeds
+
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    with held_feeds(["Prompt widget one", "Prompt widget two"], ["Late widget"]) as feeds:
+        topics = {
+            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
+            "Held": TopicDefinition(feeds=(feeds.held_url,)),
+        }
+        engine = make_engine(papers=[], topics=topics, follows=("Prompt", "Held"))
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            main = await show(pilot, "Prompt")
+            paper_list = main.query_one(PaperList)
+            await pilot.press("R")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "Prompt widget one" in "\n".join(lines_of(paper_list)):
+                    break
+            assert main.refreshing and feeds.asked.is_set() and not feeds.release.is_set()
+            assert "Prompt widget two" in "\n".join(lines_of(paper_list))
+            assert sidebar_row(app, "Prompt").rstrip().endswith("2")
+            paper_list.focus()
+            await pilot.press("j")
+            chosen = paper_list.cursor_card.paper_id
+            feeds.release.set()
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if not main.refreshing:
+                    break
+            await pilot.pause()
+            assert sidebar_row(app, "Held").rstrip().endswith("1")
+            assert paper_list.cursor_card.paper_id == chosen
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -30,7 +30,7 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
-REFRESH_RUNNING = "A refresh is running; what it fetches shows when it is over"
+REFRESH_RUNNING = "A refresh is running; what it fetches shows as it is stored"
 READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
 # What only a topic has: on the reading list these keys are shown dimmed.
 TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
@@ -281,13 +281,10 @@ class MainScreen(Screen):
 
     @work(exclusive=True, group="reload")
     async def reload_library(self) -> None:
-        keep = self._cursor_id()
         await asyncio.to_thread(self.engine.load_library)
         if self.engine.stale_topics:
             self.retag(self.engine.stale_topics)
-        self.rebuild_sidebar()
-        if self.current:
-            self.show_topic(self.current, keep=keep)
+        self.catch_up()
         self.show_status("new papers from another feedtui")
 
     def on_resize(self, event) -> None:
@@ -1067,9 +1064,8 @@ class MainScreen(Screen):
             if not p.ok:
                 self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
 
-        keep = self._cursor_id()
         try:
-            report = await engine.refresh(names, force=force, on_progress=progress)
+            report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self.catch_up)
         finally:
             self.refreshing = False
             status.stop_progress()
@@ -1085,9 +1081,7 @@ class MainScreen(Screen):
         if engine.prune_candidates():
             pruned = await asyncio.to_thread(engine.prune)
             self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
-        self.rebuild_sidebar()
-        if self.current:
-            self.show_topic(self.current, keep=keep)
+        self.catch_up()
         summary = f"{report.new_papers:,} new paper{'s' if report.new_papers != 1 else ''}"
         if report.updated_papers:
             summary += f", {report.updated_papers:,} updated"
@@ -1096,12 +1090,18 @@ class MainScreen(Screen):
         # A refresh that fetched nothing says so once, in its badge.
         self.show_status("" if report.offline else summary)
 
+    def catch_up(self) -> None:
+        """The sidebar and the list show the library as it is now (after a
+        refresh, or a step of one, a retag or a reload), the cursor staying on
+        the paper it is on now: the user may have moved while the work ran."""
+        self.rebuild_sidebar()
+        if self.current:
+            self.show_topic(self.current, keep=self._cursor_id())
+
     @work(exclusive=True, group="retag")
     async def retag(self, names: list[str]) -> None:
         self.show_status(f"tagging {len(names)} topic{'s' if len(names) != 1 else ''}…")
         found = await asyncio.to_thread(self.engine.compute_tags, names)
         self.engine.apply_tags(found)
-        self.rebuild_sidebar()
-        if self.current:
-            self.show_topic(self.current, keep=self._cursor_id())
+        self.catch_up()
         self.show_status()

@@ -166,6 +166,34 @@ async def test_n_in_the_reading_list_rounds_within_it(make_engine):
         assert "No unread papers left in the reading list" in [n.message for n in app._notifications]
 
 
+async def test_the_reading_lists_row_counts_its_unread_papers_as_topic_rows_do(make_engine):
+    """It counted every starred paper, read or not, beside rows counting unread ones."""
+    engine = make_engine()
+    engine.star(["2611.00001", "2611.00002"])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "2"
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+        await pilot.press("m")
+        await pilot.pause()
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "1"
+        await pilot.press("m")  # unread again
+        await pilot.pause()
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "2"
+        await pilot.press("M")  # the whole topic, both starred papers in it
+        await pilot.pause()
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "·"
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "2"
+        main.rebuild_sidebar()
+        await pilot.pause()
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "2"
+
+
 async def test_the_followed_marker_stays_visible_on_the_selected_topic(make_engine):
     """In the default theme the marker's colour is the cursor's: it vanished."""
     app = FeedtuiApp(make_engine())
@@ -407,7 +435,9 @@ async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading
         await pilot.pause()
         assert engine.state.is_starred(paper_id)
         assert paper_list.cursor_card.starred
-        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "1"
+        # Opened, so read: the row counts no unread paper, but holds one.
+        assert sidebar_row(app, STARRED_VIEW).split()[-1] == "·"
+        assert [r.papers for r in main.query_one(TopicList).rows if r.name == STARRED_VIEW] == [1]
 
 
 async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_heading(make_engine):

@@ -327,11 +327,16 @@ class MainScreen(Screen):
             rows.sort(key=lambda r: (-trending_score(momenta[r.name].last4, momenta[r.name].prev4), r.name.casefold()))
         else:
             rows.sort(key=lambda r: r.name.casefold())
-        starred = self.engine.state.starred_view()
         if not filter_text or filter_text in STARRED_VIEW.casefold():
-            count = sum(1 for pid in starred if pid in library.pos)
-            rows.insert(0, TopicRow(STARRED_VIEW, False, count, count, virtual=True))
+            rows.insert(0, self._starred_row())
         return rows
+
+    def _starred_row(self) -> TopicRow:
+        """The reading list's row counts its unread papers, as the topics' rows do."""
+        library = self.engine.library
+        positions = starred_positions(library, self.engine.state.starred_view())
+        unread = sum(1 for position in positions if not library.is_read(position))
+        return TopicRow(STARRED_VIEW, False, unread, len(positions), virtual=True)
 
     def rebuild_sidebar(self, keep: str | None = None) -> None:
         topic_list = self.query_one(TopicList)
@@ -360,7 +365,8 @@ class MainScreen(Screen):
         self.query_one("#list-title", Static).update(title)
 
     def update_counts(self, topics: set[str]) -> None:
-        """Unread counts changed for these topics: redraw their rows only."""
+        """Unread counts changed for these topics: redraw their rows only (and
+        the reading list's, which may hold the papers)."""
         if self.unread_only and not self.ask_question:
             self._show_list_title()
         library = self.engine.library
@@ -373,6 +379,7 @@ class MainScreen(Screen):
                         row.name, row.name in follows, library.unread_count(row.name), row.papers, row.weeks, row.error
                     )
                 )
+        topic_list.update_row(self._starred_row())
 
     @on(TopicList.Shown)
     def on_topic_shown(self, event: TopicList.Shown) -> None:
@@ -736,12 +743,6 @@ class MainScreen(Screen):
             self.engine.star([paper_id])
         self._invalidate_ids([paper_id])
         self.update_counts(set())
-        self._refresh_starred_row()
-
-    def _refresh_starred_row(self) -> None:
-        library = self.engine.library
-        count = sum(1 for pid in self.engine.state.starred_view() if pid in library.pos)
-        self.query_one(TopicList).update_row(TopicRow(STARRED_VIEW, False, count, count, virtual=True))
 
     def action_unread_only(self) -> None:
         self.unread_only = not self.unread_only

@@ -235,6 +235,57 @@ async def test_mark_all_read_then_undo(make_engine):
         assert [n.message for n in app._notifications] == ["Marked 1 paper read — ctrl+z to undo"]
 
 
+async def test_undo_takes_back_marks_and_stars_one_at_a_time_latest_first(make_engine):
+    """ctrl+z took back only M: after m or s it undid an older M, or nothing."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("M")  # four Widgets papers read
+        await pilot.press("j", "m")  # the second one unread again
+        await pilot.press("k", "s")  # the first one starred
+        await pilot.pause()
+        assert engine.state.is_starred("2611.00001") and not engine.state.is_read("2611.00002")
+        app.clear_notifications()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert not engine.state.is_starred("2611.00001")
+        assert not paper_list.cursor_card.starred
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert engine.state.is_read("2611.00002")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == 4
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "Undone: starred “Widget sorting at scale”",
+            "Undone: marked “Gadgets and widgets together” unread",
+            "Undone: marked 4 papers read in Widgets",
+            "Nothing to undo",
+        ]
+
+
+async def test_a_mark_made_in_the_detail_view_is_undone_too(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")  # opening it marks it read
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen) and engine.state.is_read("2611.00001")
+        await pilot.press("m", "escape")
+        await pilot.pause()
+        assert not engine.state.is_read("2611.00001")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert engine.state.is_read("2611.00001")
+
+
 async def test_ask_ranks_and_highlights(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -126,8 +126,7 @@ class DetailScreen(Screen):
 
     def action_toggle_read(self) -> None:
         if self.paper:
-            main = self.app.main_screen
-            main._set_read([self.paper.id], not self.engine.state.is_read(self.paper.id))
+            self.app.main_screen.toggle_read(self.paper.id)
             self.render_paper()
 
     def action_scroll_down(self) -> None:

@@ -20,6 +20,7 @@ from textual.worker import Worker
 
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, highlight_words, query_terms
+from feedtui.store.codec import C_TITLE
 from feedtui.topics.momentum import trending_score
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui import paper_actions
@@ -42,12 +43,19 @@ ASK_SHOWN = 40
 NO_PAPER_HERE = "No paper here"
 # The preference that remembers a welcome screen left with escape.
 WELCOME_SKIPPED = "welcome_skipped"
+# Changes ctrl+z can take back, the latest first.
+UNDO_DEPTH = 100
 
 
 @dataclass
 class Undo:
+    """One change ctrl+z takes back: the `attribute` ("read" or "starred") of
+    these papers goes back to what it was, `before`."""
+
     description: str
     paper_ids: list[str]
+    attribute: str = "read"
+    before: bool = False
 
 
 @dataclass
@@ -702,11 +710,36 @@ class MainScreen(Screen):
         indices = [index for index in map(self._cards.index_of, ids) if index is not None]
         self.query_one(PaperList).invalidate(indices)
 
+    def _set_starred(self, ids: list[str], starred: bool) -> None:
+        if starred:
+            self.engine.star(ids)
+        else:
+            self.engine.unstar(ids)
+        self._invalidate_ids(ids)
+        self.update_counts(set())
+
+    def _remember(self, undo: Undo) -> None:
+        self.undo_stack.append(undo)
+        del self.undo_stack[:-UNDO_DEPTH]
+
+    def _titled(self, paper_id: str) -> str:
+        """“A paper's title”, cut to fit a notification."""
+        library = self.engine.library
+        position = library.pos.get(paper_id)
+        title = one_line_safe(library.rows[position][C_TITLE]) if position is not None else paper_id
+        return f"“{title[:57] + '…' if len(title) > 60 else title}”"
+
     def action_toggle_read(self) -> None:
         paper_id = self._acted_on_id()
-        if paper_id is None:
-            return
-        self._set_read([paper_id], not self.engine.state.is_read(paper_id))
+        if paper_id is not None:
+            self.toggle_read(paper_id)
+
+    def toggle_read(self, paper_id: str) -> None:
+        """Mark a paper read or unread, here or from the detail view."""
+        was = self.engine.state.is_read(paper_id)
+        if self._set_read([paper_id], not was):
+            now = "unread" if was else "read"
+            self._remember(Undo(f"marked {self._titled(paper_id)} {now}", [paper_id], "read", was))
 
     def action_mark_all_read(self) -> None:
         if self._cards is None or not len(self._cards):
@@ -716,7 +749,8 @@ class MainScreen(Screen):
         changed = self._set_read(ids, True)
         if changed:
             papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
-            self.undo_stack.append(Undo(f"marked {papers} read", changed))
+            where = "the reading list" if self.current == STARRED_VIEW else self.current
+            self._remember(Undo(f"marked {papers} read in {where}", changed))
             self.notify(f"Marked {papers} read — {self._key('app.undo')} to undo", markup=False)
         else:
             self.notify("Every paper here is read already", markup=False)
@@ -726,7 +760,10 @@ class MainScreen(Screen):
             self.notify("Nothing to undo", markup=False)
             return
         undo = self.undo_stack.pop()
-        self._set_read(undo.paper_ids, False)
+        if undo.attribute == "starred":
+            self._set_starred(undo.paper_ids, undo.before)
+        else:
+            self._set_read(undo.paper_ids, undo.before)
         self.notify(f"Undone: {undo.description}", markup=False)
 
     def action_star(self) -> None:
@@ -737,12 +774,10 @@ class MainScreen(Screen):
     def toggle_star(self, paper_id: str) -> None:
         """Star or unstar a paper, here or from the detail view: its card and
         the reading list's row follow."""
-        if self.engine.state.is_starred(paper_id):
-            self.engine.unstar([paper_id])
-        else:
-            self.engine.star([paper_id])
-        self._invalidate_ids([paper_id])
-        self.update_counts(set())
+        was = self.engine.state.is_starred(paper_id)
+        self._set_starred([paper_id], not was)
+        done = "unstarred" if was else "starred"
+        self._remember(Undo(f"{done} {self._titled(paper_id)}", [paper_id], "starred", was))
 
     def action_unread_only(self) -> None:
         self.unread_only = not self.unread_only

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.binding import Binding
+from textual.errors import NoWidget
 from textual.widgets._footer import FooterKey
 
 from feedtui.config import load_config
@@ -129,6 +130,29 @@ async def test_the_footer_shows_the_remapped_key(open_app):
         assert active["x"] == "paper.toggle_read"
         assert active["F"] == active["ctrl+y"] == "topic.follow"
         assert "m" not in active and "f" not in active
+
+
+@pytest.mark.parametrize("focus", ["sidebar", "list"])
+async def test_the_footer_shows_every_key_at_120_columns_quit_and_help_too(open_app, focus):
+    """Textual's footer cut them off at the right edge with the list focused."""
+    app = open_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = await ready(pilot)
+        if focus == "list":
+            main.query_one(PaperList).focus()
+        await pilot.pause()
+        cut = []
+        for footer_key in app.screen.query(FooterKey):
+            region = footer_key.region
+            for x in (region.x, region.right - 1):
+                try:
+                    shown, _ = app.screen.get_widget_at(x, region.y)
+                except NoWidget:  # beyond the screen's edge
+                    shown = app.screen
+                if shown is not footer_key and footer_key not in shown.ancestors:
+                    cut.append(footer_key.description)
+        assert "Quit" in footer_keys(app) and "Help" in footer_keys(app)
+        assert cut == []
 
 
 async def test_the_help_lists_every_binding_grouped_with_the_keys_as_mapped(open_app):

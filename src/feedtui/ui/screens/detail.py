@@ -40,7 +40,7 @@ class DetailScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
             yield Static(Text("Loading…", style="dim"), id="detail-body")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()

@@ -156,7 +156,7 @@ class MainScreen(Screen):
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
             yield StatusLine(id="status")
-            yield Footer()
+            yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -419,6 +420,38 @@ def test_rss20_blog():
             date_estimated=True,
         ),
     ]
+
+
+def test_a_web_feeds_text_is_kept_as_written_but_for_its_math():
+    r"""Its titles went through the LaTeX renderer: `~/.bashrc` lost its `~`,
+    `C:\Windows\System32` its backslashes, `{key: value}` its braces."""
+    titles = {
+        "Tips for your ~/.bashrc file": "Tips for your ~/.bashrc file",
+        r"Paths like C:\Windows\System32 explained": r"Paths like C:\Windows\System32 explained",
+        "JSON {key: value} objects -- and `quotes''": "JSON {key: value} objects -- and `quotes''",
+        r"Use \n for newlines, costs $5 and $10": r"Use \n for newlines, costs $5 and $10",
+        r"Why $O(n^2)$ and \(\alpha_1\) \emph{still} matter": r"Why O(n²) and α₁ \emph{still} matter",
+    }
+    items = "".join(
+        f"<item><title>{escape(title)}</title><guid>urn:invented:{n}</guid>"
+        f"<description>{escape(title)}</description><pubDate>Fri, 02 Oct 2026 09:00:00 GMT</pubDate></item>"
+        for n, title in enumerate(titles)
+    )
+    body = f"<?xml version='1.0'?><rss version='2.0'><channel><title>Notes</title>{items}</channel></rss>"
+    feed = parse_feed(body.encode(), BLOG, now=NOW)
+    assert [p.title_display for p in feed.papers] == list(titles.values())
+    assert [p.abstract_display for p in feed.papers] == list(titles.values())
+    assert [p.title for p in feed.papers] == list(titles)
+
+
+def test_arxiv_text_is_still_latex_throughout():
+    body = (FEEDS / "arxiv_rss_cs_dc_ar.xml").read_bytes()
+    plain = b"A short note on fair bus arbitration, revised."
+    assert plain in body
+    body = body.replace(plain, rb"A short note on fair bus~arbitration, \emph{revised} {again} -- $k$.")
+    feed = parse_feed(body, "https://rss.arxiv.org/rss/cs.DC+cs.AR", now=NOW)
+    [note] = [p for p in feed.papers if p.abstract.startswith("A short note")]
+    assert note.abstract_display == "A short note on fair bus arbitration, revised again – k."
 
 
 def test_blog_entry_about_an_arxiv_paper_is_that_paper():

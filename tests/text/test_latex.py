@@ -403,3 +403,21 @@ PLAIN = st.text(
 @given(PLAIN)
 def test_text_without_latex_is_returned_unchanged(source: str) -> None:
     assert latex_to_unicode(source) == source
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("Tips for your ~/.bashrc file", "Tips for your ~/.bashrc file"),
+        (r"C:\Windows\System32 and \n", r"C:\Windows\System32 and \n"),
+        ("{key: value} -- ``quoted''", "{key: value} -- ``quoted''"),
+        (r"\textbf{kept} but $\frac{a}{b}$ is math", r"\textbf{kept} but a/b is math"),
+        (r"\(x_{ij}\) and \[n^2\]", "xᵢⱼ and n²"),
+        (r"an open \( stays", r"an open ( stays"),
+        ("costs $5 and $10", "costs $5 and $10"),
+        ("a\x1b[31m red\x07 bell", "a[31m red bell"),
+        ("plain", "plain"),
+    ],
+)
+def test_math_only_renders_the_math_and_keeps_the_rest(source: str, expected: str) -> None:
+    assert latex_to_unicode(source, math_only=True) == expected

@@ -16,6 +16,10 @@ dc:creator; categories from the tags, the first of them shown as the primary
 category unless the entry names an `arxiv:primary_category`; `abs_url` is the
 entry's link and `pdf_url` the first link or enclosure that is a PDF.
 
+Text: only math (`$…$`, `\\(…\\)`, …) is rendered as Unicode; a blog's
+`~/.bashrc`, `C:\\Windows` or `{key: value}` stays as written, unlike arXiv's
+LaTeX abstracts.
+
 Dates: the entry's published date, else its updated date. An entry without
 either is dated at the fetch time and marked as an estimate; implausible dates
 are handled by `parse_dates.DateChecker`.
@@ -88,8 +92,9 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) 
         doi=text.line(string(entry, "arxiv_doi"), text.MAX_DOI),
         abs_url=http_url(link),
         pdf_url=_pdf_url(entry),
-        title_display=text.title_display(title),
-        abstract_display=text.abstract_display(abstract),
+        # A web feed is no LaTeX document: only its math is rendered.
+        title_display=text.title_display(title, math_only=True),
+        abstract_display=text.abstract_display(abstract, math_only=True),
         date_estimated=estimated,
         sources=sources,
         secondhand=arxiv is not None,

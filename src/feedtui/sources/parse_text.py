@@ -157,15 +157,15 @@ def block(raw: str | None, limit: int, *, html: bool = False) -> str:
     return cut(fold_block(text, html=html), limit) if text else ""
 
 
-def title_display(title: str) -> str:
-    """The title with LaTeX rendered, still one clean line."""
-    rendered = latex_to_unicode(title) if title else ""
+def title_display(title: str, *, math_only: bool = False) -> str:
+    """The title with LaTeX rendered (only its math, for web feeds), still one clean line."""
+    rendered = latex_to_unicode(title, math_only=math_only) if title else ""
     return rendered if rendered == title else fold_line(rendered, html=False)
 
 
-def abstract_display(abstract: str) -> str:
-    """The abstract with LaTeX rendered, still clean plain text."""
-    rendered = latex_to_unicode(abstract) if abstract else ""
+def abstract_display(abstract: str, *, math_only: bool = False) -> str:
+    """The abstract with LaTeX rendered (only its math, for web feeds), still clean plain text."""
+    rendered = latex_to_unicode(abstract, math_only=math_only) if abstract else ""
     return rendered if rendered == abstract else fold_block(rendered, html=False)
 
 

@@ -27,6 +27,11 @@ failing: any input gives some readable output. The rules worth knowing:
 * The only whitespace changes are: runs of spaces are collapsed, and spaces
   the conversion leaves at either end are trimmed. Newlines are kept, and
   control characters other than newline are removed.
+
+With `math_only` (text from web feeds, which is no LaTeX document: a blog
+title says `~/.bashrc`, `C:\\Windows` or `{key: value}`), only the math is
+converted; everything outside `$…$`, `$$…$$`, `\\(…\\)` and `\\[…\\]` is kept
+as written but for the whitespace and control rules above.
 """
 
 from __future__ import annotations
@@ -80,19 +85,24 @@ _MAX_DEPTH = 40
 _MAX_MARKS_PER_CHARACTER = 2
 
 
-def latex_to_unicode(text: str) -> str:
+def latex_to_unicode(text: str, *, math_only: bool = False) -> str:
     """The display form of a title or abstract that may contain LaTeX."""
-    # Single-character `in` tests are memchr-fast; they come first, and the
-    # slower two-character ones only when their first character occurs.
-    ligatures = (
-        "~" in text or ("-" in text and "--" in text)
-        or ("`" in text and "``" in text) or ("'" in text and "''" in text)
-    )
     has_controls = _has_controls(text)
-    if not (ligatures or has_controls or "\\" in text or "$" in text
-            or "{" in text or "}" in text):
-        return text
-    converted = _Converter(text, ligatures).convert()
+    if math_only:
+        ligatures = False
+        if not (has_controls or "$" in text or "\\(" in text or "\\[" in text):
+            return text
+    else:
+        # Single-character `in` tests are memchr-fast; they come first, and the
+        # slower two-character ones only when their first character occurs.
+        ligatures = (
+            "~" in text or ("-" in text and "--" in text)
+            or ("`" in text and "``" in text) or ("'" in text and "''" in text)
+        )
+        if not (ligatures or has_controls or "\\" in text or "$" in text
+                or "{" in text or "}" in text):
+            return text
+    converted = _Converter(text, ligatures, math_only).convert()
     if has_controls:
         converted = _CONTROL_CHARS.sub(_control_replacement, converted)
     if "  " in converted:
@@ -144,14 +154,16 @@ class _Converter:
     moving `end` to the closing `$` rather than by slicing.
     """
 
-    __slots__ = ("src", "pos", "end", "ligatures", "upcoming", "no_match_from")
+    __slots__ = ("src", "pos", "end", "ligatures", "math_only", "upcoming", "no_match_from")
 
-    def __init__(self, src: str, ligatures: bool) -> None:
+    def __init__(self, src: str, ligatures: bool, math_only: bool = False) -> None:
         self.src = src
         self.pos = 0
         self.end = len(src)
         # Whether text runs may hold -- `` '' or ~ (known from the whole text).
         self.ligatures = ligatures
+        # Outside math, only the openers of math mean anything.
+        self.math_only = math_only
         # Where the next of each _TEXT_STOP_CHARS is; see next_text_stop.
         self.upcoming = [-1, -1, -1, -1]
         # Searches for a closing delimiter that failed from a position fail
@@ -185,7 +197,9 @@ class _Converter:
                 out.append(run if plain_runs else _text_ligatures(run))
             char = src[start]
             self.pos = start + 1
-            if char == "\\":
+            if self.math_only and not math and char != "$":
+                out.append(self.literal_text(char, depth))
+            elif char == "\\":
                 out.append(self.macro(math, depth))
             elif char == "{":
                 out.append(self.group(math, depth))
@@ -203,6 +217,13 @@ class _Converter:
             else:  # & and ~ in math
                 out.append(" ")
         return "".join(out)
+
+    def literal_text(self, char: str, depth: int) -> str:
+        """A backslash or brace outside math in `math_only` text: itself, unless
+        it is the backslash of `\\(` or `\\[` opening math."""
+        if char == "\\" and self.pos < self.end and self.src[self.pos] in "([":
+            return self.control_symbol(self.src[self.pos], False, depth)
+        return char
 
     def next_text_stop(self) -> int:
         """Index of the next backslash, dollar or brace at or after `pos`.

@@ -463,8 +463,9 @@ def _cmd_topics(engine, args) -> int:
     if args.sort == "unread":
         rows.sort(key=lambda r: -library.unread_count(r[0].name))
     elif args.sort == "trending":
-        # As the sidebar ranks them (momentum.sort_trending): score, then volume, then name.
-        rows.sort(key=lambda r: (-r[1].score, -r[1].last4))
+        from feedtui.topics.momentum import sort_trending
+
+        rows = sort_trending((row, row[1]) for row in rows)  # as the sidebar ranks them
     elif args.sort == "followed":
         rows.sort(key=lambda r: r[0].name not in follows)
     if args.json:

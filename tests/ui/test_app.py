@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -192,6 +193,37 @@ async def test_the_reading_lists_row_counts_its_unread_papers_as_topic_rows_do(m
         main.rebuild_sidebar()
         await pilot.pause()
         assert sidebar_row(app, STARRED_VIEW).split()[-1] == "2"
+
+
+async def test_the_trending_sort_breaks_ties_as_the_cli_does(make_engine, capsys):
+    """Equal scores went by name in the sidebar but by volume in `feedtui topics`."""
+    from feedtui.cli import main as cli_main
+    from feedtui.model import TopicDefinition
+
+    from tests.factories import make_paper
+    from tests.ui.conftest import NOW
+
+    papers = [
+        make_paper("2611.00101", abstract="A balanced view.", published="2026-11-20T10:00:00"),
+        make_paper("2610.00102", abstract="A balanced view again.", published="2026-10-20T10:00:00"),
+    ]
+    topics = {"Aardvark": TopicDefinition(query="abs:aardvark"), "Balanced": TopicDefinition(query="abs:balanced")}
+    engine = make_engine(papers=papers, topics=topics, follows=())
+    engine.state.set_pref("sort", "trending")
+    engine.state.flush()
+    momenta = engine.momenta(["Aardvark", "Balanced"])
+    assert momenta["Aardvark"].score == momenta["Balanced"].score == 0
+    assert (momenta["Aardvark"].last4, momenta["Balanced"].last4) == (0, 1)
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        shown = [name for name in main.query_one(TopicList).names() if name in topics]
+    assert shown == ["Balanced", "Aardvark"]
+    engine.close()
+    argv = ["--data-dir", str(engine.data_dir), "topics", "--sort", "trending", "--json", "--as-of", NOW.isoformat()]
+    assert cli_main(argv) == 0
+    ranked = [t["name"] for t in json.loads(capsys.readouterr().out) if t["name"] in topics]
+    assert ranked == shown
 
 
 async def test_the_followed_marker_stays_visible_on_the_selected_topic(make_engine):

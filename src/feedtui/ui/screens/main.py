@@ -21,7 +21,7 @@ from textual.worker import Worker
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, highlight_words, query_terms
 from feedtui.store.codec import C_TITLE
-from feedtui.topics.momentum import trending_score
+from feedtui.topics.momentum import sort_trending
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
@@ -332,7 +332,8 @@ class MainScreen(Screen):
         elif self.sort == "unread":
             rows.sort(key=lambda r: (-r.unread, r.name.casefold()))
         elif self.sort == "trending":
-            rows.sort(key=lambda r: (-trending_score(momenta[r.name].last4, momenta[r.name].prev4), r.name.casefold()))
+            rows.sort(key=lambda r: r.name.casefold())
+            rows = sort_trending((row, momenta[row.name]) for row in rows)
         else:
             rows.sort(key=lambda r: r.name.casefold())
         if not filter_text or filter_text in STARRED_VIEW.casefold():

@@ -313,6 +313,24 @@ def test_opml_round_trip_between_two_data_dirs(env, capsys):
         assert theirs[name]["description"] == mine[name]["description"]
 
 
+def test_opml_round_trip_keeps_a_topic_whose_feed_another_topic_also_has(tmp_path, capsys):
+    env = make_env(tmp_path, "mine")
+    shared = "https://shared.example.org/feed.xml"
+    assert env.run("topic", "add", "One Feed", "--feed", shared, "--description", "my desc") == 0
+    assert env.run("topic", "add", "Two Feeds", "--feed", shared, "--feed", "https://b.example.org/rss") == 0
+    exported = tmp_path / "feeds.opml"
+    assert env.run("export", "opml", "-o", str(exported)) == 0
+    other = make_env(tmp_path, "other")
+    capsys.readouterr()
+    assert other.run("import", "opml", str(exported)) == 0
+    err = capsys.readouterr().err
+    assert "2 topic(s) added" in err and "duplicate" not in err
+    mine, theirs = topics_json(env, capsys), topics_json(other, capsys)
+    for name in ("One Feed", "Two Feeds"):
+        assert theirs[name]["definition"] == mine[name]["definition"]
+        assert theirs[name]["description"] == mine[name]["description"]
+
+
 # -- JSON state -------------------------------------------------------------------------
 
 

@@ -81,6 +81,38 @@ def test_round_trip_keeps_every_feed_topic_whole():
     assert result.warnings == [] and result.duplicates == 0
 
 
+def test_round_trip_keeps_topics_that_share_a_feed():
+    shared = "https://shared.example.org/feed"
+    topics = [
+        Topic("One Feed", TopicDefinition(feeds=(shared,)), "Just the shared blog"),
+        Topic("Two Feeds", TopicDefinition(feeds=(shared, "https://other.example.net/rss"))),
+        Topic("Same feed, other name", TopicDefinition(feeds=(shared,))),
+        Topic(shared, TopicDefinition(feeds=(shared,))),
+    ]
+    result = import_opml(export_opml(topics).encode("utf-8"), "round.opml")
+    assert result.topics == topics
+    assert result.duplicates == 0
+
+
+def test_a_loose_feed_under_a_name_of_its_own_stays_a_topic_beside_its_folder():
+    data = b"""<opml version="2.0"><body>
+  <outline text="Blogs">
+    <outline type="rss" text="Fern Notes" xmlUrl="https://ferns.example.org/rss"/>
+    <outline type="rss" text="Moss Weekly" xmlUrl="https://moss.example.org/rss"/>
+  </outline>
+  <outline type="rss" text="Fern Notes" xmlUrl="https://ferns.example.org/rss"/>
+  <outline type="rss" text="Shade plants" xmlUrl="https://ferns.example.org/rss"/>
+  <outline type="rss" text="Shade plants" xmlUrl="https://FERNS.example.org/rss"/>
+</body></opml>"""
+    result = import_opml(data, "reader.opml")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [
+        ("Blogs", ("https://ferns.example.org/rss", "https://moss.example.org/rss")),
+        ("Shade plants", ("https://ferns.example.org/rss",)),
+    ]
+    # The loose copy of "Fern Notes" and the second "Shade plants" list the same feed again.
+    assert result.duplicates == 2
+
+
 # -- import: samples from other readers ------------------------------------------
 
 

@@ -20,9 +20,14 @@ Import (newsboat, nom, Thunderbird, any reader):
   (or its URL), made unique with ` (2)`, ` (3)`…; unless it carries an OPML 2.0
   `category` attribute, whose tags (`a,b` or `/a/b`, last segment) then name
   the topics it joins.
-- duplicates (the same `xmlUrl`) are merged: a feed appears once per topic,
-  and a feed outside any folder that a folder also holds is not made a topic
-  of its own. A feed in two folders stays in both (as tags do in newsboat).
+- duplicates are merged: a feed appears once per topic (the same `xmlUrl`
+  twice in a folder), and a feed outside any folder is dropped when it is the
+  same listing again: the same `xmlUrl` under the same name, outside folders
+  or in one (some readers list every feed at the top as well as in its
+  folder). Under a name of its own it stays a topic of its own, so a named
+  topic never disappears; in a file feedtui wrote (it declares feedtui's
+  namespace) every outline is a topic and none is dropped. A feed in two
+  folders stays in both (as tags do in newsboat).
 - only http(s) feed URLs are kept; `query:`, `exec:`, `file:` … are skipped
   with a warning. Names pass through `clean_line` (no control characters).
 
@@ -116,7 +121,7 @@ def _xml_text(text: str) -> str:
 
 def import_opml(data: bytes, source: str) -> OpmlImport:
     """Topics from another reader's OPML; raises OpmlError for a file that is not usable OPML."""
-    root = _parse(data, source)
+    root, ours = _parse(data, source)
     tag = _local(root.tag)
     if tag != "opml":
         hint = " (it looks like a feed: add it with `feedtui topic add NAME --feed URL`)" if tag in ("rss", "feed", "RDF") else ""
@@ -124,7 +129,7 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
     body = next((child for child in root if _local(child.tag) == "body"), None)
     if body is None:
         raise OpmlError(source, "it has no <body> element, where OPML lists its feeds")
-    collector = _Collector(source)
+    collector = _Collector(source, ours=ours)
     for child in body:
         if _local(child.tag) == "outline":
             collector.visit(child, None)
@@ -135,8 +140,10 @@ class _Refused(Exception):
     pass
 
 
-def _parse(data: bytes, source: str) -> ElementTree.Element:
+def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
+    """The root element, and whether feedtui wrote the file (it declares feedtui's namespace)."""
     builder = ElementTree.TreeBuilder()
+    namespaces: set[str] = set()
     parser = expat.ParserCreate(namespace_separator=" ")
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
@@ -158,6 +165,7 @@ def _parse(data: bytes, source: str) -> ElementTree.Element:
         _clark(name), {_clark(key): value for key, value in attrs.items()}
     )
     parser.EndElementHandler = lambda name: builder.end(_clark(name))
+    parser.StartNamespaceDeclHandler = lambda _prefix, uri: namespaces.add(uri)
     try:
         parser.Parse(data, True)
     except _Refused as refusal:
@@ -166,7 +174,7 @@ def _parse(data: bytes, source: str) -> ElementTree.Element:
         raise OpmlError(
             source, f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
         ) from None
-    return builder.close()
+    return builder.close(), FEEDTUI_NS in namespaces
 
 
 def _clark(name: str) -> str:
@@ -215,6 +223,7 @@ class _Draft:
 
     name: str
     standalone: bool
+    label: str = ""  # a lone feed's own name, empty when it had none
     feeds: dict[str, str] = field(default_factory=dict)  # url key -> url
     query: str = ""
     categories: tuple[str, ...] = ()
@@ -230,11 +239,14 @@ class _Draft:
 
 
 class _Collector:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, *, ours: bool = False) -> None:
         self.source = source
+        self.ours = ours
         self.drafts: list[_Draft] = []
         self.folders: dict[str, _Draft] = {}
-        self.standalone_keys: set[str] = set()
+        # (url key, name) of each feed listed in a folder, and of each lone feed.
+        self.in_folders: set[tuple[str, str]] = set()
+        self.standalone: set[tuple[str, str]] = set()
         self.warnings: list[str] = []
         self.duplicates = 0
         self.skipped = 0
@@ -276,17 +288,18 @@ class _Collector:
             return 0
         key = _url_key(url)
         if folder is not None:
-            self._add(folder, key, url)
-            return 1
-        tags = _category_tags(_attribute(element, "category"))
-        if tags:
-            for tag in tags:
-                self._add(self._folder(tag, None), key, url)
-        elif key in self.standalone_keys:
+            folders = [folder]
+        else:
+            folders = [self._folder(tag, None) for tag in _category_tags(_attribute(element, "category"))]
+        if folders:
+            self.in_folders.add((key, label))
+            for draft in folders:
+                self._add(draft, key, url)
+        elif (key, label) in self.standalone and not self.ours:
             self.duplicates += 1
         else:
-            self.standalone_keys.add(key)
-            draft = _Draft(label or _name_from_url(url), standalone=True, feeds={key: url})
+            self.standalone.add((key, label))
+            draft = _Draft(label or _name_from_url(url), standalone=True, label=label, feeds={key: url})
             draft.take_extras(element)
             self.drafts.append(draft)
         return 1
@@ -298,7 +311,6 @@ class _Collector:
             draft.feeds[key] = url
 
     def result(self) -> OpmlImport:
-        in_folders = {key for draft in self.folders.values() for key in draft.feeds}
         taken = {name for name, draft in self.folders.items() if draft.feeds}
         topics: list[Topic] = []
         for draft in self.drafts:
@@ -306,7 +318,7 @@ class _Collector:
                 continue
             name = draft.name
             if draft.standalone:
-                if next(iter(draft.feeds)) in in_folders:
+                if not self.ours and (next(iter(draft.feeds)), draft.label) in self.in_folders:
                     self.duplicates += 1
                     continue
                 name = _unique(name, taken)

@@ -82,6 +82,34 @@ def test_braces_and_tildes_are_escaped():
     assert "Sets {\\{}x{\\}} {\\textasciitilde} y{\\textasciicircum}2 {\\textbackslash} z" in entry
 
 
+def test_doi_and_url_are_written_verbatim():
+    """BibLaTeX and the url package read them as they are: `{\\_}` or `\\%`
+    would be printed in the DOI and break the link."""
+    post = make_paper("web:0123456789ab", title_display="A post", doi="10.99999/abc_def.%7")
+    post.abs_url = "https://blog.example.org/b/1?a=1&b=%20x#part_2"
+    entry = bibtex_entry(post)
+    assert "  doi = {10.99999/abc_def.%7},\n" in entry
+    assert "  url = {https://blog.example.org/b/1?a=1&b=%20x#part_2}\n" in entry
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "10.99999/open{brace",  # unbalanced: the entry would end early or swallow the next
+        "10.99999/close}brace",
+        "10.99999/\\input{x}",
+        "10.99999/^^5cinput",  # TeX reads ^^5c as a backslash
+        "10.99999/with space",
+    ],
+)
+def test_a_doi_or_url_that_cannot_be_written_verbatim_is_left_out(value):
+    paper = make_paper(title_display="Kept", doi=value)
+    paper.abs_url = "https://blog.example.org/" + value
+    entry = bibtex_entry(paper)
+    assert "doi" not in entry and "url" not in entry
+    assert entry.count("{") == entry.count("}") and "title = {{Kept}}" in entry
+
+
 def test_keys_skip_stopwords_and_stay_unique():
     first = make_paper("2609.00001", title_display="On the Edge of Inference", authors=(("Ada Quill", ()),))
     second = make_paper("2609.00002", title_display="On the Edge of Reason", authors=(("Ada Quill", ()),))

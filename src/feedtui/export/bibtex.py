@@ -7,6 +7,11 @@ LaTeX has no name for are kept as UTF-8 (fine for biber and bibtexu). Math in
 a title (`$O(n\\log n)$`) is the exception: it is kept as the authors wrote it,
 which any LaTeX compiles, where the Unicode rebuilt from its rendering may
 need packages (`\\mathscr`) or not compile at all (a subscript `ᵢ`).
+
+`doi` and `url` are not text: BibLaTeX reads them verbatim, as the url and
+doi packages do, so they are written as they are (an escape would end up in
+the printed DOI and in the link). A value that cannot be written so is left
+out, see `_verbatim`.
 """
 
 from __future__ import annotations
@@ -105,6 +110,20 @@ def _balanced(math: str) -> bool:
     return depth == 0
 
 
+# What a verbatim field cannot hold: BibTeX counts braces in every field (an
+# unbalanced one ends the entry early or runs into the next), and a backslash,
+# or `^^5c` that TeX reads as one, starts a command wherever a style prints the
+# field as text instead of through \url. No DOI or URL needs these characters
+# or a space (a URL percent-encodes them), so such a value is left out.
+_NOT_VERBATIM = re.compile(r"[{}\\^\s]")
+
+
+def _verbatim(value: str | None) -> str | None:
+    if not value or _NOT_VERBATIM.search(value):
+        return None
+    return value
+
+
 # `[bold]`, `[/]`, `[@click=app.quit]`, `[Re]`: bracketed, not a title word.
 _BRACKETED = re.compile(r"\[[^\[\]]*\]")
 
@@ -168,13 +187,14 @@ def bibtex_entry(paper: Paper, key: str | None = None) -> str:
         fields += [("eprint", paper.versioned_id), ("archivePrefix", "arXiv")]
         if paper.primary_category:
             fields.append(("primaryClass", paper.primary_category))
-    if paper.doi:
-        fields.append(("doi", latex_escape(paper.doi)))
+    doi = _verbatim(paper.doi)
+    if doi:
+        fields.append(("doi", doi))
     if paper.journal_ref:
         fields.append(("note", latex_escape(paper.journal_ref)))
-    url = safe_link(paper.abs_url)
+    url = _verbatim(safe_link(paper.abs_url))
     if url:
-        fields.append(("url", url.replace("%", r"\%").replace("#", r"\#")))
+        fields.append(("url", url))
     body = ",\n".join(f"  {name} = {{{value}}}" if name != "month" else f"  {name} = {value}" for name, value in fields)
     return f"@misc{{{key or citation_key(paper)},\n{body}\n}}\n"
 

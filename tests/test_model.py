@@ -31,6 +31,18 @@ def test_arxivs_own_record_beats_a_blog_post_about_it():
         assert "http://blog" in merged.sources
 
 
+def test_an_undated_record_seen_again_keeps_its_dates_and_takes_new_text():
+    """Without a date in its feed a post is dated at each fetch: the later fetch
+    says nothing about when it changed."""
+    first = make_paper("web:0123456789ab", title="Draft", published="2026-09-01T08:00:00", date_estimated=True)
+    again = make_paper("web:0123456789ab", title="Draft", published="2026-09-03T08:00:00", date_estimated=True)
+    assert again.merged_with(first) == first == first.merged_with(again)
+    edited = make_paper("web:0123456789ab", title="Final", published="2026-09-05T08:00:00", date_estimated=True)
+    merged = edited.merged_with(first)
+    assert merged.title == "Final"
+    assert (merged.published, merged.updated, merged.date_estimated) == (first.published, first.updated, True)
+
+
 def test_papers_and_authors_survive_pickling_between_processes():
     """Parsed papers come back from the worker processes pickled."""
     import copy

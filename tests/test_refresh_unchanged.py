@@ -1,10 +1,11 @@
 """A refresh where every feed answers 304 saves what the sources said and
 leaves the paper library unloaded (at 40,000 papers loading it costs more
-than the whole refresh); a refresh that stores papers still prunes."""
+than the whole refresh); a refresh that stores papers still prunes; an item
+fetched again unchanged is not updated, even one without a date."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.utils import format_datetime
 
 from werkzeug import Response
@@ -12,7 +13,7 @@ from werkzeug import Response
 from feedtui.cli import main
 from feedtui.config import Config
 from feedtui.engine import Engine
-from feedtui.model import TopicDefinition, utcnow
+from feedtui.model import UTC, TopicDefinition, utcnow
 
 ETAG = '"invented-1"'
 
@@ -81,3 +82,27 @@ def test_the_cli_prunes_after_storing_papers(tmp_path, httpserver, capsys):
     engine = engine_at(tmp_path / "data")
     assert len(engine.topic_positions("Unchanged")) == 3
     engine.close()
+
+
+UNDATED = b"""<?xml version='1.0'?><rss version='2.0'><channel><title>Invented</title>
+<item><title>A post without a date</title><guid>urn:invented:undated-1</guid>
+<link>https://blog.example.org/undated-1</link><description>Same text every time.</description></item>
+</channel></rss>"""
+
+
+async def test_an_item_without_a_date_keeps_its_first_seen_date_and_is_not_updated(tmp_path, httpserver):
+    httpserver.expect_request("/undated.xml").respond_with_data(UNDATED, content_type="application/rss+xml")
+    url = httpserver.url_for("/undated.xml")
+    first_seen = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("Undated", TopicDefinition(feeds=(url,)))
+    assert (await engine.refresh(["Undated"], now=first_seen)).new_papers == 1
+    for later in (first_seen + timedelta(hours=3), first_seen + timedelta(days=2)):
+        report = await engine.refresh(["Undated"], force=True, now=later)
+        assert (report.new_papers, report.updated_papers) == (0, 0)
+    engine.close()
+
+    reopened = engine_at(tmp_path / "data")
+    (paper,) = reopened.papers(reopened.topic_positions("Undated"))
+    assert (paper.published, paper.updated, paper.date_estimated) == (first_seen, first_seen, True)
+    reopened.close()

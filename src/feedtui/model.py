@@ -110,18 +110,23 @@ class Paper:
     def merged_with(self, other: Paper) -> Paper:
         """Combine two records of the same paper: the newer version's fields win,
         sources and API attributions are the union, the first-version date is the
-        earliest known exact one."""
+        earliest known exact one. A record its source gave no date is dated at
+        its fetch (`DateChecker.check`): that says when it was seen, not when it
+        changed, so seen again it keeps the date it had."""
         if other.id != self.id:
             raise ValueError(f"cannot merge {self.id} with {other.id}")
         if self.secondhand != other.secondhand:
             newer, older = (other, self) if self.secondhand else (self, other)
             published = (newer.published, newer.date_estimated)
+            updated = newer.updated
         else:
             newer, older = (other, self) if _is_newer(other, self) else (self, other)
             published = _earliest_published(self, other)
+            updated = older.updated if _undated(newer) and newer.version == older.version else newer.updated
         merged = replace(
             newer,
             published=published[0],
+            updated=updated,
             date_estimated=published[1],
             sources=_union(older.sources, newer.sources),
             fetched_for=_union(older.fetched_for, newer.fetched_for),
@@ -143,6 +148,13 @@ def _is_newer(candidate: Paper, current: Paper) -> bool:
     if candidate.version != current.version:
         return candidate.version > current.version
     return candidate.updated > current.updated
+
+
+def _undated(paper: Paper) -> bool:
+    """Dated at the fetch time, its source having no (plausible) date for it. (A
+    category feed's replacement has an estimated `published` too, but its
+    `updated` is the announcement's.)"""
+    return paper.date_estimated and paper.updated == paper.published
 
 
 def _earliest_published(a: Paper, b: Paper) -> tuple[datetime, bool]:

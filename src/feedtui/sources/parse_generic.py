@@ -21,8 +21,9 @@ Text: only math (`$…$`, `\\(…\\)`, …) is rendered as Unicode; a blog's
 LaTeX abstracts.
 
 Dates: the entry's published date, else its updated date. An entry without
-either is dated at the fetch time and marked as an estimate; implausible dates
-are handled by `parse_dates.DateChecker`.
+either is dated at the fetch time and marked as an estimate (fetched again, it
+keeps the date it was first given: `Paper.merged_with`); implausible dates are
+handled by `parse_dates.DateChecker`.
 """
 
 from __future__ import annotations

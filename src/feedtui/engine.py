@@ -115,6 +115,9 @@ class Engine:
         self.problems.messages.extend(self.registry.problems())
         self._library: Library | None = None
         self._stale_topics: list[str] = []
+        # The definition (signature) each topic's papers in the library were
+        # found for, so that a topic tagged by another process is taken as is.
+        self._member_signatures: dict[str, str] = {}
         self.last_refresh: datetime | None = None
         self._cache_total_memo: tuple[tuple, int] = ((), 0)
         # The cache generation this process has seen (its own writes included):
@@ -131,13 +134,25 @@ class Engine:
     def reload_topics(self) -> list[str]:
         """Rebuild the registry after a topic change; returns topics needing a retag."""
         self.registry = self._build_registry()
-        if self._library is None:
+        library = self._library
+        if library is None:
             return []
         stored = self.tags.load()
-        for name in list(self._library.members):
+        for name in list(library.members):
             if name not in self.registry:
-                self._library.drop_topic(name)
-        stale = [e.name for e in self.registry if stored.get(e.name, ("",))[0] != e.signature]
+                library.drop_topic(name)
+                self._member_signatures.pop(name, None)
+        stale = []
+        for entry in self.registry:
+            if self._member_signatures.get(entry.name) == entry.signature:
+                continue  # the library holds this definition's papers
+            signature, ids = stored.get(entry.name, ("", []))
+            if signature == entry.signature:
+                # Added, restored or edited elsewhere (the CLI), and tagged there.
+                library.set_members(entry.name, ids)
+                self._member_signatures[entry.name] = signature
+            else:
+                stale.append(entry.name)
         return stale
 
     def topic(self, name: str) -> TopicEntry:
@@ -329,12 +344,14 @@ class Engine:
             self.problems.messages.append(self.tags.problem)
         self.known_generation = self.cache.generation()
         stale: list[str] = []
+        self._member_signatures = {}
         with gc_paused():
             library = Library(load.rows, self.state.read_view)
             for entry in self.registry:
                 signature, ids = stored.get(entry.name, ("", []))
                 if signature == entry.signature:
                     library.set_members(entry.name, ids)
+                    self._member_signatures[entry.name] = signature
                 else:
                     library.set_members(entry.name, ())
                     stale.append(entry.name)
@@ -375,6 +392,8 @@ class Engine:
         library = self.library
         for name, ids in found.items():
             library.set_members(name, ids)
+            if name in self.registry.entries:
+                self._member_signatures[name] = self.registry.entries[name].signature
         self._stale_topics = [n for n in self._stale_topics if n not in found]
 
     def ensure_tagged(self) -> None:

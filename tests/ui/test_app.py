@@ -720,6 +720,34 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             assert paper_list.cursor_card.paper_id == chosen
 
 
+async def test_a_topic_added_and_tagged_by_another_process_shows_its_papers(make_engine, tmp_path):
+    """The new topic showed in the sidebar with no papers until a restart: the
+    CLI had tagged it, and the reader took those tags for its own, empty ones."""
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import TopicDefinition
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        other = Engine(Config(), tmp_path / "data", background_writes=False)
+        other.add_topic("Calibration", TopicDefinition(query="abs:calibrating"))
+        other.follow("Calibration")
+        other.retag(["Calibration"])
+        other.state.flush()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "Calibration" in main.query_one(TopicList).names():
+                break
+        await pilot.pause(0.2)
+        assert engine.library.unread_count("Calibration") == 1
+        assert sidebar_row(app, "Calibration").rstrip().endswith("1")
+        await show(pilot, "Calibration")
+        assert "Gadget calibration" in "\n".join(lines_of(main.query_one(PaperList)))
+        other.close()
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -10,7 +10,9 @@ JSON object of what it observed; the test asserts on it.
 The story: an engine on MOUNT/data follows topic A (FEED_1) and refreshes it.
 Then the fault — the disk is filled to the last byte, or MOUNT is remounted
 read-only — and the reader keeps going: marks papers, follows a topic,
-refreshes topic B (FEED_2), opens papers. Then the fault goes away (the
+refreshes topic B (FEED_2), opens papers, and the CLI is asked to star a
+paper, add, edit and remove topics and import OPML and JSON (each must fail
+with one message). Then the fault goes away (the
 filler is deleted, or MOUNT is remounted read-write) and the engine is left to
 save what it queued on its own. Finally the data directory is opened afresh.
 """
@@ -64,6 +66,35 @@ def remount(mount: Path, mode: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{mode}", str(mount)], check=True)
 
 
+def cli(mount: Path, *args: str) -> dict:
+    """Run `feedtui ARGS` on MOUNT/data: its stderr and exit status."""
+    done = subprocess.run(
+        [sys.executable, "-m", "feedtui", *args, "--data-dir", str(mount / "data")],
+        capture_output=True, text=True, env={**os.environ, "FEEDTUI_CONFIG": str(mount / "no-config.toml")},
+    )
+    return {"stderr": done.stderr, "exit": done.returncode}
+
+
+def write_imports(mount: Path) -> None:
+    """An OPML file and a state export for the CLI to import during the fault."""
+    (mount / "feeds.opml").write_text(
+        '<?xml version="1.0"?><opml version="2.0"><head/><body>'
+        '<outline text="Lab notes" type="rss" xmlUrl="http://127.0.0.1:9/lab-notes.xml"/></body></opml>'
+    )
+    state = {"feedtui": "0.1.0", "format": 1, "topics": {"Topic E": {"query": "abs:e", "description": ""}}}
+    (mount / "state.json").write_text(json.dumps(state))
+
+
+def topic_commands(mount: Path) -> dict[str, dict]:
+    return {
+        "topic add": cli(mount, "topic", "add", "Topic D", "--query", "abs:d"),
+        "topic edit": cli(mount, "topic", "edit", "Topic C", "--query", "abs:z"),
+        "topic rm": cli(mount, "topic", "rm", "Topic C"),
+        "import opml": cli(mount, "import", "opml", str(mount / "feeds.opml")),
+        "import json": cli(mount, "import", "json", str(mount / "state.json")),
+    }
+
+
 def open_engine(data: Path) -> Engine:
     config = Config()
     config.settings.auto_refresh = False
@@ -78,6 +109,7 @@ def main(mode: str, mount: Path, feed_1: str, feed_2: str) -> dict:
     engine.state.on_error = errors.append
     engine.add_topic("Topic A", TopicDefinition(feeds=(feed_1,)))
     engine.add_topic("Topic B", TopicDefinition(feeds=(feed_2,)))
+    engine.add_topic("Topic C", TopicDefinition(query="abs:c"))
     engine.follow("Topic A")
     engine.load_library()
     engine.retag(["Topic A", "Topic B"])
@@ -85,6 +117,7 @@ def main(mode: str, mount: Path, feed_1: str, feed_2: str) -> dict:
     seen["before_ok"] = before.ok
     first_paper = engine.library.ids[0]
     seen["durable_before"] = engine.state.wait_durable(timeout=5)
+    write_imports(mount)
     good = fingerprint(data)
 
     # The fault.
@@ -111,12 +144,11 @@ def main(mode: str, mount: Path, feed_1: str, feed_2: str) -> dict:
     other = open_engine(data)
     seen["second_reader_papers"] = len(other.load_library())
     seen["second_reader_problems"] = other.problems.messages
-    cli = subprocess.run(
-        [sys.executable, "-m", "feedtui", "star", first_paper, "--data-dir", str(data)],
-        capture_output=True, text=True, env={**os.environ, "FEEDTUI_CONFIG": str(mount / "no-config.toml")},
-    )
-    seen["cli_stderr"] = cli.stderr
-    seen["cli_exit"] = cli.returncode
+    star = cli(mount, "star", first_paper)
+    seen["cli_stderr"] = star["stderr"]
+    seen["cli_exit"] = star["exit"]
+    seen["topic_commands"] = topic_commands(mount)
+    seen["unchanged_after_cli"] = fingerprint(data) == good
 
     # The fault goes away; the engine saves what it queued on its own.
     if mode == "full":
@@ -134,6 +166,7 @@ def main(mode: str, mount: Path, feed_1: str, feed_2: str) -> dict:
     seen["reopened_problems"] = reopened.problems.messages
     seen["reopened_read"] = all(reopened.state.is_read(pid) for pid in NEW_MARKS)
     seen["reopened_follows"] = sorted(reopened.state.follows())
+    seen["reopened_user_topics"] = {name: doc.get("query") for name, doc in reopened.state.user_topics().items()}
     seen["reopened_papers"] = len(library)
     seen["reopened_topic_b"] = len(reopened.topic_positions("Topic B"))
     reopened.close()

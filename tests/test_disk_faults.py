@@ -87,13 +87,23 @@ def assert_the_story(seen: dict, words: str) -> None:
     # The CLI's star could not be saved: the command fails, and does not say it starred.
     assert words in seen["cli_stderr"] and seen["cli_exit"] == 1
     assert "star: " not in seen["cli_stderr"], seen["cli_stderr"]
+    assert_topic_commands_failed(seen, words)
     # Once the fault is gone, the queued changes are saved and refreshes land.
     assert seen["durable_after"]
     assert seen["refresh_after_ok"] and seen["new_after"] == 25
     assert seen["reopened_problems"] == []
     assert seen["reopened_read"]
     assert seen["reopened_follows"] == ["Topic A", "Topic B"]
+    assert seen["reopened_user_topics"] == {"Topic A": None, "Topic B": None, "Topic C": "abs:c"}
     assert seen["reopened_papers"] == 50 and seen["reopened_topic_b"] == 25
+
+
+def assert_topic_commands_failed(seen: dict, words: str) -> None:
+    """topic add/edit/rm and import opml/json changed nothing, and said so once."""
+    for command, done in seen["topic_commands"].items():
+        said = done["stderr"]
+        assert said.count("state.json: " + words) == 1, (command, said)
+    assert seen["unchanged_after_cli"]
 
 
 @pytest.mark.slow

@@ -285,9 +285,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
 
 
 def _run_command(command: str, args: argparse.Namespace, config, directory, demo: bool) -> int:
-    from feedtui.engine import TopicNotFound, open_engine
+    from feedtui.engine import open_engine
     from feedtui.store.files import StoreError
-    from feedtui.topics.query import QueryError
 
     try:
         engine = open_engine(config, directory, demo=demo)
@@ -300,32 +299,36 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
     reported = _report_problems(engine, 0)
     _confirmations.clear()
     try:
-        key = command if command != "topic" else f"topic {args.topic_command}"
-        if key in _READS_TAGS:
-            engine.ensure_tagged()
-        status = _HANDLERS[key](engine, args)
-    except TopicNotFound as error:
-        _close(engine)
-        raise UsageError(str(error)) from None
-    except QueryError as error:
-        _close(engine)
-        raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
-    except ValueError as error:
-        _close(engine)
-        raise UsageError(str(error)) from None
-    except BaseException:
-        _close(engine)
-        raise
+        status = _run_handler(engine, command, args)
     finally:
         # What reading the cache found on the way (a damaged file set aside, say).
         _report_problems(engine, reported)
-    # What the command changed is saved now; if that fails, the command failed
-    # and what it would have changed goes unsaid.
-    if not _close(engine):
+        # What the command changed is saved now; if that fails, the command failed
+        # and what it would have changed goes unsaid.
+        saved = _close(engine)
+    if not saved:
         return EXIT_FAILED
     for line in _confirmations:
         print(line, file=sys.stderr)
     return status
+
+
+def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
+    """The command's handler; what it refuses (an unknown topic, a bad query) is a UsageError."""
+    from feedtui.engine import TopicNotFound
+    from feedtui.topics.query import QueryError
+
+    key = command if command != "topic" else f"topic {args.topic_command}"
+    try:
+        if key in _READS_TAGS:
+            engine.ensure_tagged()
+        return _HANDLERS[key](engine, args)
+    except TopicNotFound as error:
+        raise UsageError(str(error)) from None
+    except QueryError as error:
+        raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 # Lines saying what a command changed (a follow, a mark, a topic added), held

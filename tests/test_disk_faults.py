@@ -101,8 +101,12 @@ def assert_the_story(seen: dict, words: str) -> None:
 def assert_topic_commands_failed(seen: dict, words: str) -> None:
     """topic add/edit/rm and import opml/json changed nothing, and said so once."""
     for command, done in seen["topic_commands"].items():
-        said = done["stderr"]
-        assert said.count("state.json: " + words) == 1, (command, said)
+        said = done["stderr"].splitlines()
+        assert done["exit"] == 1, (command, said)
+        not_saved = [line for line in said if "could not save" in line]
+        assert len(not_saved) == 1 and "state.json: " + words in not_saved[0], (command, said)
+        # Nothing else: no traceback, and nothing announced as added, changed or imported.
+        assert all(line.startswith("feedtui: ") for line in said), (command, said)
     assert seen["unchanged_after_cli"]
 
 

@@ -298,15 +298,21 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         return EXIT_FAILED
     reported = _report_problems(engine, 0)
     _confirmations.clear()
+    failure = ""
     try:
         status = _run_handler(engine, command, args)
+    except StoreError as error:  # a full disk, a read-only directory: tags.json, say, not written
+        failure = str(error)
     finally:
         # What reading the cache found on the way (a damaged file set aside, say).
         _report_problems(engine, reported)
         # What the command changed is saved now; if that fails, the command failed
         # and what it would have changed goes unsaid.
         saved = _close(engine)
-    if not saved:
+    if failure and saved:
+        # Said only when the state was saved: otherwise that message says why, once.
+        print(f"feedtui: {failure}", file=sys.stderr)
+    if failure or not saved:
         return EXIT_FAILED
     for line in _confirmations:
         print(line, file=sys.stderr)

@@ -244,6 +244,20 @@ def test_refresh_notes_what_a_partly_read_feed_left_out(tmp_path, httpserver, ca
     assert "1 new, 0 updated papers from 1 source; 0 failed" in err
 
 
+def test_refresh_notes_what_a_partly_read_api_answer_left_out(tmp_path, httpserver, monkeypatch, capsys):
+    """As for a feed: an arXiv API answer that is not well-formed XML is read
+    leniently, and the refresh says so."""
+    body = api_feed(WIDGETS, total=len(WIDGETS)).replace(b"More quantum widgets", b"More quantum\x1b widgets")
+    httpserver.expect_request("/api/query").respond_with_data(body, content_type="application/atom+xml")
+    cli = loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
+    assert cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"') == 0
+    assert cli("refresh", "Quantum Widgets") == 0
+    err = capsys.readouterr().err
+    assert err.count("the feed is not well-formed (XML error at line ") == 1, err
+    assert "feedtui: note: Quantum Widgets: the feed is not well-formed (XML error at line " in err
+    assert "2 new, 0 updated papers from 2 sources; 0 failed" in err  # the query, and the day's total
+
+
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"feedtui": "0.1.0", "format": 1, "topics": {"Bad query": {"query": "abs:(widget"}}}))

@@ -325,6 +325,7 @@ async def _fetch_one(
                 paper.fetched_for = (plan.fetched_for,)
         outcome.papers = papers
         report.papers = len(papers)
+        report.reading_notes = tuple(dict.fromkeys(result.warnings))  # pages may repeat one
         return outcome
     if plan.kind == "total":
         url = build_query_url(settings.arxiv.api_url, plan.query, 0, 1)

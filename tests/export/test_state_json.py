@@ -113,11 +113,29 @@ def test_import_merges_and_never_deletes_or_overwrites(used_state, tmp_path):
     assert summary.added["read"] == 3 and summary.already_here["read"] == 1
     assert summary.added["topics"] == 2 and summary.already_here["topics"] == 1
     assert summary.conflicts == [
-        "topic 'Lab blog' (feeds https://other.example.net/rss); the imported one differs "
-        "(feeds https://lab.example.org/atom.xml; matching abs:robot*)",
+        "topic 'Lab blog' (feeds https://other.example.net/rss; description 'mine'); the imported one differs "
+        "(feeds https://lab.example.org/atom.xml; matching abs:robot*; description 'Our posts')",
         "preference 'theme' = 'nord'; the imported one is 'textual-light'",
     ]
     assert "read marks: 3 added, 1 already here" in summary.lines()
+
+
+def test_a_topic_that_differs_in_its_description_only_says_so(tmp_path):
+    lab = {"feeds": ["https://lab.example.org/atom.xml"]}
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "topics": {"Lab blog": {**lab, "description": "Our posts"}, "Notes": {"query": "abs:notes", "description": "old"}},
+    }
+    here = open_state(tmp_path / "x")
+    here.put_topic("Lab blog", {**lab, "description": "changed here"})
+    here.put_topic("Notes", {"query": "abs:notes", "description": ""})
+    summary = merge_into_store(here, document, source="f.json")
+    here.close()
+    assert summary.conflicts == [
+        "topic 'Lab blog' (description 'changed here'); the imported one differs (description 'Our posts')",
+        "topic 'Notes' (no description); the imported one differs (description 'old')",
+    ]
 
 
 def test_importing_twice_adds_nothing_the_second_time(used_state, tmp_path):

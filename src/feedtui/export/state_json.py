@@ -240,13 +240,31 @@ def _strings(value: Any) -> bool:
 
 def _conflict(table: str, key: str, here: dict, incoming: dict) -> str:
     if table == TOPICS:
-        mine = (TopicDefinition.from_dict(here), here.get("description", ""))
-        theirs = (TopicDefinition.from_dict(incoming), incoming.get("description", ""))
-        if mine != theirs:
-            return f"topic '{key}' ({mine[0].describe()}); the imported one differs ({theirs[0].describe()})"
-    elif table == PREFS and here.get("value") != incoming.get("value"):
+        return _topic_conflict(key, here, incoming)
+    if table == PREFS and here.get("value") != incoming.get("value"):
         return f"preference '{key}' = {_short(here.get('value'))}; the imported one is {_short(incoming.get('value'))}"
     return ""
+
+
+def _topic_conflict(key: str, here: dict, incoming: dict) -> str:
+    """What differs between the two versions of a topic, each side in words ("" when nothing)."""
+    mine: list[str] = []
+    theirs: list[str] = []
+    definitions = TopicDefinition.from_dict(here), TopicDefinition.from_dict(incoming)
+    if definitions[0] != definitions[1]:
+        mine.append(definitions[0].describe())
+        theirs.append(definitions[1].describe())
+    descriptions = here.get("description", ""), incoming.get("description", "")
+    if descriptions[0] != descriptions[1]:
+        mine.append(_description(descriptions[0]))
+        theirs.append(_description(descriptions[1]))
+    if not mine:
+        return ""
+    return f"topic '{key}' ({'; '.join(mine)}); the imported one differs ({'; '.join(theirs)})"
+
+
+def _description(text: str) -> str:
+    return f"description {_short(text)}" if text else "no description"
 
 
 def _short(value: Any) -> str:

@@ -259,9 +259,15 @@ def test_refresh_notes_what_a_partly_read_api_answer_left_out(tmp_path, httpserv
 
 
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({"feedtui": "0.1.0", "format": 1, "topics": {"Bad query": {"query": "abs:(widget"}}}))
-    cli("import", "json", str(state))
+    from feedtui.store.lock import DataDirLock
+    from feedtui.store.state import StateStore
+
+    # A topic whose query no longer parses (a state edited by hand, say): its source fails.
+    data = tmp_path / "data"
+    data.mkdir()
+    state = StateStore(data / "state.json", DataDirLock(data), background=False)
+    state.put_topic("Bad query", {"query": "abs:(widget", "description": ""})
+    state.close()
     cli("topic", "add", "Broken Feed", "--feed", "http://127.0.0.1:9/feed.xml")
     cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
     for name in ("Bad query", "Broken Feed", "Quantum Widgets"):

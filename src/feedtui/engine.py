@@ -247,7 +247,7 @@ class Engine:
         self.check_topic_name(name, replace=replace)
         if definition.is_empty:
             raise ValueError("a topic needs a query, a category or a feed")
-        _check_definition(definition)
+        check_definition(definition)
         self.state.put_topic(name, {**definition.to_dict(), "description": description})
         self.reload_topics()
         return self.registry.entries[name]
@@ -271,7 +271,7 @@ class Engine:
         )
         if definition.is_empty:
             raise ValueError("the topic would have no query, categories or feeds left")
-        _check_definition(definition)
+        check_definition(definition)
         text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
         self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
         self.reload_topics()
@@ -776,7 +776,7 @@ def _refreshed_at(record: object, signature: str) -> datetime | None:
     return when if when.tzinfo is not None else None
 
 
-def _check_definition(definition: TopicDefinition) -> None:
+def check_definition(definition: TopicDefinition) -> None:
     """Raises QueryError or ValueError, in words, for what cannot be used."""
     if definition.query:
         parse_query(definition.query)  # raises QueryError pointing at the problem

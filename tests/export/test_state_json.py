@@ -210,6 +210,41 @@ def test_bad_items_are_skipped_with_a_reason_and_the_rest_imported(tmp_path):
     store.close()
 
 
+def test_items_the_cli_would_refuse_are_skipped_with_a_reason(tmp_path):
+    at = "2026-10-01T00:00:00+00:00"
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "topics": {"Bad Query": {"query": 'abs:"x'}, "Good": {"query": "abs:fine"}},
+        "read": {
+            "garbage id!!": {"at": at},
+            "2609.01235v3": {"at": at},
+            "2609.01236": {"at": "not a date"},
+            "web:0123456789abcdef": {"at": "2026-10-01T00:00:00Z"},
+        },
+        "starred": {"arXiv:2609.01237": {"at": at}, "web:not-a-key": {"at": at}, "2609.01238": {}},
+        "follows": {"Good": {"since": 5}, "Edge Inference": {"since": at}},
+        "hidden_topics": {"Not In The Catalogue": {"at": at}, "Quantum Error Correction": {"at": at}},
+    }
+    store = open_state(tmp_path / "x")
+    summary = merge_into_store(store, document, source="f.json")
+    assert summary.skipped == [
+        "follows: 'Good': 'since' is not an ISO 8601 time (5)",
+        "read marks: 'garbage id!!' is not an arXiv id or a feed item's id",
+        "read marks: '2609.01236': 'at' is not an ISO 8601 time ('not a date')",
+        "stars: 'web:not-a-key' is not an arXiv id or a feed item's id",
+        "topic 'Bad Query': bad query: unmatched quote at column 5 (a phrase ends with a second \")",
+        "hidden catalogue topics: 'Not In The Catalogue' is not a catalogue topic",
+    ]
+    state = store.export()
+    assert set(state["read"]) == {"2609.01235", "web:0123456789abcdef"}
+    assert set(state["starred"]) == {"2609.01237", "2609.01238"}
+    assert set(state["follows"]) == {"Edge Inference"}
+    assert set(state["topics"]) == {"Good"}
+    assert set(state["hidden_topics"]) == {"Quantum Error Correction"}
+    store.close()
+
+
 def test_a_value_the_state_file_cannot_hold_is_skipped_not_a_crash(tmp_path):
     document = {
         "feedtui": "0.1.0",

@@ -29,7 +29,8 @@ def test_import_into_a_running_engine_updates_what_the_ui_reads(tmp_path):
     document = export_state(engine)
     document["read"] = {"2609.01234": {"at": "2026-10-01T00:00:00+00:00"}}
     document["topics"]["Lab blog"] = {"feeds": ["https://lab.example.org/atom.xml"], "description": ""}
-    document["follows"] = {"Lab blog": {"since": "x"}, "Only In Their Config": {"since": "x"}}
+    since = {"since": "2026-10-01T00:00:00+00:00"}
+    document["follows"] = {"Lab blog": since, "Only In Their Config": since}
     summary = import_state(engine, document, source="moved.json")
 
     assert engine.library.unread_count("Widgets") == 1

@@ -18,12 +18,16 @@ and topics from the config file (copy `config.toml` along).
 
 Import merges and never removes or overwrites: an item already here is kept
 as it is (a topic or preference that differs is reported as a conflict),
-anything new is added. Invalid items are skipped and reported; a document
-that is not a feedtui export, or comes from a newer format, is refused whole.
+anything new is added. Invalid items are skipped and reported, as the CLI
+would refuse them (a topic whose query does not parse, a paper key that is
+neither an arXiv id nor a feed item's, a time that is not one, a hidden topic
+the catalogue does not have); a document that is not a feedtui export, or
+comes from a newer format, is refused whole.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,14 +36,23 @@ from typing import Any
 import orjson
 
 from feedtui import __version__
-from feedtui.model import TopicDefinition, utcnow
+from feedtui.engine import check_definition
+from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
+from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.names import name_problem, same_name
+from feedtui.topics.query import QueryError
 
 FORMAT = 1
 MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
+
+
+# The time each table's documents carry (a read mark's `at`, a follow's `since`):
+# nothing reads it back, so one that is missing is let be, but not one that is wrong.
+_TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at"}
+_WEB_KEY = re.compile(r"web:[0-9a-f]+")
 
 
 def machine_pref(key: str) -> bool:
@@ -201,6 +214,16 @@ def _check_item(table: str, raw_key: Any, doc: Any) -> tuple[str, dict] | str:
     if table == TOPICS:
         topic = _topic_document(doc)
         return (key, topic) if isinstance(topic, dict) else f"topic '{key}': {topic}"
+    if table in (READ, STARRED):
+        paper = _paper_key(key)
+        if not paper:
+            return f"{_WORDS[table]}: '{key}' is not an arXiv id or a feed item's id"
+        key = paper
+    if table == HIDDEN_TOPICS and key not in {topic.name for topic in load_catalogue()}:
+        return f"{_WORDS[table]}: '{key}' is not a catalogue topic"
+    time_field = _TIME_FIELDS.get(table, "")
+    if time_field in doc and not _is_time(doc[time_field]):
+        return f"{_WORDS[table]}: '{key}': {time_field!r} is not an ISO 8601 time ({_short(doc[time_field])})"
     try:
         # What the state file cannot hold (a number beyond 64 bits, say) is
         # refused here, rather than failing the whole save later.
@@ -228,10 +251,35 @@ def _topic_document(doc: dict) -> dict | str:
     )
     if definition.is_empty:
         return "it has no query, categories or feeds"
+    try:
+        check_definition(definition)
+    except QueryError as error:
+        return f"bad query: {error}"
+    except ValueError as error:
+        return str(error)
     topic = {**definition.to_dict(), "description": clean_line(description, html_allowed=False)}
     if isinstance(updated, str):
         topic["updated"] = updated
     return topic
+
+
+def _paper_key(key: str) -> str:
+    """The key a paper is stored under (an arXiv id without its version, as
+    the CLI takes ids), or "" when `key` is not a paper's."""
+    split = split_arxiv_id(key)
+    if split:
+        return split[0]
+    return key if _WEB_KEY.fullmatch(key) else ""
+
+
+def _is_time(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def _strings(value: Any) -> bool:

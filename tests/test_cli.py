@@ -258,6 +258,32 @@ def test_refresh_notes_what_a_partly_read_api_answer_left_out(tmp_path, httpserv
     assert "2 new, 0 updated papers from 2 sources; 0 failed" in err  # the query, and the day's total
 
 
+def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_path, httpserver, capsys):
+    from email.utils import format_datetime
+
+    from feedtui.cli import main
+    from feedtui.model import utcnow
+
+    now = utcnow()
+    when = format_datetime(now)
+    items = (
+        f"<item><title>On arXiv</title><link>https://arxiv.org/abs/2611.00003v1</link><pubDate>{when}</pubDate></item>"
+        f"<item><title>On the lab's site</title><guid>https://lab.example.org/posts/1</guid><pubDate>{when}</pubDate></item>"
+    )
+    feed = f"<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>{items}</channel></rss>"
+    httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
+    assert main([*base, "refresh", "Lab"]) == 0
+    capsys.readouterr()
+    assert main([*base, "papers", "Lab"]) == 0
+    rows = sorted(capsys.readouterr().out.splitlines())
+    ids = [row.split()[1] for row in rows]
+    assert ids[0] == "2611.00003v1" and ids[1].startswith("web:") and len(ids[1]) == 20
+    # The date starts one space after the longest id, in every row.
+    assert {row.index(f"{now:%Y-%m-%d}") for row in rows} == {3 + 20 + 1}
+
+
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
     from feedtui.store.lock import DataDirLock
     from feedtui.store.state import StateStore

@@ -564,10 +564,11 @@ def _cmd_papers(engine, args) -> int:
     if args.json:
         print(json_text([paper_json(engine, p, tags[p.id]) for p in papers]))
         return EXIT_OK
+    width = max([16, *(len(paper.versioned_id) for paper in papers)])  # a feed item's id takes 20
     for paper in papers:
         mark = " " if engine.state.is_read(paper.id) else "●"
         star = "★" if engine.state.is_starred(paper.id) else " "
-        print(f"{mark}{star} {paper.versioned_id:<16} {paper.published:%Y-%m-%d} {paper.primary_category:<10} {paper.title_display}")
+        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {paper.primary_category:<10} {paper.title_display}")
     return EXIT_OK
 
 

@@ -16,6 +16,7 @@ from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.main import MainScreen
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
@@ -707,6 +708,8 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             assert main.refreshing and feeds.asked.is_set() and not feeds.release.is_set()
             assert "Prompt widget two" in "\n".join(lines_of(paper_list))
             assert sidebar_row(app, "Prompt").rstrip().endswith("2")
+            status = str(main.query_one(StatusLine).query_one("#status-text").render())
+            assert "2 papers cached" in status and "refreshing…" in status
             paper_list.focus()
             await pilot.press("j")
             chosen = paper_list.cursor_card.paper_id

@@ -31,6 +31,7 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
+REFRESHING = "refreshing…"
 REFRESH_RUNNING = "A refresh is running; what it fetches shows as it is stored"
 READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
 # What only a topic has: on the reading list these keys are shown dimmed.
@@ -1094,7 +1095,7 @@ class MainScreen(Screen):
         status = self.query_one(StatusLine)
         self.refreshing = True
         status.start_progress(1)
-        self.show_status("refreshing…")
+        self.show_status(REFRESHING)
 
         def progress(p: RefreshProgress) -> None:
             status.advance(p.done, p.total)
@@ -1102,7 +1103,7 @@ class MainScreen(Screen):
                 self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
 
         try:
-            report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self.catch_up)
+            report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self._landed)
         finally:
             self.refreshing = False
             status.stop_progress()
@@ -1126,6 +1127,11 @@ class MainScreen(Screen):
             summary += f"; {failures}"
         # A refresh that fetched nothing says so once, in its badge.
         self.show_status("" if report.offline else summary)
+
+    def _landed(self) -> None:
+        """A step of a long refresh is stored: the views, and the count of papers cached, show it."""
+        self.catch_up()
+        self.show_status(REFRESHING)
 
     def catch_up(self) -> None:
         """The sidebar and the list show the library as it is now (after a

@@ -319,6 +319,26 @@ async def test_a_mark_made_in_the_detail_view_is_undone_too(make_engine):
         assert engine.state.is_read("2611.00001")
 
 
+async def test_ctrl_z_works_in_the_detail_view_and_its_marks_follow(make_engine):
+    """It did nothing there, while the "ctrl+z to undo" notice was still on screen."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("M", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        assert "● unread" not in str(app.screen.query_one("#detail-body").render())
+        app.clear_notifications()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        assert not engine.state.is_read("2611.00001")
+        assert "● unread" in str(app.screen.query_one("#detail-body").render())
+        assert [n.message for n in app._notifications] == ["Undone: marked 4 papers read in Widgets"]
+
+
 async def test_ask_ranks_and_highlights(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

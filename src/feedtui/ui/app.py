@@ -19,6 +19,7 @@ class FeedtuiApp(App):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
     ]
 
     def __init__(self, engine: Engine) -> None:
@@ -73,6 +74,21 @@ class FeedtuiApp(App):
         if engine is not None and engine.state.pref("theme") != theme:
             engine.state.set_pref("theme", theme)
             engine.state.set_pref("theme_config", engine.settings.theme)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            # From the reader and a paper's detail view; not under a form or the help.
+            from feedtui.ui.screens.detail import DetailScreen
+
+            return self.screen is self.main_screen or isinstance(self.screen, DetailScreen)
+        return True
+
+    def action_undo(self) -> None:
+        from feedtui.ui.screens.detail import DetailScreen
+
+        self.main_screen.action_undo()
+        if isinstance(self.screen, DetailScreen):
+            self.screen.render_paper()  # its read and starred marks
 
     def action_help(self) -> None:
         from feedtui.ui.screens.help import HelpScreen

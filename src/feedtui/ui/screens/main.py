@@ -82,7 +82,6 @@ class MainScreen(Screen):
         Binding("f", "unfollow", "Unfollow", id="topic.follow"),
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
         Binding("M", "mark_all_read", "Mark all read", show=False, id="topic.mark_all_read"),
-        Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
         Binding("n", "next_unread", "Next unread", id="paper.next_unread"),
         Binding("u", "unread_only", "Unread only", id="topic.unread_only"),
         Binding("s", "star", "Star", id="paper.star"),

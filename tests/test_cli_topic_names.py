@@ -52,6 +52,9 @@ def test_topic_add_refuses_a_name_that_is_taken_and_points_at_edit(env, capsys, 
     [
         ("★ Starred", "'★ Starred' is the reading list's name; choose another name for a topic"),
         ("★ starred", "'★ Starred' is the reading list's name; choose another name for a topic"),
+        # Followed, it would be drawn as ★ Starred, beside the reading list's own row.
+        ("Starred", "'★ Starred' is the reading list's name; choose another name for a topic"),
+        ("★STARRED", "'★ Starred' is the reading list's name; choose another name for a topic"),
         ("   ", "a topic needs a name"),
         ("\x1b[31m\x07\t", "a topic needs a name"),
         ("x" * 121, "a topic name has at most 120 characters"),

@@ -6,7 +6,8 @@ A name is one line of plain text (control characters and runs of spaces are
 cleaned away before this rule sees it), at most `MAX_TOPIC_NAME` characters,
 unique but for case (the app and the CLI find topics forgiving case, so
 "edge inference" beside "Edge Inference" could never be told apart), and not
-the reading list's name, which the app's sidebar shows as a row of its own.
+the reading list's name, which the app's sidebar shows as a row of its own,
+with or without its star (a followed topic's row starts with the same ★).
 """
 
 from __future__ import annotations
@@ -32,9 +33,14 @@ def name_problem(name: str) -> str:
         return "a topic needs a name"
     if len(name) > MAX_TOPIC_NAME:
         return f"a topic name has at most {MAX_TOPIC_NAME} characters"
-    if name_key(name) == name_key(READING_LIST):
+    if is_reading_list_name(name):
         return f"'{READING_LIST}' is the reading list's name; choose another name for a topic"
     return ""
+
+
+def is_reading_list_name(name: str) -> bool:
+    """`★ Starred`, or `Starred` (case aside), which followed would read the same."""
+    return name_key(name.lstrip("★").strip()) == name_key(READING_LIST.lstrip("★").strip())
 
 
 def same_name(name: str, names: Iterable[str]) -> str:

@@ -22,6 +22,7 @@ from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, highlight_words, query_terms
 from feedtui.store.codec import C_TITLE
 from feedtui.topics.momentum import sort_trending
+from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
@@ -637,7 +638,7 @@ class MainScreen(Screen):
     def _save_new_topic(self, draft) -> str:
         name = self.engine.topic_name(draft.name)
         taken = self.engine.name_taken(name)
-        if taken:
+        if taken and not is_reading_list_name(taken):  # the reading list's name: add_topic says why
             return f"There is a topic called {taken} already: {self._key('topic.edit')} edits it."
         return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
 

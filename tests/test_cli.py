@@ -267,8 +267,10 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
     now = utcnow()
     when = format_datetime(now)
     items = (
-        f"<item><title>On arXiv</title><link>https://arxiv.org/abs/2611.00003v1</link><pubDate>{when}</pubDate></item>"
-        f"<item><title>On the lab's site</title><guid>https://lab.example.org/posts/1</guid><pubDate>{when}</pubDate></item>"
+        f"<item><title>On arXiv</title><link>https://arxiv.org/abs/2611.00003v1</link><pubDate>{when}</pubDate>"
+        "<category>cs.DC</category></item>"
+        f"<item><title>On the lab's site</title><guid>https://lab.example.org/posts/1</guid><pubDate>{when}</pubDate>"
+        "<category>physics.comp-ph</category></item>"
     )
     feed = f"<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>{items}</channel></rss>"
     httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
@@ -280,8 +282,9 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
     rows = sorted(capsys.readouterr().out.splitlines())
     ids = [row.split()[1] for row in rows]
     assert ids[0] == "2611.00003v1" and ids[1].startswith("web:") and len(ids[1]) == 20
-    # The date starts one space after the longest id, in every row.
+    # The date starts one space after the longest id, the title after the longest category, in every row.
     assert {row.index(f"{now:%Y-%m-%d}") for row in rows} == {3 + 20 + 1}
+    assert {row.index("On ") for row in rows} == {3 + 20 + 1 + 10 + 1 + len("physics.comp-ph") + 1}
 
 
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):

@@ -564,11 +564,14 @@ def _cmd_papers(engine, args) -> int:
     if args.json:
         print(json_text([paper_json(engine, p, tags[p.id]) for p in papers]))
         return EXIT_OK
-    width = max([16, *(len(paper.versioned_id) for paper in papers)])  # a feed item's id takes 20
+    # Columns as wide as what they hold: a feed item's id takes 20, physics.comp-ph 15.
+    width = max([16, *(len(paper.versioned_id) for paper in papers)])
+    category_width = max([10, *(len(paper.primary_category) for paper in papers)])
     for paper in papers:
         mark = " " if engine.state.is_read(paper.id) else "●"
         star = "★" if engine.state.is_starred(paper.id) else " "
-        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {paper.primary_category:<10} {paper.title_display}")
+        category = f"{paper.primary_category:<{category_width}}"
+        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {paper.title_display}")
     return EXIT_OK
 
 

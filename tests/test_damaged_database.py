@@ -273,3 +273,21 @@ async def test_damage_found_while_storing_is_told_and_fetched_again(tmp_path, ht
     assert engine.fetch_state.validators("http://elsewhere/feed.xml").empty
     assert list((tmp_path / "data/cache/papers").glob("2026-09-28.json.damaged-*"))
     engine.close()
+
+
+@pytest.mark.parametrize("relative", ["cache/tags.json", f"cache/index/{WEEK}.json"])
+def test_a_folder_where_a_file_should_be_is_named_not_a_traceback(data, capsys, tmp_path, relative):
+    """A folder in place of cache/tags.json ended `feedtui topics` in an IsADirectoryError traceback."""
+    from feedtui.ui.run import run_tui
+
+    path = data / relative
+    path.unlink()
+    path.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    code = main(["papers", "Widgets", "--data-dir", str(data), "--config", str(config)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]
+    assert run_tui(Config(), data) == 1
+    assert capsys.readouterr().err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]

@@ -303,6 +303,10 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         status = _run_handler(engine, command, args)
     except StoreError as error:  # a full disk, a read-only directory: tags.json, say, not written
         failure = str(error)
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # a file of the data directory that cannot be read
+        failure = data_dir_problem(directory, error)
     finally:
         # What reading the cache found on the way (a damaged file set aside, say).
         _report_problems(engine, reported)
@@ -365,8 +369,13 @@ def _close(engine) -> bool:
     return True
 
 def data_dir_problem(directory, error: OSError) -> str:
+    from pathlib import Path
+
     from feedtui.store.files import describe_os_error
 
+    if error.filename and Path(error.filename) != Path(directory):
+        # One of its files (a folder where cache/tags.json should be, say).
+        return f"cannot read {error.filename}: {describe_os_error(error)}"
     if isinstance(error, (FileExistsError, NotADirectoryError)):
         reason = "it, or a folder on its path, is a file"
     else:

@@ -119,3 +119,36 @@ def test_highlight_of_latin_words_is_unchanged_and_stops_at_cjk() -> None:
     assert marked(("GPU",), "基于GPU加速的训练, GPUs") == ["GPU", "GPUs"]
     assert highlight_pattern(()) is None
     assert highlight_pattern(("",)) is None
+
+
+HYPHENATED = [
+    make_paper("2609.30001", title="Multi-Tenant Serving of Language Models", abstract="We share one KV-cache across users."),
+    make_paper("2609.30002", title="Paged Attention", abstract="A KV cache held in pages."),
+    make_paper("2609.30003", title="Speculative Decoding", abstract="Draft models propose tokens."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("tenant", ["2609.30001"]),  # a part of `Multi-Tenant`
+        ("multi-tenant", ["2609.30001"]),
+        ("KV-cache", ["2609.30001", "2609.30002"]),  # the compound itself ranks first
+        ("KV cache", ["2609.30002", "2609.30001"]),
+        ("state-of-the-art", []),  # `of` and `the` are still left out
+    ],
+)
+def test_hyphenated_compounds_are_found_by_their_parts(question: str, expected: list[str]) -> None:
+    assert ranked_ids(HYPHENATED, question) == expected
+
+
+def test_hyphenated_compounds_are_indexed_whole_and_in_parts() -> None:
+    assert index_terms("Multi-Tenant caches") == (["multi-tenant", "cache", "multi", "tenant"], 2)
+    assert query_terms("state-of-the-art KV-caches") == ["state-of-the-art", "state", "art", "kv-cache", "kv", "cache"]
+
+
+def test_highlight_marks_a_hyphenated_question_in_either_form() -> None:
+    words = highlight_words("KV-cache")
+    assert words == ("KV-cache", "KV", "cache")
+    assert marked(words, "a KV-cache, a KV cache") == ["KV-cache", "KV", "cache"]
+    assert marked(highlight_words("tenant"), "Multi-Tenant serving") == ["Tenant"]

@@ -11,6 +11,11 @@ indexed as character bigrams and single characters (see
 `feedtui.text.cjk`), and a question's run is looked up as its bigrams (a
 single character as itself), so `注意力` finds `稀疏注意力机制`. A run's
 length for BM25 is its number of characters.
+
+A hyphenated compound is indexed as a whole and as its parts, so `tenant`
+finds `Multi-Tenant`; a compound in a question is looked up the same way,
+so `KV-cache` finds `KV cache` too, and ranks `KV-cache` higher. The parts
+add no length: a text without hyphens scores as it did.
 """
 
 from __future__ import annotations
@@ -74,8 +79,11 @@ def index_terms(text: str) -> tuple[list[str], int]:
     """The terms `text` is indexed under, and its length in words (a CJK run
     counts its characters, not its bigrams as well)."""
     if not has_cjk(text):
-        words = list(map(fold, _WORD.findall(text)))
-        return words, len(words)
+        tokens = _WORD.findall(text)
+        words = list(map(fold, tokens))
+        if "-" in text:
+            words += map(fold, _compound_parts(tokens))
+        return words, len(tokens)
     terms: list[str] = []
     length = 0
     for part, is_cjk in _split_cjk(_WORD.findall(text)):
@@ -87,8 +95,14 @@ def index_terms(text: str) -> tuple[list[str], int]:
             length += len(run)
         else:
             terms.append(fold(part))
+            terms += map(fold, _compound_parts((part,)))
             length += 1
     return terms, length
+
+
+def _compound_parts(words: Iterable[str]) -> list[str]:
+    """The parts of the hyphenated words among `words`: `multi-tenant` → `multi`, `tenant`."""
+    return [part for word in words if "-" in word for part in word.split("-")]
 
 
 def _split_cjk(words: list[str]) -> list[tuple[str, bool]]:
@@ -108,7 +122,12 @@ def _split_cjk(words: list[str]) -> list[tuple[str, bool]]:
 
 
 def _content_parts(question: str) -> list[tuple[str, bool]]:
-    return _split_cjk([w for w in _WORD.findall(question) if w.casefold() not in STOPWORDS])
+    """The question's words without common ones; a hyphenated word is
+    followed by its parts, so that the question finds it written either way."""
+    words = []
+    for word in _WORD.findall(question):
+        words += (w for w in (word, *_compound_parts((word,))) if w.casefold() not in STOPWORDS)
+    return _split_cjk(words)
 
 
 def query_terms(question: str) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -254,6 +255,29 @@ async def test_a_60_by_20_terminal_with_a_sidebar_shows_the_whole_chart():
         for bar, count in zip(bars, COUNTS):
             assert text_above(lines, bar) == str(count)
         assert "Jul 13" in lines[-1] and "Week of Sep 28" in lines[-1]
+
+
+BUSY = [40, 113, 336, 745, 1680, 1680, 1680, 1234, 980, 2, 0, 215]
+
+
+@pytest.mark.parametrize("width", [60, 70, 80, 90, 120])
+@pytest.mark.parametrize("sidebar", [False, True])
+async def test_counts_keep_a_blank_cell_from_each_other_and_from_bars(width, sidebar):
+    app = ChartApp(chart_data(BUSY), sidebar=sidebar)
+    async with app.run_test(size=(width, 10)):
+        lines = screen_lines(app.query_one(MomentumChart))
+    for line in lines[:-2]:
+        for label in re.finditer(r"[0-9.kM]+", line):
+            assert line[label.start() - 1 : label.start()] in ("", " "), line
+            assert line[label.end() : label.end() + 1] in ("", " "), line
+    shown = {}
+    for bar, count in zip(read_bars(lines), [count for count in BUSY if count]):
+        text = text_above(lines, bar)
+        assert text in {format_count(count, room) for room in range(6)}, (count, text)
+        shown[count] = bool(text)
+    # A week's count is left out only with those of every week not busier.
+    labelled = [count for count, seen in shown.items() if seen]
+    assert all(count < min(labelled, default=float("inf")) for count, seen in shown.items() if not seen), shown
 
 
 async def test_an_all_zero_topic_shows_a_flat_baseline_and_a_note():

@@ -144,8 +144,8 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
     grid = _Grid(width, plot_rows + 1)
     busiest = max(counts)
     partial_index = len(counts) - 1 if data.partial_last else -1
-    for index, count in enumerate(counts):
-        level = bar_level(count, busiest, plot_rows * 8)
+    levels = [bar_level(count, busiest, plot_rows * 8) for count in counts]
+    for index, level in enumerate(levels):
         part: Part = "bar-partial" if index == partial_index else "bar"
         x = columns.bar_left(index)
         for row in range(plot_rows):
@@ -153,10 +153,8 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
             if fill:
                 glyph = PARTIAL_FULL if fill == 8 and part == "bar-partial" else EIGHTHS[fill]
                 grid.put(x, row, glyph * columns.bar, part)
-        if busiest:
-            text = format_count(count, columns.slot)
-            start = x + (columns.bar - len(text)) // 2
-            grid.put(min(max(0, start), width - len(text)), -(-level // 8), text, "count")
+    if busiest:
+        _put_counts(grid, counts, levels, columns)
     if not busiest:
         note = set_cell_size(EMPTY_NOTE, min(width, len(EMPTY_NOTE)))
         grid.put((width - len(note)) // 2, plot_rows // 2, note, "note")
@@ -164,6 +162,21 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
     rows.append(_axis_row(columns, width, partial_index))
     rows.append(_label_row(data, columns, width))
     return tuple(rows[-height:])
+
+
+def _put_counts(grid: _Grid, counts: list[int], levels: list[int], columns: _Columns) -> None:
+    """Each week's count on the line just above its bar, in at most slot - 1
+    cells: centred on its bar, a count that narrow keeps a blank cell between
+    itself and the next bar or count, even at the chart's edges. When some
+    counts do not fit even shortened (`336` over two-cell bars), only the
+    weeks busier than all of those keep theirs: the busiest weeks give the
+    chart its scale, and weeks of equal counts are treated alike."""
+    texts = [format_count(count, columns.slot - 1) for count in counts]
+    unfit = max((count for count, text in zip(counts, texts) if not text), default=-1)
+    for index, (count, text) in enumerate(zip(counts, texts)):
+        if count > unfit:
+            start = columns.bar_left(index) + (columns.bar - len(text)) // 2
+            grid.put(min(max(0, start), grid.width - len(text)), -(-levels[index] // 8), text, "count")
 
 
 class _Grid:

@@ -28,6 +28,11 @@ def lines_of(widget) -> list[str]:
     return [strip.text for strip in widget.render_lines(region)]
 
 
+def list_title(main) -> str:
+    """The list's title as it is on screen."""
+    return lines_of(main.query_one("#list-title"))[0].rstrip()
+
+
 def sidebar_row(app, name: str) -> str:
     return app.screen.query_one(TopicList).row_text(name)
 
@@ -348,39 +353,59 @@ async def test_ask_ranks_and_highlights(make_engine):
         await pilot.press("enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask:" in str(main.query_one("#list-title").render()):
+            if "Ask:" in list_title(main):
                 break
-        title = str(main.query_one("#list-title").render())
-        assert "Ask: gadget — 1 paper" in title
+        title = list_title(main)
+        assert title == "Ask: gadget — 1 paper, best match first  (esc: back)"
         paper_list = main.query_one(PaperList)
         assert paper_list.cursor_card.paper_id == "2611.00002"
         assert paper_list.cursor_card.highlight == ("gadget",)
         await pilot.press("escape")
         await pilot.pause()
         assert paper_list.card_count == 4
-        assert "Latest papers" in str(main.query_one("#list-title").render())
+        assert "Latest papers" in list_title(main)
         # Nothing found: said in words, and the way back fits on the line.
         await pilot.press("slash", *"zeppelin", "enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask:" in str(main.query_one("#list-title").render()):
+            if "Ask:" in list_title(main):
                 break
-        assert str(main.query_one("#list-title").render()) == "Ask: zeppelin — no paper matches  (esc: back)"
+        assert list_title(main) == "Ask: zeppelin — no paper matches  (esc: back)"
         assert main.query_one(PaperList).empty_message == "No paper in this topic matches those words"
         # Only stopwords: said why nothing matched.
         await pilot.press("escape", "slash", *"the of and", "enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask: the" in str(main.query_one("#list-title").render()):
+            if "Ask: the" in list_title(main):
                 break
         assert main.query_one(PaperList).empty_message.startswith("Only common words")
-        # A long question is cut, not the count.
+        # A long question is cut, not the count or the way back.
         await pilot.press("escape", "slash", *("gadget " * 10), "enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask:" in str(main.query_one("#list-title").render()):
+            if "Ask:" in list_title(main):
                 break
-        assert "… — 1 paper, best match first" in str(main.query_one("#list-title").render())
+        assert list_title(main).endswith("… — 1 paper  (esc: back)")
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engine, width):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(width, 30)) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"widget sorting network scale calibration", "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in list_title(main):
+                break
+        title = list_title(main)
+        assert title.startswith("Ask: widg")
+        assert title.endswith(" — 4 papers  (esc: back)") or title.endswith(" — 4 papers, best match first  (esc: back)")
+        assert len(title) <= main.query_one("#list-title").size.width
+        # Resized, the title is fitted again.
+        await pilot.resize_terminal(160, 30)
+        await pilot.pause()
+        assert list_title(main) == "Ask: widget sorting network scale calibration — 4 papers, best match first  (esc: back)"
 
 
 async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_engine):
@@ -406,7 +431,7 @@ async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
         await pilot.press("slash", *"quill", "enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask:" in str(main.query_one("#list-title").render()):
+            if "Ask:" in list_title(main):
                 break
         paper_list = main.query_one(PaperList)
         assert paper_list.cursor_card.highlight == ("quill",)
@@ -619,13 +644,13 @@ async def test_unread_only_hides_read_papers(make_engine):
         await pilot.press("u")
         await pilot.pause()
         assert main.query_one(PaperList).card_count == 3
-        assert "unread only: 3 left" in str(main.query_one("#list-title").render())
+        assert "unread only: 3 left" in list_title(main)
         # A card marked read stays until the topic is shown again; the count follows.
         main.query_one(PaperList).focus()
         await pilot.press("m")
         await pilot.pause()
         assert main.query_one(PaperList).card_count == 3
-        assert "unread only: 2 left" in str(main.query_one("#list-title").render())
+        assert "unread only: 2 left" in list_title(main)
 
 
 async def test_star_shows_in_the_reading_list(make_engine):
@@ -663,7 +688,7 @@ async def test_ten_thousand_cards_scroll_to_the_end(make_engine):
         assert paper_list.cursor == 9_999
         last = paper_list.cursor_card.title
         assert last in "\n".join(lines_of(paper_list))
-        assert "Latest papers (10,000)" in str(main.query_one("#list-title").render())
+        assert "Latest papers (10,000)" in list_title(main)
 
 
 async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(make_engine, httpserver):
@@ -1034,7 +1059,7 @@ async def test_ask_after_the_topic_is_edited_searches_its_new_papers(make_engine
         await pilot.press("slash", *question, "enter")
         for _ in range(50):
             await pilot.pause(0.02)
-            if "Ask:" in str(main.query_one("#list-title").render()):
+            if "Ask:" in list_title(main):
                 break
         paper_list = main.query_one(PaperList)
         found = sorted(paper_list.source.card(i).paper_id for i in range(paper_list.card_count))
@@ -1149,7 +1174,7 @@ async def test_removing_the_topic_shown_closes_its_question(make_engine):
         await pilot.pause()
         assert "Gadgets" not in engine.registry
         assert main.ask_question == "" and not main.query_one("#ask").display
-        assert "Ask:" not in str(main.query_one("#list-title").render())
+        assert "Ask:" not in list_title(main)
 
 
 def test_feed_urls_keep_their_commas_and_categories_split_on_them():

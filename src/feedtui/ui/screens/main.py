@@ -70,6 +70,35 @@ class _AskIndex:
     index: SearchIndex
 
 
+@dataclass(frozen=True)
+class AskTitle:
+    """The list's title for an Ask, fitted to the width it is drawn at: the
+    count and the way back stay in view; "best match first" goes first, then
+    the question is cut shorter (it is at most `ASK_SHOWN` cells anyway)."""
+
+    question: str
+    found: int
+
+    def __rich_console__(self, console, options):
+        yield self.fitted(options.max_width)
+
+    def fitted(self, width: int) -> Text:
+        count = f" — {self.found:,} paper{'s' if self.found != 1 else ''}" if self.found else " — no paper matches"
+        order = ", best match first" if self.found else ""
+        back = "  (esc: back)"
+        question = Text(one_line_safe(self.question))
+        question.truncate(ASK_SHOWN, overflow="ellipsis")  # in cells
+        if 5 + question.cell_len + len(count) + len(order) + len(back) > width:
+            order = ""
+            question.truncate(max(1, width - 5 - len(count) - len(back)), overflow="ellipsis")
+        title = Text(no_wrap=True, overflow="ellipsis", end="")
+        title.append("Ask: ", style="bold")
+        title.append_text(question)
+        title.append(count + order, style="bold")
+        title.append(back, style="dim")
+        return title
+
+
 class MainScreen(Screen):
     AUTO_FOCUS = "#topics"
     # How often an open app looks whether the followed topics are due, and
@@ -952,18 +981,7 @@ class MainScreen(Screen):
             expanded=self.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
         )
-        found = len(positions)
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append("Ask: ", style="bold")
-        shown = Text(one_line_safe(question))
-        shown.truncate(ASK_SHOWN, overflow="ellipsis")  # in cells: the count stays in view
-        title.append_text(shown)
-        if found:
-            title.append(f" — {found:,} paper{'s' if found != 1 else ''}, best match first", style="bold")
-        else:
-            title.append(" — no paper matches", style="bold")
-        title.append("  (esc: back)", style="dim")
-        self.query_one("#list-title", Static).update(title)
+        self.query_one("#list-title", Static).update(AskTitle(question, len(positions)))
         paper_list = self.query_one(PaperList)
         paper_list.empty_message = (
             "No paper in this topic matches those words"

@@ -130,6 +130,11 @@ def _content_parts(question: str) -> list[tuple[str, bool]]:
     return _split_cjk(words)
 
 
+def has_words(question: str) -> bool:
+    """Whether `question` has any word at all, common or not (`!!!` has none)."""
+    return _WORD.search(question) is not None
+
+
 def query_terms(question: str) -> list[str]:
     """The question's content words, folded, in order, without repeats; a
     CJK run stands for its bigrams."""

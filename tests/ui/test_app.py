@@ -388,6 +388,26 @@ async def test_ask_ranks_and_highlights(make_engine):
         assert list_title(main).endswith("… — 1 paper  (esc: back)")
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("!!!", "The question has no words to search for: ask with words"),
+        ("the of and", "Only common words (the, of, papers…) were asked: ask with others"),
+    ],
+)
+async def test_an_ask_with_nothing_to_search_for_says_why(make_engine, question, said):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *question, "enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in list_title(main):
+                break
+        await pilot.pause()
+        assert any(line.strip() == said for line in lines_of(main.query_one(PaperList)))
+
+
 @pytest.mark.parametrize("width", [60, 80, 100])
 async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engine, width):
     app = FeedtuiApp(make_engine())

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from feedtui.engine import Engine, RefreshProgress
-from feedtui.search import SearchIndex, highlight_words, query_terms
+from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.store.codec import C_TITLE
 from feedtui.topics.momentum import sort_trending
 from feedtui.topics.names import is_reading_list_name
@@ -68,6 +68,14 @@ class _AskIndex:
     version: int
     members: list[int]
     index: SearchIndex
+
+
+def _ask_empty_message(question: str) -> str:
+    if query_terms(question):
+        return "No paper in this topic matches those words"
+    if has_words(question):
+        return "Only common words (the, of, papers…) were asked: ask with others"
+    return "The question has no words to search for: ask with words"
 
 
 @dataclass(frozen=True)
@@ -983,11 +991,7 @@ class MainScreen(Screen):
         )
         self.query_one("#list-title", Static).update(AskTitle(question, len(positions)))
         paper_list = self.query_one(PaperList)
-        paper_list.empty_message = (
-            "No paper in this topic matches those words"
-            if query_terms(question)
-            else "Only common words (the, of, papers…) were asked, and those are left out: ask with others"
-        )
+        paper_list.empty_message = _ask_empty_message(question)
         paper_list.set_source(self._cards, keep=keep)
         paper_list.focus()
 

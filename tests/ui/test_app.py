@@ -68,6 +68,20 @@ async def test_starts_on_the_first_followed_topic_with_cards(make_engine):
         assert sidebar_row(app, "Widgets").rstrip().endswith("4")
 
 
+async def test_the_follow_hint_stays_on_the_title_line_or_is_left_out(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(120, 30)) as pilot:
+        main = await ready(pilot)
+        title = main.query_one(TopicHeader).query_one("#header-title")
+        assert [line.rstrip() for line in lines_of(title)] == ["Widgets    ★ Following   f unfollows"]
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        assert [line.rstrip() for line in lines_of(title)] == ["Widgets    ★ Following"]
+        await pilot.resize_terminal(120, 30)
+        await pilot.pause()
+        assert [line.rstrip() for line in lines_of(title)] == ["Widgets    ★ Following   f unfollows"]
+
+
 async def test_f_follows_persists_at_once_and_reorders_the_sidebar(make_engine, tmp_path):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -39,6 +39,8 @@ class TopicHeader(Vertical):
     TopicHeader > .-empty { display: none; }
     """
 
+    _data: HeaderData | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(id="header-title")
         yield Static(id="header-description")
@@ -55,21 +57,36 @@ class TopicHeader(Vertical):
             description=strip_controls(data.description),
             error=strip_controls(data.error),
         )
+        self._data = data
+        self._show_title()
+        self._set("#header-description", Text(data.description, style="italic") if data.description else None)
+        self._set("#header-definition", Text(data.definition, style="dim") if data.definition else None)
+        self._set("#header-error", Text(data.error, style="bold") if data.error else None)
+        self._set("#header-sentence", Text(data.sentence) if data.sentence else None)
+
+    def on_resize(self) -> None:
+        if self._data is not None:
+            self._show_title()
+
+    def _show_title(self) -> None:
+        """Name and state on one line, and the follow key's hint after them
+        while it fits on that line too: a hint wrapped onto a line of its own
+        reads as if it were a description."""
+        data = self._data
         title = Text()
         title.append(data.name, style="bold")
         if not data.virtual:
             title.append("   ")
             if data.following:
                 title.append(" ★ Following ", style="reverse bold")
-                title.append(f"  {data.follow_key} unfollows", style="dim")
+                hint = f"  {data.follow_key} unfollows"
             else:
                 title.append(" ☆ Not following ", style="bold")
-                title.append(f"  {data.follow_key} follows", style="dim")
+                hint = f"  {data.follow_key} follows"
+            width = self.query_one("#header-title", Static).size.width
+            if not width or title.cell_len + len(hint) <= width:
+                title.append(hint, style="dim")
         self._set("#header-title", title)
-        self._set("#header-description", Text(data.description, style="italic") if data.description else None)
-        self._set("#header-definition", Text(data.definition, style="dim") if data.definition else None)
-        self._set("#header-error", Text(data.error, style="bold") if data.error else None)
-        self._set("#header-sentence", Text(data.sentence) if data.sentence else None)
 
     def _set(self, selector: str, text: Text | None) -> None:
         widget = self.query_one(selector, Static)

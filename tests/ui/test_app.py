@@ -33,6 +33,11 @@ def list_title(main) -> str:
     return lines_of(main.query_one("#list-title"))[0].rstrip()
 
 
+def detail_text(detail) -> str:
+    """The detail view's text as it is on screen, line by line."""
+    return "\n".join(line.rstrip() for static in detail.query("#detail > Static") for line in lines_of(static))
+
+
 def sidebar_row(app, name: str) -> str:
     return app.screen.query_one(TopicList).row_text(name)
 
@@ -529,7 +534,7 @@ async def test_enter_opens_the_detail_and_marks_read(make_engine):
             if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
                 break
         assert isinstance(app.screen, DetailScreen)
-        body = str(app.screen.query_one("#detail-body").render())
+        body = detail_text(app.screen)
         assert "Widget sorting at scale" in body
         assert "Ada Quill — Institute of Nowhere" in body
         assert "https://arxiv.org/abs/2611.00001v1" in body
@@ -622,12 +627,40 @@ async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_hea
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert isinstance(app.screen, DetailScreen)
-        body = str(app.screen.query_one("#detail-body").render())
+        body = detail_text(app.screen)
         assert "Lab notes on widget sorting" in body
         assert "web:" not in body and "Authors" not in body
         await pilot.press("b")
         await pilot.pause()
         assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
+
+
+async def test_a_wrapped_affiliation_keeps_the_authors_indent(make_engine):
+    from tests.factories import make_paper
+
+    affiliations = ("School of Widget Science, Aldermoor University", "Department of Gadget Studies, Orlu Heights University")
+    paper = make_paper(
+        "2611.00009", title="Widgets in depth", abstract="A widget paper.", published="2026-11-25T10:00:00",
+        authors=(("Zainab Fjeldstad", affiliations), ("Bo Lindqvist", ())),
+    )
+    engine = make_engine(papers=[paper])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=(80, 40)) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
+                break
+        await pilot.pause()
+        screen_lines = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        first = next(i for i, line in enumerate(screen_lines) if "Zainab Fjeldstad — School" in line)
+        indent = screen_lines[first].index("Zainab")
+        assert indent > screen_lines[first - 1].index("Authors")
+        assert "Orlu Heights University" in screen_lines[first + 1]
+        assert screen_lines[first + 1].index(screen_lines[first + 1].strip()) == indent
+        assert screen_lines[first + 2].index("Bo Lindqvist") == indent
 
 
 async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):

@@ -40,6 +40,9 @@ class DetailScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
             yield Static(Text("Loading…", style="dim"), id="detail-body")
+            # Indented by its style, so that a wrapped affiliation keeps the indent.
+            yield Static(id="detail-authors")
+            yield Static(id="detail-facts")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -76,14 +79,26 @@ class DetailScreen(Screen):
         text.append(paper.title_display or paper.title, style="bold")
         text.append("\n\n")
         text.append(paper.abstract_display or paper.abstract)
-        text.append("\n\n")
         if paper.authors:
-            text.append("Authors\n", style="bold underline")
+            text.append("\n\n")
+            text.append("Authors", style="bold underline")
+        body.update(text)
+        self._show_authors(paper)
+        self._show_facts(paper)
+
+    def _show_authors(self, paper: Paper) -> None:
+        authors = Text()
         for author in paper.authors:
-            text.append(f"  {author.name}")
+            if authors:
+                authors.append("\n")
+            authors.append(author.name)
             if author.affiliations:
-                text.append(" — " + "; ".join(author.affiliations), style="italic")
-            text.append("\n")
+                authors.append(" — " + "; ".join(author.affiliations), style="italic")
+        widget = self.query_one("#detail-authors", Static)
+        widget.display = bool(paper.authors)
+        widget.update(authors)
+
+    def _show_facts(self, paper: Paper) -> None:
         facts = [
             ("Categories", " ".join(paper.categories)),
             ("Comment", paper.comment),
@@ -95,13 +110,14 @@ class DetailScreen(Screen):
         ]
         if paper.date_estimated:
             facts.append(("Note", "the first-version date is estimated"))
-        text.append("\n")
+        text = Text()
         for label, value in facts:
             if value:
+                if text:
+                    text.append("\n")
                 text.append(f"{label}: ", style="bold")
                 text.append(value)
-                text.append("\n")
-        body.update(text)
+        self.query_one("#detail-facts", Static).update(text)
 
     def action_open_abstract(self) -> None:
         if self.paper:

@@ -663,6 +663,37 @@ async def test_a_wrapped_affiliation_keeps_the_authors_indent(make_engine):
         assert screen_lines[first + 2].index("Bo Lindqvist") == indent
 
 
+async def test_space_g_and_G_page_through_the_detail_view_as_in_the_list(make_engine):
+    from tests.factories import make_paper
+
+    abstract = " ".join(f"Widget sentence {n} of a long abstract." for n in range(200))
+    paper = make_paper("2611.00009", title="A long widget paper", abstract=abstract, published="2026-11-25T10:00:00")
+    app = FeedtuiApp(make_engine(papers=[paper]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
+                break
+        await pilot.pause()
+
+        def screen() -> str:
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        assert "A long widget paper" in screen() and "Topics: Widgets" not in screen()
+        await pilot.press("space")
+        await pilot.pause()
+        assert "A long widget paper" not in screen() and "Widget sentence 0 " not in screen()
+        await pilot.press("G")
+        await pilot.pause()
+        assert "Topics: Widgets" in screen()
+        await pilot.press("g")
+        await pilot.pause()
+        assert "A long widget paper" in screen() and "Topics: Widgets" not in screen()
+
+
 async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):
     """O in the detail view said "no http or https link" of a paper without a
     PDF, where the list says it has no PDF link; c said nothing at all."""

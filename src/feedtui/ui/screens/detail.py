@@ -29,6 +29,10 @@ class DetailScreen(Screen):
         Binding("m", "toggle_read", "Read/unread", id="detail.toggle_read"),
         Binding("j,down", "scroll_down", "Scroll", show=False, id="detail.down"),
         Binding("k,up", "scroll_up", "Scroll", show=False, id="detail.up"),
+        Binding("space,pagedown", "page_down", "Page down", show=False, id="detail.page_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="detail.page_up"),
+        Binding("g,home", "top", "Top", show=False, id="detail.top"),
+        Binding("G,end", "bottom", "Bottom", show=False, id="detail.bottom"),
     ]
 
     def __init__(self, engine: Engine, paper_id: str) -> None:
@@ -150,3 +154,15 @@ class DetailScreen(Screen):
 
     def action_scroll_up(self) -> None:
         self.query_one("#detail").scroll_up()
+
+    def action_page_down(self) -> None:
+        self.query_one("#detail").scroll_page_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.query_one("#detail").scroll_page_up(animate=False)
+
+    def action_top(self) -> None:
+        self.query_one("#detail").scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self.query_one("#detail").scroll_end(animate=False)

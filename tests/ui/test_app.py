@@ -363,6 +363,45 @@ async def test_ctrl_z_works_in_the_detail_view_and_its_marks_follow(make_engine)
         assert [n.message for n in app._notifications] == ["Undone: marked 4 papers read in Widgets"]
 
 
+async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(make_engine, monkeypatch):
+    """Its results landed later over whatever was shown (another topic's list,
+    thousands of papers under a five-paper header), and M then marked them."""
+    import threading
+
+    from feedtui.search import SearchIndex
+
+    built = threading.Event()
+    build = SearchIndex.build
+
+    def slow_build(papers):
+        built.wait(5)
+        return build(papers)
+
+    monkeypatch.setattr(SearchIndex, "build", staticmethod(slow_build))
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"widget", "enter")
+        await pilot.pause()
+        assert list_title(main) == "Asking about Widgets…"
+        await pilot.press("escape")
+        await show(pilot, "Gadgets")
+        built.set()
+        for _ in range(20):
+            await pilot.pause(0.05)
+        assert list_title(main) == "Latest papers (2)"
+        await pilot.press("M")
+        await pilot.pause()
+        assert engine.library.unread_count("Gadgets") == 0
+        assert engine.library.unread_count("Widgets") == 3  # only the one it shares with Gadgets
+        # The index built meanwhile answers the next question about Widgets at once.
+        await show(pilot, "Widgets")
+        await pilot.press("slash", *"sorting", "enter")
+        await pilot.pause()
+        assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
+
+
 async def test_ask_ranks_and_highlights(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -972,6 +972,10 @@ class MainScreen(Screen):
             papers = await asyncio.to_thread(self.engine.papers, members)
             index = await asyncio.to_thread(SearchIndex.build, papers)
             self._search_cache[name] = _AskIndex(library, library.version, members, index)
+            if self.current != name or self.ask_question != question:
+                # Closed, or another topic shown, while the index was built: it is
+                # kept for the next question, and the list now shown stays.
+                return
         ranked = index.rank(question)
         positions = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
         if self.unread_only:

@@ -251,14 +251,6 @@ def loopback() -> Iterator[Callable[[], LoopbackServer]]:
 
 
 @pytest.fixture
-def closed_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
 def unanswered_port() -> Iterator[int]:
     """A loopback port whose accept queue is full, so new connections hang in the handshake."""
     listener = socket.socket()

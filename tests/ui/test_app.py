@@ -933,6 +933,29 @@ async def test_a_topic_added_and_tagged_by_another_process_shows_its_papers(make
         other.close()
 
 
+async def test_sources_failing_the_same_way_are_one_notification_not_one_each(make_engine, closed_port):
+    """A server down took 200 feeds with it: 200 notifications covered the list
+    for 20 s, and keys stalled while they piled up."""
+    from feedtui.model import TopicDefinition
+
+    feeds = tuple(f"http://127.0.0.1:{closed_port}/feed-{n}.xml" for n in range(12))
+    engine = make_engine(topics={"Down": TopicDefinition(feeds=feeds)}, follows=("Down",))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("R")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if not main.refresh_busy:
+                break
+        await pilot.pause()
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        refused = f"could not connect to 127.0.0.1:{closed_port}: connection refused"
+        assert len(errors) == 2
+        assert errors[0].startswith("http://127.0.0.1:") and errors[0].endswith(f": {refused}")
+        assert errors[1] == f"11 more sources failed the same way: {refused}"
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections import Counter
 from itertools import chain
 from dataclasses import dataclass
 
@@ -1123,16 +1124,26 @@ class MainScreen(Screen):
         status.start_progress(1)
         self.show_status(REFRESHING)
 
+        # Sources failing the same way (a server down takes all its feeds with
+        # it): the first is named, the others counted in one notification at the end.
+        same_failure: Counter[str] = Counter()
+
         def progress(p: RefreshProgress) -> None:
             status.advance(p.done, p.total)
             if not p.ok:
-                self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
+                if not same_failure[p.error]:
+                    self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
+                same_failure[p.error] += 1
 
         try:
             report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self._landed)
         finally:
             self.refreshing = False
             status.stop_progress()
+        for error, count in same_failure.items():
+            if count > 1:
+                others = f"{count - 1} more source{'s' if count > 2 else ''}"
+                self.notify(f"{others} failed the same way: {error}", severity="error", timeout=10, markup=False)
         for note in report.notes:
             self.notify(note, severity="warning", timeout=12, markup=False)
         for source in report.sources:  # a result cap reached, say (how a feed was read is the CLI's)

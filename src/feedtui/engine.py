@@ -600,6 +600,12 @@ class Engine:
                 topics=list(self.registry),
                 on_source=on_source,
             )
+        except asyncio.CancelledError:
+            # Stopped (the reader quitting): what has come is stored before it ends.
+            fetched.set()
+            await committer
+            await commit()
+            raise
         finally:
             fetched.set()
             await committer

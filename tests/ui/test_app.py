@@ -956,6 +956,35 @@ async def test_sources_failing_the_same_way_are_one_notification_not_one_each(ma
         assert errors[1] == f"11 more sources failed the same way: {refused}"
 
 
+async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, tmp_path):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import TopicDefinition
+
+    from tests.held_feeds import held_feeds
+
+    with held_feeds(["Prompt widget one", "Prompt widget two"], ["Late widget"]) as feeds:
+        topics = {"Prompt": TopicDefinition(feeds=(feeds.prompt_url,)), "Held": TopicDefinition(feeds=(feeds.held_url,))}
+        engine = make_engine(papers=[], topics=topics, follows=("Prompt", "Held"))
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            main = await ready(pilot)
+            status = main.query_one(StatusLine)
+            await pilot.press("R")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if feeds.asked.is_set() and status.query_one("#status-progress").progress == 1:
+                    break
+            assert main.refresh_busy
+            await pilot.press("q")
+            await pilot.pause()
+        assert not feeds.release.is_set()
+    engine.close()
+    after = Engine(Config(), tmp_path / "data", background_writes=False)
+    assert len(after.library) == 2
+    after.close()
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -143,4 +143,7 @@ class FeedtuiApp(App):
                     )
 
     async def action_quit(self) -> None:
+        # A refresh under way stores what it has fetched first (it would be
+        # fetched again, but a feed may have moved on by then).
+        await self.main_screen.stop_refresh()
         self.exit()

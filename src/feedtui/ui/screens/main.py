@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
-from textual.worker import Worker
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
@@ -34,6 +34,8 @@ from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
 REFRESHING = "refreshing…"
+# How long quitting waits for a refresh to store what it has fetched.
+STOP_REFRESH_S = 10.0
 REFRESH_RUNNING = "A refresh is running; what it fetches shows as it is stored"
 READING_LIST_IS_NO_TOPIC = "The reading list holds the papers you starred (s); it is not a topic to edit or remove"
 # What only a topic has: on the reading list these keys are shown dimmed.
@@ -1100,6 +1102,18 @@ class MainScreen(Screen):
         """A refresh started and not ended: `refreshing` is set only once its
         worker runs, and starting another before then would cancel it."""
         return self.refreshing or (self._refresh_job is not None and not self._refresh_job.is_finished)
+
+    async def stop_refresh(self, timeout: float = STOP_REFRESH_S) -> None:
+        """End a refresh under way, once what it has fetched is stored (the
+        engine stores it when stopped), waiting at most `timeout` seconds."""
+        job = self._refresh_job
+        if job is None or job.is_finished:
+            return
+        job.cancel()
+        try:
+            await asyncio.wait_for(job.wait(), timeout)
+        except (WorkerCancelled, WorkerFailed, TimeoutError):
+            pass
 
     def refresh_topics(self, names: list[str] | None, force: bool = False) -> None:
         """Start a refresh; one not ended is cancelled (callers ask refresh_busy)."""

@@ -184,3 +184,17 @@ def test_no_young_collection_inside_a_pause():
             assert collector.young_collections == 0
         collector.collect_young()
         assert collector.young_collections == 1
+
+
+def test_no_full_collection_inside_a_pause():
+    """An Ask's index, built in a thread with the collector paused, was walked
+    by the idle full collection all the same: a 160 ms stall of the keys."""
+    clock = FakeClock()
+    with running(IdleCollector(idle_s=2.0, force_after=5, clock=clock)) as collector:
+        gc.collect()
+        young_collections(6)
+        clock.now += 3.0
+        with gc_paused():
+            assert not collector.tick()
+            assert collector.full_collections == 0
+        assert collector.tick()

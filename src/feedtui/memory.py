@@ -133,6 +133,8 @@ class IdleCollector:
 
     def tick(self) -> bool:
         """Collect everything if now is the moment; True when it did."""
+        if not gc.isenabled():
+            return False  # inside a gc_paused() section, as in collect_young
         pending = gc.get_count()[2]  # middle-generation collections since the last full one
         if not pending:
             return False

@@ -985,6 +985,29 @@ async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, 
     after.close()
 
 
+async def test_the_topic_on_screen_removed_by_another_process_is_said(make_engine, tmp_path):
+    """The reader moved to another topic without a word, and the next f unfollowed that one."""
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import TopicDefinition
+
+    engine = make_engine(topics={"Widgets": TopicDefinition(query="abs:widget"), "Mine": TopicDefinition(query="abs:gadget")})
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        main = await show(pilot, "Mine")
+        other = Engine(Config(), tmp_path / "data", background_writes=False)
+        other.remove_topic("Mine")
+        other.state.flush()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if main.current != "Mine":
+                break
+        assert main.current == "Widgets"
+        assert "Mine was removed by another feedtui" in [n.message for n in app._notifications]
+        other.close()
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

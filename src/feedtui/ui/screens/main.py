@@ -317,6 +317,10 @@ class MainScreen(Screen):
         engine.library.recount()
         if stale:
             self.retag(stale)
+        if self.current and self.current != STARRED_VIEW and self.current not in engine.registry:
+            # Removed by another feedtui (one removed here is no longer current):
+            # said, so that the next key is not taken as meant for it.
+            self.notify(f"{self.current} was removed by another feedtui", severity="warning", markup=False)
         self.rebuild_sidebar()
         if self.current:
             if self.current != STARRED_VIEW and self.current not in engine.registry:

@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.memory import gc_paused
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
+from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_TITLE
 from feedtui.topics.momentum import sort_trending
 from feedtui.topics.names import is_reading_list_name
@@ -774,7 +775,7 @@ class MainScreen(Screen):
         library = self.engine.library
         position = library.pos.get(paper_id)
         title = one_line_safe(library.rows[position][C_TITLE]) if position is not None else paper_id
-        return f"“{title[:57] + '…' if len(title) > 60 else title}”"
+        return f"“{cut(title, 60)}”"
 
     def action_toggle_read(self) -> None:
         paper_id = self._acted_on_id()

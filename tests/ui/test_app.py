@@ -52,6 +52,17 @@ async def ready(pilot) -> MainScreen:
     return main
 
 
+async def open_detail(pilot, main: MainScreen) -> DetailScreen:
+    """The paper under the list's cursor, opened with enter and loaded."""
+    main.query_one(PaperList).focus()
+    await pilot.press("enter")
+    for _ in range(50):
+        await pilot.pause(0.02)
+        if isinstance(pilot.app.screen, DetailScreen) and pilot.app.screen.paper is not None:
+            break
+    return pilot.app.screen
+
+
 async def show(pilot, name: str) -> MainScreen:
     main = pilot.app.main_screen
     main.go_to_topic(name)
@@ -566,12 +577,7 @@ async def test_enter_opens_the_detail_and_marks_read(make_engine):
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
-                break
+        await open_detail(pilot, main)
         assert isinstance(app.screen, DetailScreen)
         body = detail_text(app.screen)
         assert "Widget sorting at scale" in body
@@ -686,12 +692,7 @@ async def test_a_wrapped_affiliation_keeps_the_authors_indent(make_engine):
     app = FeedtuiApp(engine)
     async with app.run_test(size=(80, 40)) as pilot:
         main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
-                break
+        await open_detail(pilot, main)
         await pilot.pause()
         screen_lines = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
         first = next(i for i, line in enumerate(screen_lines) if "Zainab Fjeldstad — School" in line)
@@ -710,12 +711,7 @@ async def test_space_g_and_G_page_through_the_detail_view_as_in_the_list(make_en
     app = FeedtuiApp(make_engine(papers=[paper]))
     async with app.run_test(size=(80, 24)) as pilot:
         main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, DetailScreen) and app.screen.paper is not None:
-                break
+        await open_detail(pilot, main)
         await pilot.pause()
 
         def screen() -> str:

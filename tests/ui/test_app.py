@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 from textual.geometry import Region
+from textual.widgets import Input
 
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
@@ -411,6 +412,36 @@ async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(
         await pilot.press("slash", *"sorting", "enter")
         await pilot.pause()
         assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
+
+
+async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(make_engine, monkeypatch):
+    """The box kept the focus until the answer came (seconds at 10,000 papers):
+    `u` typed meanwhile became part of the question ("federated optimiseru")."""
+    import threading
+
+    from feedtui.search import SearchIndex
+
+    built = threading.Event()
+    build = SearchIndex.build
+
+    def slow_build(papers):
+        built.wait(5)
+        return build(papers)
+
+    monkeypatch.setattr(SearchIndex, "build", staticmethod(slow_build))
+    app = FeedtuiApp(make_engine(read=("2611.00002",)))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"widget", "enter", "u")
+        await pilot.pause()
+        assert main.query_one("#ask", Input).value == "widget"
+        assert main.unread_only
+        built.set()
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if list_title(main).startswith("Ask:"):
+                break
+        assert list_title(main) == "Ask: widget — 3 papers, best match first  (esc: back)"
 
 
 async def test_ask_ranks_and_highlights(make_engine):

@@ -963,6 +963,8 @@ class MainScreen(Screen):
             return
         self.ask_question = question
         self.ask(question)
+        # Keys typed while the answer is looked for move in the list, not into the question.
+        self.query_one(PaperList).focus()
 
     @work(exclusive=True, group="ask")
     async def ask(self, question: str, keep: str | None = None) -> None:

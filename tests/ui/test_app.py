@@ -375,9 +375,9 @@ async def test_ctrl_z_works_in_the_detail_view_and_its_marks_follow(make_engine)
         assert [n.message for n in app._notifications] == ["Undone: marked 4 papers read in Widgets"]
 
 
-async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(make_engine, monkeypatch):
-    """Its results landed later over whatever was shown (another topic's list,
-    thousands of papers under a five-paper header), and M then marked them."""
+@pytest.fixture
+def held_index_build(monkeypatch):
+    """Ask's index builds wait until the test sets the event (5 s at most)."""
     import threading
 
     from feedtui.search import SearchIndex
@@ -390,6 +390,13 @@ async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(
         return build(papers)
 
     monkeypatch.setattr(SearchIndex, "build", staticmethod(slow_build))
+    yield built
+    built.set()
+
+
+async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(make_engine, held_index_build):
+    """Its results landed later over whatever was shown (another topic's list,
+    thousands of papers under a five-paper header), and M then marked them."""
     engine = make_engine()
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
@@ -399,7 +406,7 @@ async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(
         assert list_title(main) == "Asking about Widgets…"
         await pilot.press("escape")
         await show(pilot, "Gadgets")
-        built.set()
+        held_index_build.set()
         for _ in range(20):
             await pilot.pause(0.05)
         assert list_title(main) == "Latest papers (2)"
@@ -414,21 +421,9 @@ async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(
         assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
 
 
-async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(make_engine, monkeypatch):
+async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(make_engine, held_index_build):
     """The box kept the focus until the answer came (seconds at 10,000 papers):
     `u` typed meanwhile became part of the question ("federated optimiseru")."""
-    import threading
-
-    from feedtui.search import SearchIndex
-
-    built = threading.Event()
-    build = SearchIndex.build
-
-    def slow_build(papers):
-        built.wait(5)
-        return build(papers)
-
-    monkeypatch.setattr(SearchIndex, "build", staticmethod(slow_build))
     app = FeedtuiApp(make_engine(read=("2611.00002",)))
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
@@ -436,7 +431,7 @@ async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(m
         await pilot.pause()
         assert main.query_one("#ask", Input).value == "widget"
         assert main.unread_only
-        built.set()
+        held_index_build.set()
         for _ in range(50):
             await pilot.pause(0.02)
             if list_title(main).startswith("Ask:"):

@@ -38,6 +38,8 @@ import orjson
 from feedtui import __version__
 from feedtui.engine import check_definition
 from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
+from feedtui.sources.parse_ids import WEB_PREFIX
+from feedtui.store.shapes import is_iso_time
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
@@ -52,7 +54,7 @@ MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
 # The time each table's documents carry (a read mark's `at`, a follow's `since`):
 # nothing reads it back, so one that is missing is let be, but not one that is wrong.
 _TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at"}
-_WEB_KEY = re.compile(r"web:[0-9a-f]+")
+_WEB_KEY = re.compile(re.escape(WEB_PREFIX) + "[0-9a-f]+")  # what parse_ids.web_key makes
 
 
 def machine_pref(key: str) -> bool:
@@ -222,7 +224,7 @@ def _check_item(table: str, raw_key: Any, doc: Any) -> tuple[str, dict] | str:
     if table == HIDDEN_TOPICS and key not in {topic.name for topic in load_catalogue()}:
         return f"{_WORDS[table]}: '{key}' is not a catalogue topic"
     time_field = _TIME_FIELDS.get(table, "")
-    if time_field in doc and not _is_time(doc[time_field]):
+    if time_field in doc and not is_iso_time(doc[time_field]):
         return f"{_WORDS[table]}: '{key}': {time_field!r} is not an ISO 8601 time ({_short(doc[time_field])})"
     try:
         # What the state file cannot hold (a number beyond 64 bits, say) is
@@ -270,16 +272,6 @@ def _paper_key(key: str) -> str:
     if split:
         return split[0]
     return key if _WEB_KEY.fullmatch(key) else ""
-
-
-def _is_time(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
 
 
 def _strings(value: Any) -> bool:

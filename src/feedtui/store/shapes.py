@@ -97,7 +97,7 @@ def fetch_state_shape(data: Data) -> str:
         if not all(type(doc.get(k, "")) is str for k in ("etag", "last_modified")):
             return f"the validators of {shown(url)} are not text"
     for key, doc in _table(data, "answered").items():
-        if type(doc.get("at")) is not str or not _iso_time(doc["at"]):
+        if type(doc.get("at")) is not str or not is_iso_time(doc["at"]):
             return f"the answered time of {shown(key)} is not a time"
     for key, doc in _table(data, "totals").items():
         if type(doc.get("total")) is not int or type(doc.get("day")) is not str:
@@ -150,12 +150,12 @@ def papers_shape(data: Data) -> str:
 def paper_document_problem(doc: object) -> str:
     if type(doc) is not dict:
         return "not an object"
-    if type(doc.get("published")) is not str or not _iso_time(doc["published"]):
+    if type(doc.get("published")) is not str or not is_iso_time(doc["published"]):
         return "no valid first-version date"
     for key, kind in _PAPER_FIELDS.items():
         if key in doc and type(doc[key]) is not kind:
             return f"{key} has the wrong type"
-    if "updated" in doc and not _iso_time(doc["updated"]):
+    if "updated" in doc and not is_iso_time(doc["updated"]):
         return "updated is not a time"
     for key in ("categories", "sources", "fetched_for"):
         if key in doc and not _strings(doc[key]):
@@ -166,9 +166,12 @@ def paper_document_problem(doc: object) -> str:
     return ""
 
 
-def _iso_time(text: str) -> bool:
+def is_iso_time(value: object) -> bool:
+    """An ISO 8601 time as feedtui writes them (`Z` for UTC allowed)."""
+    if not isinstance(value, str):
+        return False
     try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return False
     return True

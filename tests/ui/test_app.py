@@ -64,6 +64,15 @@ async def open_detail(pilot, main: MainScreen) -> DetailScreen:
     return pilot.app.screen
 
 
+async def refresh_over(pilot, main: MainScreen, limit_s: float = 10.0) -> None:
+    """Wait until the refresh under way has ended (its worker too), `limit_s` at most."""
+    for _ in range(int(limit_s / 0.05)):
+        await pilot.pause(0.05)
+        if not main.refresh_busy:
+            break
+    await pilot.pause()
+
+
 async def show(pilot, name: str) -> MainScreen:
     main = pilot.app.main_screen
     main.go_to_topic(name)
@@ -918,11 +927,7 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             await pilot.press("j")
             chosen = paper_list.cursor_card.paper_id
             feeds.release.set()
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if not main.refreshing:
-                    break
-            await pilot.pause()
+            await refresh_over(pilot, main, 5.0)
             assert sidebar_row(app, "Held").rstrip().endswith("1")
             assert paper_list.cursor_card.paper_id == chosen
 
@@ -966,11 +971,7 @@ async def test_sources_failing_the_same_way_are_one_notification_not_one_each(ma
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("R")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if not main.refresh_busy:
-                break
-        await pilot.pause()
+        await refresh_over(pilot, main)
         errors = [n.message for n in app._notifications if n.severity == "error"]
         refused = f"could not connect to 127.0.0.1:{closed_port}: connection refused"
         assert len(errors) == 2

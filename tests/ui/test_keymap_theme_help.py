@@ -19,7 +19,7 @@ from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 
 from tests.ui.conftest import NOW
-from tests.ui.test_app import SIZE, lines_of, ready
+from tests.ui.test_app import SIZE, lines_of, ready, refresh_over
 
 
 @pytest.fixture
@@ -614,10 +614,7 @@ async def test_a_refresh_that_reached_the_result_cap_says_so(open_app, arxiv_ser
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("r")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if not main.refresh_busy:
-                break
+        await refresh_over(pilot, main, 5.0)
         warnings = [n.message for n in app._notifications if n.severity == "warning"]
         assert any("stopped at 1 results (arxiv.max_results)" in m for m in warnings), warnings
         # One paper came: said in the singular ("1 new papers" before).

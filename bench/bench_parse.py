@@ -134,7 +134,7 @@ def main() -> None:
 
     rows = [("fast path", measure(fast, documents, args.repeat))]
     render = parse_text.latex_to_unicode
-    parse_text.latex_to_unicode = lambda text: text
+    parse_text.latex_to_unicode = lambda text, **_: text
     try:
         rows.append(("fast path, no LaTeX", measure(fast, documents, args.repeat)))
     finally:

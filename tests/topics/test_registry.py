@@ -40,3 +40,30 @@ def test_fetch_key_names_the_topic_and_changes_with_the_query_sent():
     assert entry(query="ABS:widget").fetch_key == first.fetch_key  # the same query sent
     assert entry(query="abs:gizmo").fetch_key != first.fetch_key
     assert entry(query="abs:widget", categories=("cs.AR",)).fetch_key != first.fetch_key
+
+
+def test_queries_are_parsed_when_first_asked_for_and_catalogue_errors_cost_none(monkeypatch):
+    """A registry of the whole catalogue parses nothing until a topic's query
+    is wanted: a refresh of 304s or the reader's first screen never pay for it.
+    A topic the user wrote is parsed for its error; a catalogue topic's error
+    is known to be empty (the catalogue is tested to compile)."""
+    from feedtui.topics import registry
+    from feedtui.topics.catalogue import load_catalogue
+
+    parsed: list[str] = []
+    real_parse = registry.parse_query
+    monkeypatch.setattr(registry, "parse_query", lambda text: parsed.append(text) or real_parse(text))
+    catalogue = load_catalogue()
+    mine = {"query": "ti:(open"}
+    topics = registry.TopicRegistry(catalogue, [], {"Mine": mine}, set())
+
+    assert topics.problems() == [topics.get("Mine").error]
+    assert "unbalanced parenthesis" in topics.get("Mine").error
+    assert all(entry.error == "" for entry in topics if entry.name != "Mine")
+    assert parsed == ["ti:(open"]
+
+    first = catalogue[0]
+    entry = topics.get(first.name)
+    assert entry.query is not None and entry.api_query is not None
+    assert parsed == ["ti:(open", first.definition.query]
+    assert entry.query == compile_topic(first).query

@@ -106,3 +106,25 @@ async def test_topics_prepared_after_a_cancelled_close_are_still_forgotten(monke
         await asyncio.sleep(0.02)
     assert registered == [parser.token]
     assert parser.token not in tagging._REGISTERED
+
+
+async def test_storing_compiles_the_topics_off_the_event_loop(tmp_path, httpserver, monkeypatch):
+    """Parsing and compiling every topic's query (100 ms the first time, for
+    the catalogue) happens in a thread, never on the loop that runs the reader."""
+    from feedtui import engine as engine_module
+
+    threads: list[threading.Thread] = []
+    real = engine_module.build_matchers
+
+    def build(entries):
+        threads.append(threading.current_thread())
+        return real(entries)
+
+    monkeypatch.setattr(engine_module, "build_matchers", build)
+    url = serve(httpserver, feed(3), ETAG)
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("Small", TopicDefinition(feeds=(url,)))
+    engine.follow("Small")
+    assert (await engine.refresh()).new_papers == 3
+    assert threads and threading.main_thread() not in threads
+    assert engine.topic_positions("Small")

@@ -132,6 +132,36 @@ async def test_f_follows_persists_at_once_and_reorders_the_sidebar(make_engine, 
         assert not engine.state.is_following("Gadgets")
 
 
+async def test_a_scrolled_sidebar_repaints_the_rows_whose_counts_change(make_engine):
+    """With the sidebar scrolled, `m` repainted the wrong screen line (the
+    scroll was taken off twice), so the changed counts stayed stale on screen
+    until the cursor moved there."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=(120, 24)) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        index = topic_list.names().index("Gadgets")
+        topic_list.scroll_to(y=index - 3, animate=False)
+        await pilot.pause()
+        assert int(topic_list.scroll_y) == index - 3 > 0
+        repainted: list[int] = []
+        real_refresh = topic_list.refresh
+
+        def refresh(*regions, **options):
+            repainted.extend(y for region in regions for y in range(region.y, region.bottom))
+            return real_refresh(*regions, **options)
+
+        topic_list.refresh = refresh
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("j")  # "Gadgets and widgets together": in both topics
+        await pilot.press("m")
+        await pilot.pause()
+        assert sidebar_row(app, "Gadgets").rstrip().endswith(str(engine.library.unread_count("Gadgets")))
+        assert 3 in repainted  # the screen line Gadgets is drawn on
+
+
 async def test_m_dims_the_card_and_every_count_drops(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

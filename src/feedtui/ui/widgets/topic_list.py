@@ -237,8 +237,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self.call_after_refresh(self.scroll_to_cursor)
 
     def refresh_line(self, index: int) -> None:
+        """Repaint row `index` (ScrollView.refresh_lines takes the scroll off itself)."""
         self._cache = {k: v for k, v in self._cache.items() if k[0] != index}
-        self.refresh_lines(index - int(self.scroll_y))
+        self.refresh_lines(index)
 
     # -- drawing -----------------------------------------------------------------
 

@@ -124,3 +124,22 @@ def test_json_import_skips_a_topic_whose_name_is_taken_in_another_spelling(env, 
     assert "edge inference" not in names and "★ Starred" not in names and "ROBOTS" not in names
     assert names["Robots"]["definition"] == {"query": "abs:robot"}
     assert names["Heterogeneous Computing"]["definition"] == {"query": "abs:mine"}
+
+
+def test_a_config_topic_replacing_a_followed_one_in_another_spelling_stays_followed(env, capsys):
+    """The config file's "edge inference" replaces the catalogue's "Edge
+    Inference" (case aside, as the README says): the follow stayed with the
+    old spelling, so the topic showed as not followed, and following it again
+    stored a second follow."""
+    assert env.run("follow", "Edge Inference") == 0
+    env.config.write_text(env.config.read_text() + '[[topic]]\nname = "edge inference"\nquery = "abs:edge"\n')
+    shown = topics(env, capsys)
+    assert "Edge Inference" not in shown
+    assert shown["edge inference"]["following"] is True
+    capsys.readouterr()
+    assert env.run("follow", "edge inference") == 0
+    assert "already following edge inference" in capsys.readouterr().err
+    env.config.write_text('[[topic]]\nname = "Sparse"\nquery = "abs:sparse"\n')  # the replacement goes
+    shown = topics(env, capsys)
+    assert shown["Edge Inference"]["following"] is True
+    assert "edge inference" not in shown

@@ -35,7 +35,7 @@ from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
-from feedtui.topics.names import READING_LIST, name_problem, same_name
+from feedtui.topics.names import READING_LIST, name_key, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import (
@@ -127,9 +127,22 @@ class Engine:
     # -- topics --------------------------------------------------------------
 
     def _build_registry(self) -> TopicRegistry:
-        return TopicRegistry(
+        registry = TopicRegistry(
             load_catalogue(), self.config.topics, self.state.user_topics(), self.state.hidden_topics()
         )
+        self._follow_by_current_names(registry)
+        return registry
+
+    def _follow_by_current_names(self, registry: TopicRegistry) -> None:
+        """A topic that replaces another of the same name but for case (a
+        config [[topic]] "edge inference" for the catalogue's "Edge Inference")
+        keeps its follow: follows are stored by name, so they are moved to
+        the spelling the registry now shows (and back, if the replacement goes)."""
+        shown = {name_key(name): name for name in registry.names()}
+        for name in self.state.follows():
+            current = shown.get(name_key(name))
+            if current is not None and current != name:
+                self.state.rename_follow(name, current)
 
     def reload_topics(self) -> list[str]:
         """Rebuild the registry after a topic change; returns topics needing a retag."""

@@ -158,6 +158,15 @@ class StateStore:
         if topic in self._tables[FOLLOWS]:
             self._apply([Operation(FOLLOWS, topic, None)])
 
+    def rename_follow(self, old: str, new: str) -> None:
+        """Keep the follow of `old` under the name `new` (since when, too)."""
+        with self._lock:
+            document = self._tables[FOLLOWS].get(old)
+            if document is None or old == new:
+                return
+            kept = self._tables[FOLLOWS].get(new, document)
+        self._apply([Operation(FOLLOWS, old, None), Operation(FOLLOWS, new, dict(kept))])
+
     def mark_read(self, paper_ids: Iterable[str]) -> int:
         at = _now()
         ops = [Operation(READ, pid, {"at": at}) for pid in dict.fromkeys(paper_ids) if pid not in self._tables[READ]]

@@ -141,6 +141,39 @@ def test_damaged_state_is_restored_from_the_backup(data, how):
     reopen_is_quiet(data).close()
 
 
+@pytest.mark.parametrize("how", ["removed", "empty database", "no tables"])
+def test_a_missing_or_emptied_state_file_is_restored_from_the_backup(data, how):
+    """state.json deleted or emptied while feedtui was closed (a cleanup
+    script, a sync tool): the next start began empty without a word, and the
+    start after that wrote the empty state over the backup that held it all."""
+    path = data / "state.json"
+    if how == "removed":
+        path.unlink()
+    else:
+        path.write_text("{}" if how == "empty database" else '{"meta": {"schema": {"version": 1}}}')
+    engine = open_engine(data)
+    message = message_about(engine, path)
+    assert "was missing or empty; restored your follows, read marks, stars and topics" in message
+    assert "remove state.json.bak too" in message
+    assert [e.name for e in engine.followed()] == ["Widgets"]
+    assert engine.state.read_ids() == {"2611.00001"} and engine.state.starred_ids() == {"2611.00002"}
+    engine.close()
+    reopen_is_quiet(data).close()
+    assert json.loads((data / "state.json.bak").read_text())["follows"]
+
+
+def test_a_fresh_start_beside_an_empty_backup_is_quiet(tmp_path):
+    directory = tmp_path / "data"
+    engine = open_engine(directory)
+    engine.state.set_pref("theme", "nord")  # a state.json holding no follows, marks, stars or topics
+    engine.close()
+    open_engine(directory).close()  # and its backup
+    (directory / "state.json").unlink()
+    engine = open_engine(directory)
+    assert engine.problems.messages == [] and engine.state.follows() == set()
+    engine.close()
+
+
 def test_damaged_state_and_damaged_backup_keep_both_and_say_so(data):
     garbage(data / "state.json")
     wrong_shape(data / "state.json.bak", "state.json")

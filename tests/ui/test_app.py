@@ -1635,6 +1635,30 @@ async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as
         assert len(app._notifications) == 1  # and no "saved again" after it
 
 
+async def test_a_state_file_removed_under_the_reader_is_written_back_and_told(make_engine, tmp_path):
+    """state.json deleted while the reader ran: the reader took the missing
+    file for an empty state, dropped every follow and mark from the screen
+    (saying a topic "was removed by another feedtui"), and saved nothing."""
+    engine = make_engine(read=("2611.00003",))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        path = tmp_path / "data" / "state.json"
+        path.unlink()
+        for _ in range(150):
+            await pilot.pause(0.02)
+            if app._notifications:
+                break
+        said = [n.message for n in app._notifications]
+        assert len(said) == 1 and "was removed while feedtui ran" in said[0], said
+        assert engine.state.is_following("Widgets") and engine.state.is_read("2611.00003")
+        assert sidebar_row(app, "Widgets").startswith("★ Widgets")
+        assert main.current == "Widgets"
+        assert path.exists()
+    reopened = json.loads(path.read_text())
+    assert "Widgets" in json.dumps(reopened["follows"]) and "2611.00003" in json.dumps(reopened["read"])
+
+
 async def test_a_save_that_succeeds_before_the_failure_is_shown_is_still_told(make_engine):
     """Both reports come from the store's thread: the retry's success may come
     before the app has shown the failure; it must not be dropped."""

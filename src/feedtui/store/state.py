@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -286,10 +286,17 @@ class StateStore:
                 # written between the look above and taking the lock.
                 changed_on_disk = file_signature(self.path) != self._signature
                 if changed_on_disk:
-                    try:
-                        db = self._read_disk()
-                    except DamagedFileError as damage:
-                        db = self._replace_damaged(damage)
+                    if self._signature is not None and not self.path.exists():
+                        db = self._write_back("was removed while feedtui ran; saved again the state this process holds")
+                    else:
+                        try:
+                            db = self._read_disk()
+                        except DamagedFileError as damage:
+                            kept = self._move_aside()
+                            db = self._write_back(
+                                f"was damaged while feedtui ran ({damage.reason}); kept it as {kept.name} "
+                                "and saved the state this process holds"
+                            )
                     reloaded = True
                 else:
                     db = self._db
@@ -340,7 +347,12 @@ class StateStore:
         except DamagedFileError as damage:
             db = self._recover(damage)
         else:
-            self._take_backup()
+            held = {name: db.table(name).raw() for name in TABLES}
+            lost = None if _holds_user_state(held) else self._restore_lost()
+            if lost is None:
+                self._take_backup()
+            else:
+                db = lost
         self._db = db
         self._tables = _tables_of(db)
         self._signature = self._pin()
@@ -375,6 +387,25 @@ class StateStore:
             os.close(self._pinned)
         self._pinned = fd
         return signature
+
+    def _restore_lost(self) -> Database | None:
+        """The state from the backup, when state.json is missing or holds
+        nothing the user set (a file deleted or emptied by something other
+        than feedtui, which never writes it empty over a backup that is not)
+        and the backup holds it. None when there is nothing to restore."""
+        try:
+            good = self.backup_path.read_bytes()
+            if not _holds_user_state(parse_database(self.backup_path, good, state_shape)):
+                return None
+            atomic_write(self.path, good)
+        except (DamagedFileError, WriteFailedError, OSError):
+            return None
+        when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        self.recovery_message = (
+            f"{self.path} was missing or empty; restored your follows, read marks, stars and topics "
+            f"from the backup of {when} (to start afresh, remove {self.backup_path.name} too)"
+        )
+        return self._read_disk()
 
     def _take_backup(self) -> None:
         if self.path.exists():
@@ -413,19 +444,16 @@ class StateStore:
             )
         return self._read_disk()
 
-    def _replace_damaged(self, damage: DamagedFileError) -> Database:
-        """The file was damaged while we ran: keep it aside and write what we hold."""
-        kept = self._move_aside()
+    def _write_back(self, what_happened: str) -> Database:
+        """The file was damaged or removed while we ran (feedtui itself only
+        ever replaces it whole): write what we hold in its place, and say so."""
         db = open_database(self.path, state_shape)
         with self._lock:
             snapshot = {name: dict(table) for name, table in self._tables.items()}
         _write_ops(db, [Operation(t, k, d) for t, docs in snapshot.items() for k, d in docs.items()])
         db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
         db.flush()
-        self.recovery_message = (
-            f"{self.path} was damaged while feedtui ran ({damage.reason}); kept it as "
-            f"{kept.name} and saved the state this process holds"
-        )
+        self.recovery_message = f"{self.path} {what_happened}"
         report = self.on_recovered  # read once: the app may detach it meanwhile
         if report:
             report(self.recovery_message)
@@ -472,6 +500,11 @@ class StateStore:
                     report = self.on_error
                     if report:
                         report(message)
+
+
+def _holds_user_state(tables: Mapping[str, Mapping]) -> bool:
+    """Whether anything the user set is in these tables (preferences aside)."""
+    return any(tables.get(name) for name in (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS))
 
 
 def _apply_to(tables: dict[str, dict[str, dict]], op: Operation) -> None:

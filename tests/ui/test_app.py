@@ -29,6 +29,21 @@ def lines_of(widget) -> list[str]:
     return [strip.text for strip in widget.render_lines(region)]
 
 
+def terminal_lines(app) -> list[str]:
+    """The terminal's lines as drawn: the screen on top, and through a modal
+    screen's translucent background the screens under it."""
+    from textual._context import visible_screen_stack
+
+    visible_screen_stack.set(app._background_screens)
+    return [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+
+
+def bottom_line(app) -> str:
+    """The terminal's last line, where the footer is ("" before the first layout)."""
+    lines = terminal_lines(app)
+    return lines[-1] if lines else ""
+
+
 def list_title(main) -> str:
     """The list's title as it is on screen."""
     return lines_of(main.query_one("#list-title"))[0].rstrip()
@@ -1207,6 +1222,38 @@ async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, si
         await pilot.press("j", "j", "k")
         assert topics.highlighted == 1
     engine.close()
+
+
+@pytest.mark.parametrize(
+    ("keys", "screen", "footer"),
+    [
+        (("question_mark",), "HelpScreen", "esc Close help"),
+        (("a",), "TopicFormScreen", "esc Cancel"),
+        (("E",), "TopicFormScreen", "esc Cancel"),
+        (("D",), "ConfirmScreen", "y Yes n No"),
+        (("J", "j", "t"), "PickTopicScreen", "esc Cancel"),
+    ],
+)
+async def test_the_footer_under_a_dialog_shows_the_dialogs_keys(make_engine, keys, screen, footer):
+    """The reader's footer (f Unfollow m Read …) showed through every dialog,
+    where none of its keys work, and the dialog's own keys were not shown."""
+    from feedtui.model import TopicDefinition
+
+    from tests.ui.conftest import TOPICS
+
+    # "Gadgets and widgets together", the second Widgets card, has two other topics: t asks which.
+    engine = make_engine(topics={**TOPICS, "Together": TopicDefinition(query="ti:together")})
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert "Unfollow" in bottom_line(app)
+        await pilot.press(*keys)
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if type(app.screen).__name__ == screen and bottom_line(app):
+                break
+        assert type(app.screen).__name__ == screen
+        assert bottom_line(app) == footer
 
 
 async def test_keys_that_act_on_a_paper_say_so_when_there_is_none(make_engine):

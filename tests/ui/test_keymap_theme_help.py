@@ -69,14 +69,23 @@ def help_lines(app) -> list[str]:
 
 def test_every_binding_has_a_unique_id_and_a_description():
     """An id is shared only by the states of one key in one class (f: Follow,
-    Unfollow), which a keymap must move together."""
+    Unfollow), which a keymap must move together, and by an App key bound
+    again on a modal screen (which Textual cuts off from the App's keys): the
+    same key, doing the same."""
     owners: dict[str, set[tuple[str, str]]] = {}
+    app_keys = {binding.id: binding for binding in binding_sources()["app"]}
     for source, bindings in binding_sources().items():
         assert bindings, source
         for binding in bindings:
             assert isinstance(binding, Binding), (source, binding)
             assert binding.id and "." in binding.id, (source, binding)
             assert binding.description, binding.id
+            if source != "app" and binding.id in app_keys:
+                app_binding = app_keys[binding.id]
+                assert (binding.key, binding.action, binding.description) == (
+                    app_binding.key, f"app.{app_binding.action}", app_binding.description
+                ), (source, binding.id)
+                continue
             owners.setdefault(binding.id, set()).add((source, binding.key))
     assert {i: o for i, o in owners.items() if len(o) > 1} == {}
     assert {i.split(".")[0] for i in owners} <= set(GROUPS)
@@ -332,6 +341,51 @@ async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):
 
 
 # -- themes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("keymap", "help_key", "quit_key", "footer"),
+    [
+        ("", "question_mark", "q", "esc Skip ? Help q Quit"),
+        ('[keymap]\napp.help = "f1"\napp.quit = "ctrl+q"\n', "f1", "ctrl+q", "esc Skip f1 Help ^q Quit"),
+    ],
+)
+async def test_the_welcome_screen_opens_the_help_and_quits_with_the_apps_keys(
+    tmp_path, keymap, help_key, quit_key, footer
+):
+    """The welcome said "? lists every key", but ? and q did nothing there:
+    Textual drops the App's bindings on a modal screen."""
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    from tests.ui.test_app import bottom_line
+
+    path = tmp_path / "config.toml"
+    path.write_text(keymap, encoding="utf-8")
+    engine = Engine(load_config(path), tmp_path / "fresh")
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, WelcomeScreen) and bottom_line(app):
+                break
+        assert isinstance(app.screen, WelcomeScreen)
+        intro = " ".join(line.strip() for line in lines_of(app.screen.query_one("#welcome-intro")))
+        assert f"{key_label(help_key)} lists every key" in intro
+        assert bottom_line(app) == footer
+        if help_key != "question_mark":
+            await pilot.press("question_mark", "q")  # the defaults, remapped away, do nothing
+            await pilot.pause()
+            assert isinstance(app.screen, WelcomeScreen) and app.return_code is None
+        await pilot.press(help_key)
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, WelcomeScreen)
+        await pilot.press(quit_key)
+        await pilot.pause()
+        assert app.return_code == 0
+    engine.close()
 
 
 async def test_the_config_theme_is_used(open_app):

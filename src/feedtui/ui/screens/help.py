@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 # Help groups, by the first part of a binding id, in the order shown.
 GROUPS = {
@@ -193,6 +193,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Static(self._table(), id="help-body")
+        yield Footer(compact=True)
 
     def shown_bindings(self) -> list[Binding]:
         return [mapped(binding, self.keymap) for binding in all_bindings()]

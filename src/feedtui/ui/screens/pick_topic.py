@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -22,6 +22,7 @@ class PickTopicScreen(ModalScreen[str | None]):
         with Vertical(id="pick-topic"):
             yield Static(Text("Go to which topic?", style="bold"))
             yield OptionList(*(Option(Text(name), id=name) for name in self.topics))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

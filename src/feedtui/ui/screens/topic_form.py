@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from feedtui.model import TopicDefinition
 
@@ -73,6 +73,7 @@ class TopicFormScreen(ModalScreen[str | None]):
                 yield Button("Save", variant="primary", id="topic-form-save")
                 yield Button("Cancel", id="topic-form-cancel")
             yield Static(Text("enter saves · escape cancels · a query, categories or feeds, or a mix", style="dim"))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         first = "topic-query" if self.name_fixed else "topic-name"
@@ -138,6 +139,7 @@ class ConfirmScreen(ModalScreen[bool]):
             if self.detail:
                 yield Static(Text(self.detail))
             yield Static(Text("y: yes · n: no", style="dim"))
+        yield Footer(compact=True)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, SelectionList, Static
+from textual.widgets import Button, Footer, SelectionList, Static
 
 from feedtui.ui.screens.help import key_hint
 
@@ -25,6 +25,11 @@ class WelcomeScreen(ModalScreen[list[str]]):
         Binding("escape", "skip", "Skip", id="welcome.skip"),
         Binding("j", "topics('cursor_down')", "Next topic", show=False, id="welcome.down"),
         Binding("k", "topics('cursor_up')", "Previous topic", show=False, id="welcome.up"),
+        # Textual drops the App's bindings on a modal screen: help (which the
+        # intro names) and quit are bound here again, under the App's ids so
+        # that a [keymap] moves them here too.
+        Binding("question_mark", "app.help", "Help", id="app.help"),
+        Binding("q", "app.quit", "Quit", id="app.quit"),
     ]
 
     def __init__(self, catalogue: list[tuple[str, str]]) -> None:
@@ -47,6 +52,7 @@ class WelcomeScreen(ModalScreen[list[str]]):
             )
             yield Button("Follow the selected topics", variant="primary", id="welcome-follow")
             yield Static(Text("escape: browse without following anything", style="dim"))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()

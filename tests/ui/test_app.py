@@ -1310,6 +1310,41 @@ async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(mak
         assert engine.library.unread_count("Widgets") == unread + 1  # the detail's paper, marked unread again
 
 
+async def test_the_palette_offers_undo_with_its_key_and_quit_and_help_once(make_engine):
+    """The README says the palette lists every action, but it had no Undo:
+    the App's own keys were left out of it."""
+    from feedtui.ui.screens.help import HelpScreen
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("M")
+        await pilot.pause()
+        assert engine.library.unread_count("Widgets") == 0
+        await pilot.press("ctrl+p", *"undo")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "^z · app.undo" in "\n".join(terminal_lines(app)):
+                break
+        shown = "\n".join(terminal_lines(app))
+        assert "Undo" in shown and "^z · app.undo" in shown
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.screen is main
+        assert engine.library.unread_count("Widgets") == 4
+        for screen in (main, await open_detail(pilot, main)):
+            titles = [c.title for c in app.get_system_commands(screen)]
+            assert titles.count("Undo") == titles.count("Quit") == titles.count("Help: every key") == 1
+            assert "Help" not in titles
+        # Not where ctrl+z does nothing; and the welcome's own help and quit keys are offered once too.
+        assert "Undo" not in [c.title for c in app.get_system_commands(HelpScreen())]
+        titles = [c.title for c in app.get_system_commands(WelcomeScreen([]))]
+        assert "Undo" not in titles and "Help" not in titles and titles.count("Quit") == 1
+
+
 async def wait_for_members(pilot, engine, name: str) -> list[str]:
     for _ in range(100):
         await pilot.pause(0.02)

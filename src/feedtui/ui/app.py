@@ -76,11 +76,15 @@ class FeedtuiApp(App):
             engine.state.set_pref("theme_config", engine.settings.theme)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.works_on(self.screen, action)
+
+    def works_on(self, screen: object, action: str) -> bool:
+        """Whether an App action does something on this screen: undo works from
+        the reader and a paper's detail view, not under a form or the help."""
         if action == "undo":
-            # From the reader and a paper's detail view; not under a form or the help.
             from feedtui.ui.screens.detail import DetailScreen
 
-            return self.screen is self.main_screen or isinstance(self.screen, DetailScreen)
+            return screen is self.main_screen or isinstance(screen, DetailScreen)
         return True
 
     def action_undo(self) -> None:
@@ -121,8 +125,10 @@ class FeedtuiApp(App):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help: every key", "Show every key binding, grouped", self.action_help)
         # The actions of the screen the palette was opened on (never those of
-        # a screen underneath it), and on the main screen its two lists'.
-        targets: list[tuple[object, list]] = [(screen, list(getattr(type(screen), "BINDINGS", ())))]
+        # a screen underneath it), on the main screen its two lists', and the
+        # App's (undo). Quit (Textual's) and Help are offered above already.
+        offered = {"app.quit", "app.help"}
+        targets: list[tuple[object, list]] = [(screen, list(getattr(type(screen), "BINDINGS", ()))), (self, self.BINDINGS)]
         if isinstance(screen, MainScreen):
             from feedtui.ui.widgets.paper_list import PaperList
             from feedtui.ui.widgets.topic_list import TopicList
@@ -131,11 +137,13 @@ class FeedtuiApp(App):
                 targets.append((screen.query_one(widget_class), list(widget_class.BINDINGS)))
         for target, bindings in targets:
             for binding in bindings:
-                if not (isinstance(binding, Binding) and binding.id and binding.description):
+                if not (isinstance(binding, Binding) and binding.id and binding.description) or binding.id in offered:
                     continue
-                # Only what the key would do now (Unfollow, not Follow, on a followed topic).
+                # Only what the key would do now (Unfollow, not Follow, on a followed
+                # topic). The App is asked about the screen the palette was opened
+                # on: its own check_action would look at the palette.
                 _, action, parameters = parse_action(binding.action)
-                if target.check_action(action, parameters):
+                if self.works_on(screen, action) if target is self else target.check_action(action, parameters):
                     yield SystemCommand(
                         binding.description,
                         f"{', '.join(key_labels(mapped(binding, self.engine.settings.keymap).key))} · {binding.id}",

@@ -138,7 +138,7 @@ OPTIONS: tuple[Option, ...] = (
         "Topic sidebar order until you pick one with S; followed topics are always on top: followed or name (both by name), unread, trending.",
         _one_of("followed", "name", "unread", "trending"),
     ),
-    Option("general", "date_format", str, "strftime format of the dates on cards.", _strftime_format),
+    Option("general", "date_format", str, "strftime format of the dates on cards and in a paper's detail view.", _strftime_format),
     Option("arxiv", "api_url", str, "arXiv API endpoint (env FEEDTUI_ARXIV_API_URL overrides it).", _http_url),
     Option(
         "arxiv", "rss_url", str,

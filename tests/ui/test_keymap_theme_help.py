@@ -506,6 +506,27 @@ async def test_date_format_is_used_on_cards(open_app):
         assert "Nov 25, 2026" not in text
 
 
+async def test_date_format_is_used_in_the_detail_view_too(make_engine):
+    """The cards followed date_format, the detail view of the same paper kept
+    "Nov 25, 2026" (and "updated Nov 26, 2026")."""
+    from tests.factories import make_paper
+    from tests.ui.test_app import detail_text, open_detail
+
+    paper = make_paper(
+        "2611.00001", title="Widget sorting", abstract="A widget paper.",
+        published="2026-11-25T10:00:00", updated="2026-11-26T09:00:00",
+    )
+    engine = make_engine(papers=[paper])
+    engine.settings.date_format = "%Y-%m-%d (%a)"
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert "2026-11-25 (Wed) · cs.DC" in "\n".join(lines_of(main.query_one(PaperList)))
+        text = detail_text(await open_detail(pilot, main))
+        assert "2026-11-25 (Wed) · cs.DC · 2611.00001v1 · updated 2026-11-26 (Thu)" in text
+        assert "Nov" not in text
+
+
 @pytest.mark.parametrize("marks", [True, False])
 async def test_open_marks_read(open_app, marks):
     from feedtui.ui.screens.detail import DetailScreen

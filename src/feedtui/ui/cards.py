@@ -34,7 +34,13 @@ class CardData:
 
 
 def card_date(epoch_seconds: int, date_format: str = "%b %-d, %Y") -> str:
-    moment = datetime.fromtimestamp(epoch_seconds, UTC)
+    return paper_date(datetime.fromtimestamp(epoch_seconds, UTC), date_format)
+
+
+def paper_date(moment: datetime, date_format: str = "%b %-d, %Y") -> str:
+    """A paper's date in UTC as the `date_format` setting writes it, on its
+    card and in its detail view alike."""
+    moment = moment.astimezone(UTC)
     try:
         return moment.strftime(date_format)
     except ValueError:

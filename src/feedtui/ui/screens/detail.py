@@ -16,6 +16,7 @@ from feedtui.engine import Engine
 from feedtui.model import Paper
 from feedtui.text.links import safe_link
 from feedtui.ui import paper_actions
+from feedtui.ui.cards import paper_date
 
 
 class DetailScreen(Screen):
@@ -67,13 +68,14 @@ class DetailScreen(Screen):
             return
         state = self.engine.state
         text = Text()
-        head = f"{paper.published:%b %-d, %Y}"
+        date_format = self.engine.settings.date_format
+        head = paper_date(paper.published, date_format)
         if paper.primary_category:
             head += f" · {paper.primary_category}"
         if paper.is_arxiv:  # a feed item's id is feedtui's own hash: its link says where it is from
             head += f" · {paper.versioned_id}"
         if paper.updated.date() != paper.published.date():
-            head += f" · updated {paper.updated:%b %-d, %Y}"
+            head += f" · updated {paper_date(paper.updated, date_format)}"
         text.append(head, style="dim")
         text.append("   ")
         text.append("● unread" if not state.is_read(paper.id) else "read", style="bold" if not state.is_read(paper.id) else "dim")

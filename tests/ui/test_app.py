@@ -1446,6 +1446,48 @@ async def test_adding_a_topic_under_a_name_taken_says_so_and_changes_nothing(mak
         assert not isinstance(app.screen, TopicFormScreen)
 
 
+async def test_a_form_closed_with_its_edits_unsaved_says_so(make_engine):
+    """In E, shift+tab from the first field skips the disabled name and lands
+    on Cancel; enter there threw the edits away without a word, under a hint
+    saying "enter saves"."""
+    from textual.widgets import Label
+
+    from feedtui.model import TopicDefinition
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicFormScreen)
+        labels = [str(label.render()) for label in app.screen.query(Label)]
+        assert labels[0] == "Name (can't be renamed)"
+        await pilot.press("end", *" OR abs:expert*", "tab", *"cs.LG", "shift+tab", "shift+tab")
+        await pilot.pause()
+        assert app.screen.focused.id == "topic-form-cancel"
+        app.clear_notifications()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is main
+        assert engine.topic("Widgets").topic.definition == TopicDefinition(query="abs:widget")
+        assert [n.message for n in app._notifications] == ["Edits discarded: the topic was not saved"]
+        # Escape says so too; a form left as it was opened, or saved, says nothing of the kind.
+        for keys, said in (
+            (("a", *"Half typed", "escape"), ["Edits discarded: the topic was not saved"]),
+            (("E", "escape"), []),
+            (("a", "escape"), []),
+        ):
+            app.clear_notifications()
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert app.screen is main and [n.message for n in app._notifications] == said, keys
+        await pilot.press("a")
+        await pilot.pause()
+        assert [str(label.render()) for label in app.screen.query(Label)][0] == "Name"
+
+
 async def test_s_cycles_orders_that_differ_and_keeps_followed_topics_first(make_engine):
     """SPEC §2: followed topics first, then the rest, in every order."""
     engine = make_engine(follows=("Widgets",))

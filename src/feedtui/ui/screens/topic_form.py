@@ -54,6 +54,7 @@ class TopicFormScreen(ModalScreen[str | None]):
         self.submit = submit
         self.draft = draft or TopicDraft(name="")
         self.name_fixed = name_fixed
+        self.opened_with: TopicDraft | None = None  # what the fields held when the form opened
 
     def compose(self) -> ComposeResult:
         values = {
@@ -66,7 +67,7 @@ class TopicFormScreen(ModalScreen[str | None]):
         with Vertical(id="topic-form"):
             yield Static(Text(self.title_text, style="bold"), id="topic-form-title")
             for key, label, example in FIELDS:
-                yield Label(label)
+                yield Label(f"{label} (can't be renamed)" if key == "name" and self.name_fixed else label)
                 yield Input(values[key], placeholder=example, id=f"topic-{key}", disabled=key == "name" and self.name_fixed)
             yield Static(id="topic-form-error")
             with Horizontal(id="topic-form-buttons"):
@@ -76,6 +77,7 @@ class TopicFormScreen(ModalScreen[str | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.opened_with = self.typed()
         first = "topic-query" if self.name_fixed else "topic-name"
         self.query_one(f"#{first}", Input).focus()
 
@@ -113,9 +115,14 @@ class TopicFormScreen(ModalScreen[str | None]):
         if event.button.id == "topic-form-save":
             self.save()
         else:
-            self.dismiss(None)
+            self.action_cancel()
 
     def action_cancel(self) -> None:
+        """Escape, or the Cancel button, which enter presses when it has the
+        focus (shift+tab from the first field reaches it): edits are dropped,
+        but not without a word."""
+        if self.typed() != self.opened_with:
+            self.notify("Edits discarded: the topic was not saved", markup=False)
         self.dismiss(None)
 
 

@@ -429,6 +429,50 @@ async def test_ctrl_z_works_in_the_detail_view_and_its_marks_follow(make_engine)
         assert [n.message for n in app._notifications] == ["Undone: marked 4 papers read in Widgets"]
 
 
+async def test_the_read_mark_that_opening_a_paper_gives_is_undone_by_ctrl_z(make_engine):
+    """Opening a paper marks it read, but ctrl+z right after said "Nothing to undo"."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        detail = await open_detail(pilot, main)
+        assert engine.state.is_read("2611.00001") and "● unread" not in detail_text(detail)
+        app.clear_notifications()
+        await pilot.press("ctrl+z")  # in the detail view
+        await pilot.pause()
+        assert app.screen is detail and not engine.state.is_read("2611.00001")
+        assert "● unread" in detail_text(detail)
+        assert [n.message for n in app._notifications] == ["Undone: marked “Widget sorting at scale” read"]
+        await pilot.press("escape")
+        await pilot.pause()
+        paper_list = main.query_one(PaperList)
+        assert not paper_list.cursor_card.read
+        assert sidebar_row(app, "Widgets").rstrip().endswith("4")
+        # The next paper opened, then undone back in the list.
+        await pilot.press("j")
+        await open_detail(pilot, main)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert paper_list.cursor_card.read and sidebar_row(app, "Widgets").rstrip().endswith("3")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert not engine.state.is_read("2611.00002") and not paper_list.cursor_card.read
+        assert sidebar_row(app, "Widgets").rstrip().endswith("4")
+        # A paper read already, opened, gives nothing to undo: ctrl+z takes back the mark before it.
+        await pilot.press("m")
+        await open_detail(pilot, main)
+        app.clear_notifications()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "Undone: marked “Gadgets and widgets together” read",
+            "Nothing to undo",
+        ]
+        assert not engine.state.is_read("2611.00002")
+
+
 @pytest.fixture
 def held_index_build(monkeypatch):
     """Ask's index builds wait until the test sets the event (5 s at most)."""

@@ -614,8 +614,8 @@ class MainScreen(Screen):
     def open_detail(self, paper_id: str) -> None:
         from feedtui.ui.screens.detail import DetailScreen
 
-        if self.engine.settings.open_marks_read:
-            self._set_read([paper_id], True)
+        if self.engine.settings.open_marks_read and not self.engine.state.is_read(paper_id):
+            self.toggle_read(paper_id)  # as m does: ctrl+z takes it back
         self.app.push_screen(DetailScreen(self.engine, paper_id))
 
     def go_to_topic(self, name: str, *, keep: str | None = None) -> None:

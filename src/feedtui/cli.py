@@ -390,7 +390,7 @@ def _check_config(path) -> int:
     """Everything the app would say about the file, including the theme and keymap checks."""
     from textual.theme import BUILTIN_THEMES
 
-    from feedtui.config import check_ui_settings
+    from feedtui.config import check_ui_settings, in_file_order
     from feedtui.ui.screens.help import keymap_scopes
 
     if not path.exists():
@@ -398,7 +398,7 @@ def _check_config(path) -> int:
         return EXIT_OK
     config = load_config(path)
     check_ui_settings(config, themes=BUILTIN_THEMES, scopes=keymap_scopes())
-    for problem in sorted(config.problems, key=lambda p: (str(p.file), p.line or 0)):
+    for problem in in_file_order(config.problems):
         print(problem, file=sys.stderr)
     if config.problems:
         return EXIT_FAILED

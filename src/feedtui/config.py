@@ -184,6 +184,17 @@ class Config:
     lines: dict[str, int | None] = field(default_factory=dict)
 
 
+def in_file_order(problems: Iterable[ConfigProblem]) -> list[ConfigProblem]:
+    return sorted(problems, key=lambda p: (str(p.file), p.line or 0))
+
+
+def check_command(path: Path | None) -> str:
+    """The command that lists every problem of the config file at `path`."""
+    if path is None or path == config_path():
+        return "feedtui config --check"
+    return f"feedtui config --check --config {shlex.quote(str(path))}"
+
+
 def default_config_path() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
 
@@ -499,13 +510,19 @@ def _apply_environment(config: Config) -> None:
 
 
 def check_ui_settings(
-    config: Config, *, themes: Collection[str], scopes: Mapping[str, Sequence[tuple[str, str]]]
+    config: Config,
+    *,
+    themes: Collection[str],
+    scopes: Mapping[str, Sequence[tuple[str, str]]],
+    list_ids: bool = True,
 ) -> list[ConfigProblem]:
     """The checks that need the UI: the theme name, and [keymap]'s ids, key
     names and clashes. `scopes` holds, per place bindings live (the main
     screen, the paper list…), each binding's (id, default keys). What is
     wrong is reported and left at its default; the problems are also added to
-    `config.problems`."""
+    `config.problems`. `list_ids`: an unknown binding id's message lists every
+    id (config --check); else it names the command that does (the reader's
+    notification would fill the screen)."""
     path = config.path or Path("config.toml")
     settings = config.settings
     problems: list[ConfigProblem] = []
@@ -521,11 +538,9 @@ def check_ui_settings(
     for binding_id, keys in list(settings.keymap.items()):
         line = config.lines.get(f"keymap.{binding_id}")
         if binding_id not in known:
+            ids = f"ids: {', '.join(sorted(known))}" if list_ids else f"{check_command(config.path)} lists every id"
             problems.append(
-                ConfigProblem(
-                    path, line,
-                    f"unknown binding id '{binding_id}'{_did_you_mean(binding_id, known)}; ids: {', '.join(sorted(known))}",
-                )
+                ConfigProblem(path, line, f"unknown binding id '{binding_id}'{_did_you_mean(binding_id, known)}; {ids}")
             )
             del settings.keymap[binding_id]
             continue

@@ -318,15 +318,86 @@ async def test_the_command_palette_shows_the_remapped_key(open_app):
         assert commands["Star"] == "s · paper.star"
 
 
+def toasts_on_screen(app) -> list[str]:
+    """The notifications as the screen shows them, top to bottom, each one's
+    text without its whitespace (a long path is folded anywhere)."""
+    from textual.widgets._toast import Toast
+
+    compositor = app.screen._compositor
+    lines = [strip.text for strip in compositor.render_strips()]
+    shown = []
+    for toast in sorted(app.screen.query(Toast), key=lambda t: t.region.y):
+        try:
+            region = toast.content_region.intersection(compositor.find_widget(toast).visible_region)
+        except NoWidget:  # wholly off the screen
+            continue
+        text = "".join(line[region.x : region.right] for line in lines[region.y : region.bottom])
+        if squeezed := "".join(text.replace("▌", "").split()):
+            shown.append(squeezed)
+    return shown
+
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
 async def test_an_unknown_binding_id_is_a_message_with_file_and_line(open_app, tmp_path):
+    """The message listed all 66 ids and covered most of the screen; that
+    list is config --check's."""
     app = open_app('[keymap]\npaper.star = "x"\npaper.stra = "y"\n')
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot)
-        messages = [n.message for n in app._notifications]
-        wanted = f"{tmp_path / 'config.toml'}:5: unknown binding id 'paper.stra' — did you mean 'paper.star'?; ids: "
-        assert any(m.startswith(wanted) for m in messages), messages
+        await pilot.pause()
+        path = tmp_path / "config.toml"
+        assert toasts_on_screen(app) == [
+            squeezed(
+                f"{path}:5: unknown binding id 'paper.stra' — did you mean 'paper.star'?; "
+                f"feedtui config --check --config {path} lists every id"
+            )
+        ]
         assert app.engine.settings.keymap == {"paper.star": "x"}
         assert footer_keys(app)["Star"] == "x"
+
+
+async def test_many_config_problems_are_the_first_and_a_count_that_names_config_check(open_app, tmp_path):
+    """Each problem was a notification of its own, and at 80x24 only the last
+    two or three of them were on screen: the first ones were never seen."""
+    app = open_app(
+        'window_weeks = "16"\ndefault_sort = "alphabetical"\ndate_format = "%Q %Y"\ncache_limt = 5\n'
+        '[keymap]\npaper.stra = "y"\n'
+    )
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        path = tmp_path / "config.toml"
+        assert toasts_on_screen(app) == [
+            squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
+            squeezed(f"…and 4 more problems in the config: feedtui config --check --config {path} lists them all"),
+        ]
+
+
+async def test_what_else_start_up_found_is_still_told_beside_the_config_count(open_app, data_dir, tmp_path):
+    (data_dir / "state.json").write_text("{not json", encoding="utf-8")
+    app = open_app('window_weeks = "16"\ndefault_sort = "alphabetical"\ndate_format = "%Q %Y"\n')
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        shown = toasts_on_screen(app)
+        assert len(shown) == 3, shown
+        assert shown[1].startswith(squeezed("…and 2 more problems in the config:"))
+        assert shown[2].startswith(squeezed(f"{data_dir / 'state.json'} was damaged")), shown
+
+
+async def test_two_config_problems_are_both_shown(open_app, tmp_path):
+    app = open_app('window_weeks = "16"\ndefault_sort = "alphabetical"\n')
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        path = tmp_path / "config.toml"
+        assert toasts_on_screen(app) == [
+            squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
+            squeezed(f"{path}:4: general.default_sort = \"alphabetical\": expected one of 'followed', 'name', 'unread', 'trending'; using the default"),
+        ]
 
 
 async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):

@@ -41,7 +41,7 @@ class FeedtuiApp(App):
         # The scopes import every screen (12 ms before the first frame); with no
         # [keymap] there is nothing to check against them.
         scopes = keymap_scopes() if self.engine.settings.keymap else {}
-        problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes)
+        problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes, list_ids=False)
         self.engine.problems.messages.extend(str(p) for p in problems)
 
     def on_mount(self) -> None:

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
+from feedtui.config import check_command, in_file_order
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.memory import gc_paused
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
@@ -50,6 +51,10 @@ ASK_SHOWN = 40
 NO_PAPER_HERE = "No paper here"
 # The preference that remembers a welcome screen left with escape.
 WELCOME_SKIPPED = "welcome_skipped"
+# Notifications for a config file's problems at start: this many problems,
+# one each; with more, the first ones and a count, this many in all (a tall
+# stack of notifications runs off the top of the screen).
+CONFIG_PROBLEMS_SHOWN = 2
 # Changes ctrl+z can take back, the latest first.
 UNDO_DEPTH = 100
 
@@ -218,16 +223,34 @@ class MainScreen(Screen):
         self.populate()
 
     def populate(self) -> None:
-        engine = self.engine
         # Tens of thousands of card rows live as long as the app: keep the cyclic
         # GC from walking them again and again (pauses of 100 ms+ otherwise).
         gc.freeze()
         self.ready = True
-        for message in engine.problems.messages:
-            self.notify(message, severity="warning", timeout=12, markup=False)
+        self.tell_problems()
         self.rebuild_sidebar()
         self.show_status()
         self.call_after_refresh(self.after_first_paint)
+
+    def tell_problems(self) -> None:
+        """What start-up found wrong, a notification each; but Textual stacks
+        them and those pushed off the top are never seen, so a config file's
+        problems beyond the first few are one notification that counts them
+        and names the command that lists them all."""
+        engine = self.engine
+        in_config = in_file_order(engine.config.problems)
+        shown = in_config if len(in_config) <= CONFIG_PROBLEMS_SHOWN else in_config[: CONFIG_PROBLEMS_SHOWN - 1]
+        for problem in shown:
+            self.notify(str(problem), severity="warning", timeout=12, markup=False)
+        if more := len(in_config) - len(shown):
+            self.notify(
+                f"…and {more} more problems in the config: {check_command(engine.config.path)} lists them all",
+                severity="warning", timeout=12, markup=False,
+            )
+        said = {str(problem) for problem in in_config}
+        for message in engine.problems.messages:
+            if message not in said:
+                self.notify(message, severity="warning", timeout=12, markup=False)
 
     def after_first_paint(self) -> None:
         """Work that can wait until the reader sees the screen."""

@@ -62,7 +62,7 @@ def _at_least(low: float, high: float | None = None) -> Callable[[Any], str]:
         if value >= low and (high is None or value <= high):
             return ""
         if high is None:
-            return "a number above 0" if low > 0 else "a number of 0 or more"
+            return f"a number of {low:g} or more"
         return f"a number from {low:g} to {high:g}"
 
     return check

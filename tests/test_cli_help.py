@@ -116,6 +116,17 @@ def test_config_check_reports_a_clash_once_though_two_screens_have_it(tmp_path, 
     )
 
 
+def test_config_check_refuses_a_date_format_that_shows_no_date(tmp_path, capsys):
+    """"%%" passed, and every card then read "%"."""
+    path = tmp_path / "df.toml"
+    path.write_text('[general]\ndate_format = "%%"\n', encoding="utf-8")
+    assert main(["config", "--check", "--config", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f'{path}:2: general.date_format = "%%": expected a strftime format such as "%b %-d, %Y" '
+        "(nothing in this one changes with the date, so every date would look the same); using the default\n"
+    )
+
+
 def test_config_check_of_a_good_file_and_of_no_file(tmp_path, capsys):
     path = tmp_path / "config.toml"
     path.write_text('[general]\ntheme = "nord"\n[keymap]\npaper.star = "x"\n', encoding="utf-8")

@@ -136,6 +136,11 @@ def test_a_whole_number_is_accepted_where_a_fraction_may_go(tmp_path):
         ("general", "date_format", '"%5Q %Y"', "%5Q is not a strftime directive"),
         ("general", "date_format", '"%-_Q %Y"', "%-_Q is not a strftime directive"),
         ("general", "date_format", '"%5000d"', "makes every date empty"),
+        ("general", "date_format", '"%%"', "nothing in this one changes with the date"),
+        ("general", "date_format", '"%%d %Z"', "nothing in this one changes with the date"),
+        ("general", "date_format", '"%+"', "%+ is not a strftime directive"),
+        ("general", "date_format", '"%d %!"', "%! is not a strftime directive"),
+        ("general", "date_format", '"%Y 5%"', "% is not a strftime directive"),
         ("general", "date_format", '"%d\\u001b[31m"', "text without control characters"),
         ("general", "browser", "\"firefox 'unclosed\"", "a command line as a shell would split it"),
         ("arxiv", "api_url", '"ftp://example.org/api"', "expected an http:// or https:// URL"),
@@ -171,6 +176,13 @@ def test_a_bad_value_names_file_line_and_what_was_expected_and_keeps_the_default
     assert setting(config.settings, option.path) == default_value(option)
     assert (config.settings.arxiv.max_results, config.settings.fetch.max_redirects) == (9, 2)
     assert config.settings.cache_limit == 7 or config.settings.theme == "nord"
+
+
+@pytest.mark.parametrize("written", ["%Y-%m-%d (%a)", "%b %d, %Y", "%-d %b", "%d %b %Y, %H:%M %Z", "100%% %Y"])
+def test_date_formats_that_show_the_date_pass(tmp_path, written):
+    config = load_config(write(tmp_path, f'[general]\ndate_format = "{written}"\n'))
+    assert config.problems == []
+    assert config.settings.date_format == written
 
 
 def test_an_unknown_key_is_named_with_a_suggestion(tmp_path):

@@ -28,7 +28,7 @@ from typing import Any
 
 import platformdirs
 
-from feedtui.model import Topic, TopicDefinition
+from feedtui.model import UTC, Topic, TopicDefinition
 from feedtui.text.sanitize import clean_line
 from feedtui.settings import Settings
 
@@ -90,17 +90,22 @@ def _command_line(value: Any) -> str:
 def _strftime_format(value: Any) -> str:
     if "%" not in value:
         return 'a strftime format such as "%b %-d, %Y" (this one has no % directive, so every date would look the same)'
-    sample = datetime(2026, 10, 4, 9, 30)
+    # In UTC, as cards show dates.
+    sample = datetime(2026, 10, 4, 9, 30, tzinfo=UTC)
     try:
         shown = sample.strftime(value)
     except ValueError as error:
         return f'a strftime format such as "%b %-d, %Y" ({error})'
     if not shown.strip():
         return 'a strftime format such as "%b %-d, %Y" (this one makes every date empty)'
-    # The C library copies a directive it does not know as it is: cards would read "%Q 2026".
-    for directive in re.findall(r"%[-_0^#]*[0-9]*[EO]?[A-Za-z]", value.replace("%%", "")):
-        if sample.strftime(directive).strip() == directive:
-            return f'a strftime format such as "%b %-d, %Y" ({directive} is not a strftime directive)'
+    # The C library copies a directive it does not know as it is: cards would
+    # read "%Q 2026" (or "%+"). Scanned left to right, so %% is one directive.
+    for directive in re.findall(r"%[-_0^#]*[0-9]*[EO]?(?:.|$)", value, re.S):
+        if directive != "%%" and directive in sample.strftime(directive):
+            return f'a strftime format such as "%b %-d, %Y" ({directive.strip()} is not a strftime directive)'
+    # Only text and directives that are the same on every date (%%, %n, %Z).
+    if datetime(2027, 3, 17, 21, 5, 48, tzinfo=UTC).strftime(value) == shown:
+        return 'a strftime format such as "%b %-d, %Y" (nothing in this one changes with the date, so every date would look the same)'
     return ""
 
 

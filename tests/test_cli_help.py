@@ -111,8 +111,8 @@ def test_config_check_reports_a_clash_once_though_two_screens_have_it(tmp_path, 
     path.write_text('[general]\ntheme = "nord"\n\n[keymap]\npaper.star = "m"\n', encoding="utf-8")
     assert main(["config", "--check", "--config", str(path)]) == 1
     assert capsys.readouterr().err == (
-        f"{path}:5: keymap.paper.star: 'm' is also the key of paper.toggle_read on the same screen; "
-        "give paper.toggle_read another key in [keymap]\n"
+        f"{path}:5: keymap.paper.star: 'm' is also the key of paper.toggle_read on the same screen, "
+        "so paper.star keeps its default key 's'; to give it 'm', give paper.toggle_read another key in [keymap] too\n"
     )
 
 

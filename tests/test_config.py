@@ -324,15 +324,42 @@ def test_key_names_textual_knows_are_accepted(tmp_path, keys):
     assert config.settings.keymap == {"paper.star": keys}
 
 
-def test_a_remapped_key_that_another_binding_holds_is_a_clash(tmp_path):
+def test_a_remapped_key_that_another_binding_holds_is_a_clash_and_not_applied(tmp_path):
+    """It was applied anyway, and topic.follow was left with no key."""
     path, config, problems = ui_check(tmp_path, '[keymap]\n\npaper.star = "f"\n')
     assert problems == [
-        f"{path}:3: keymap.paper.star: 'f' is also the key of topic.follow on the same screen; "
-        "give topic.follow another key in [keymap]"
+        f"{path}:3: keymap.paper.star: 'f' is also the key of topic.follow on the same screen, "
+        "so paper.star keeps its default key 's'; to give it 'f', give topic.follow another key in [keymap] too"
     ]
+    assert config.settings.keymap == {}
     # Moving the other binding away as well resolves it.
-    _, _, problems = ui_check(tmp_path, '[keymap]\npaper.star = "f"\ntopic.follow = "F"\n')
+    _, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "f"\ntopic.follow = "F"\n')
     assert problems == []
+    assert config.settings.keymap == {"paper.star": "f", "topic.follow": "F"}
+
+
+def test_two_bindings_may_swap_keys(tmp_path):
+    _, config, problems = ui_check(tmp_path, '[keymap]\npaper.toggle_read = "s"\npaper.star = "m"\n')
+    assert problems == []
+    assert config.settings.keymap == {"paper.toggle_read": "s", "paper.star": "m"}
+
+
+def test_of_two_remaps_onto_one_key_the_first_in_the_file_has_it(tmp_path):
+    path, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "x"\npaper.toggle_read = "y,x"\n')
+    assert problems == [
+        f"{path}:3: keymap.paper.toggle_read: 'x' is also the key of paper.star on the same screen, "
+        "so paper.toggle_read keeps its default key 'm'; to give it 'x', give paper.star another key in [keymap] too"
+    ]
+    assert config.settings.keymap == {"paper.star": "x"}
+
+
+def test_a_remap_refused_takes_back_its_default_key_from_a_later_remap(tmp_path):
+    """paper.toggle_read = "s" was free only while paper.star moved to f,
+    which is refused: s is paper.star's again."""
+    path, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "f"\npaper.toggle_read = "s"\n')
+    assert [p.split(": ", 2)[1] for p in problems] == ["keymap.paper.star", "keymap.paper.toggle_read"]
+    assert "'s' is also the key of paper.star on the same screen" in problems[1]
+    assert config.settings.keymap == {}
 
 
 def test_default_keys_shared_by_design_are_not_clashes(tmp_path):

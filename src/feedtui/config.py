@@ -585,31 +585,54 @@ def _key_names() -> set[str]:
 
 
 def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
-    """Two bindings of one place on one key: Textual gives the key to the
-    remapped binding and the other one silently loses it. Say so."""
+    """A remap giving a key that another binding of the same place has:
+    Textual would give the key to the remapped binding and leave the other
+    one with none. The remap is refused instead (that binding keeps its
+    default keys), unless the other binding is remapped away from the key as
+    well: a swap. Of two remaps onto one key, the first in the file has it."""
     path = config.path or Path("config.toml")
     keymap = config.settings.keymap
-    # (remapped id, key) -> the other ids on that key. Bindings active in
-    # several places (the main screen's, say) clash in each: said once.
-    clashes: dict[tuple[str, str], dict[str, None]] = {}
-    for bindings in scopes.values():
-        owners: dict[str, list[str]] = {}
-        for binding_id, default in bindings:
-            for key in keymap.get(binding_id, default).split(","):
-                owners.setdefault(_normal_key(key), []).append(binding_id)
-        for key, ids in owners.items():
-            remapped = [i for i in ids if i in keymap]
-            if len(ids) > 1 and remapped:
-                others = clashes.setdefault((remapped[0], key), {})
-                others.update(dict.fromkeys(i for i in ids if i != remapped[0]))
-    return [
-        ConfigProblem(
-            path, config.lines.get(f"keymap.{binding_id}"),
-            f"keymap.{binding_id}: '{key}' is also the key of {', '.join(others)} on the same screen; "
-            f"give {next(iter(others))} another key in [keymap]",
+    defaults = {binding_id: default for bindings in scopes.values() for binding_id, default in bindings}
+    problems: list[ConfigProblem] = []
+    # A refused remap puts its binding back on its default keys, which a
+    # later remap may have taken: look again until nothing clashes.
+    while clash := _first_clash(keymap, scopes):
+        binding_id, key, others = clash
+        del keymap[binding_id]
+        default = defaults[binding_id]
+        problems.append(
+            ConfigProblem(
+                path, config.lines.get(f"keymap.{binding_id}"),
+                f"keymap.{binding_id}: '{key}' is also the key of {', '.join(others)} on the same screen, "
+                f"so {binding_id} keeps its default key{'s' if ',' in default else ''} '{default}'; "
+                f"to give it '{key}', give {others[0]} another key in [keymap] too",
+            )
         )
-        for (binding_id, key), others in clashes.items()
-    ]
+    return problems
+
+
+def _first_clash(
+    keymap: Mapping[str, str], scopes: Mapping[str, Sequence[tuple[str, str]]]
+) -> tuple[str, str, list[str]] | None:
+    """The first remap, in the file's order, with a key that another binding
+    of a place it is active in has by default or by a remap written before
+    it: (its id, that key, the other ids). Bindings active in several places
+    (the main screen's, say) clash in each: said once."""
+    order = {binding_id: number for number, binding_id in enumerate(keymap)}
+    for binding_id, keys in keymap.items():
+        for key in (k.strip() for k in keys.split(",")):
+            others: dict[str, None] = {}
+            for bindings in scopes.values():
+                if all(other != binding_id for other, _ in bindings):
+                    continue
+                for other, default in bindings:
+                    if other == binding_id or order.get(other, -1) > order[binding_id]:
+                        continue
+                    if _normal_key(key) in {_normal_key(k) for k in keymap.get(other, default).split(",")}:
+                        others[other] = None
+            if others:
+                return binding_id, key, list(others)
+    return None
 
 
 def _normal_key(key: str) -> str:

@@ -411,6 +411,52 @@ async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):
         assert main.current == "Widgets"
 
 
+async def test_a_clashing_remap_is_refused_and_both_bindings_keep_a_key(open_app, tmp_path):
+    """paper.toggle_read = "s" was applied though s is Star's: s marked read
+    and Star had no key at all."""
+    app = open_app('[keymap]\npaper.toggle_read = "s"\n')
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        main = await ready(pilot)
+        await pilot.pause()
+        assert toasts_on_screen(app) == [
+            squeezed(
+                f"{tmp_path / 'config.toml'}:4: keymap.paper.toggle_read: 's' is also the key of paper.star on the same "
+                "screen, so paper.toggle_read keeps its default key 'm'; to give it 's', give paper.star another key "
+                "in [keymap] too"
+            )
+        ]
+        shown = footer_keys(app)
+        assert (shown["Read"], shown["Star"]) == ("m", "s")
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        paper_id = paper_list.cursor_card.paper_id
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.engine.state.is_starred(paper_id) and not app.engine.state.is_read(paper_id)
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.engine.state.is_read(paper_id)
+
+
+async def test_two_bindings_swap_keys(open_app):
+    app = open_app('[keymap]\npaper.toggle_read = "s"\npaper.star = "m"\n')
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        main = await ready(pilot)
+        await pilot.pause()
+        assert toasts_on_screen(app) == []
+        shown = footer_keys(app)
+        assert (shown["Read"], shown["Star"]) == ("s", "m")
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        paper_id = paper_list.cursor_card.paper_id
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.engine.state.is_read(paper_id) and not app.engine.state.is_starred(paper_id)
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.engine.state.is_starred(paper_id)
+
+
 # -- themes ---------------------------------------------------------------------------
 
 

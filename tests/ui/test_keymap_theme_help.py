@@ -871,6 +871,57 @@ async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxi
         assert not arxiv_server.log
 
 
+def open_on_a_feed(open_app, httpserver, status: int):
+    """The app following one topic, a feed that answers with `status`, and
+    `now`: a list holding the engine's clock, to move it."""
+    from feedtui.model import TopicDefinition
+    from tests.atom import Entry, api_feed
+
+    feed = api_feed([Entry("2611.08881", title="A feed paper", published="2026-11-26T09:00:00Z")])
+    httpserver.expect_request("/feed.xml").respond_with_data(feed, status=status, content_type="application/atom+xml")
+    app = open_app(general="auto_refresh = true\nrefresh_age_hours = 0.25")
+    engine = app.engine
+    engine.add_topic("Feed", TopicDefinition(feeds=(httpserver.url_for("/feed.xml"),)))
+    engine.unfollow("Widgets")
+    engine.follow("Feed")
+    now = [NOW]
+    engine.clock = lambda: now[0]
+    return app, now
+
+
+async def test_after_an_automatic_refresh_that_worked_the_next_comes_when_the_topics_are_due(open_app, httpserver):
+    """Every automatic refresh held the next one back for AUTO_REFRESH_RETRY_S
+    (30 minutes), though only one that reached no source should: with
+    refresh_age_hours = 0.25 the open app refreshed every 30 minutes at best."""
+    from datetime import timedelta
+
+    app, now = open_on_a_feed(open_app, httpserver, 200)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await wait_until(pilot, lambda: httpserver.log and not main.refresh_busy)  # the start's refresh
+        assert len(httpserver.log) == 1  # never refreshed: at start
+        assert app.engine.stale_followed() == []
+        now[0] += timedelta(minutes=20)
+        main.refresh_when_stale()  # the check made every AUTO_REFRESH_CHECK_S
+        await refresh_over(pilot, main)
+        assert len(httpserver.log) == 2
+        assert app.engine.stale_followed() == []
+
+
+async def test_after_an_automatic_refresh_that_reached_no_source_the_next_waits(open_app, httpserver):
+    from datetime import timedelta
+
+    app, now = open_on_a_feed(open_app, httpserver, 404)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await wait_until(pilot, lambda: httpserver.log and not main.refresh_busy)  # the start's refresh
+        assert len(httpserver.log) == 1 and main.refresh_failed
+        now[0] += timedelta(minutes=20)
+        main.refresh_when_stale()
+        await refresh_over(pilot, main)
+        assert len(httpserver.log) == 1
+
+
 def held_arxiv(httpserver):
     """An arXiv API that answers only once `answer` is set; `queries` lists what it was asked."""
     import threading

@@ -120,7 +120,7 @@ class AskTitle:
 class MainScreen(Screen):
     AUTO_FOCUS = "#topics"
     # How often an open app looks whether the followed topics are due, and
-    # how long it waits after an automatic refresh before the next one.
+    # how long it waits after an automatic refresh that reached no source.
     AUTO_REFRESH_CHECK_S = 300.0
     AUTO_REFRESH_RETRY_S = 1800.0
     BINDINGS = [
@@ -275,7 +275,8 @@ class MainScreen(Screen):
         followed since the last refresh, never fetched, is due) are refreshed.
         After an attempt that changed nothing (every source failed: offline,
         say) the next one waits AUTO_REFRESH_RETRY_S rather than failing again
-        at every check."""
+        at every check: the wait starts with each attempt, and a refresh that
+        reaches a source (this one, or r) lifts it."""
         engine = self.engine
         if not engine.settings.auto_refresh or engine.demo or self.refresh_busy:
             return
@@ -1208,6 +1209,10 @@ class MainScreen(Screen):
         failures = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
         # Not "offline": a 404 from a server that is up fails the same way.
         self.refresh_failed = failures if report.offline else ""
+        if not report.offline:
+            # A source answered: the next automatic refresh is due when the
+            # topics are (refresh_when_stale), not after AUTO_REFRESH_RETRY_S.
+            self._auto_refreshed_at = float("-inf")
         if engine.prune_candidates():
             pruned = await asyncio.to_thread(engine.prune)
             self.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)

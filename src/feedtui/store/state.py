@@ -343,13 +343,13 @@ class StateStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(self.path.parent)
         try:
-            db = self._read_disk()
+            db = self._read_disk(stamp=False)
         except DamagedFileError as damage:
             db = self._recover(damage)
         else:
-            held = {name: db.table(name).raw() for name in TABLES}
-            lost = None if _holds_user_state(held) else self._restore_lost()
+            lost = None if db.table(META).get(doc_id="schema") else self._restore_lost(db)
             if lost is None:
+                _stamp(db)
                 self._take_backup()
             else:
                 db = lost
@@ -357,7 +357,7 @@ class StateStore:
         self._tables = _tables_of(db)
         self._signature = self._pin()
 
-    def _read_disk(self) -> Database:
+    def _read_disk(self, *, stamp: bool = True) -> Database:
         db = open_database(self.path, state_shape)
         meta = db.table(META).get(doc_id="schema")
         version = (meta or {}).get("version", SCHEMA_VERSION)
@@ -366,8 +366,8 @@ class StateStore:
                 f"{self.path} was written by a newer feedtui (schema {version}, this one reads "
                 f"{SCHEMA_VERSION}); upgrade feedtui or use another --data-dir"
             )
-        if meta is None:
-            db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
+        if stamp:
+            _stamp(db)
         return db
 
     def _pin(self) -> tuple[int, int, int] | None:
@@ -388,11 +388,13 @@ class StateStore:
         self._pinned = fd
         return signature
 
-    def _restore_lost(self) -> Database | None:
-        """The state from the backup, when state.json is missing or holds
-        nothing the user set (a file deleted or emptied by something other
-        than feedtui, which never writes it empty over a backup that is not)
-        and the backup holds it. None when there is nothing to restore."""
+    def _restore_lost(self, found: Database) -> Database | None:
+        """The state from the backup, when state.json is missing or was
+        emptied by something other than feedtui (every file feedtui writes
+        carries its schema stamp), and the backup holds what the user set.
+        None when there is nothing to restore."""
+        if _holds_user_state({name: found.table(name).raw() for name in TABLES}):
+            return None  # not stamped, yet the user's: an old file, kept as it is
         try:
             good = self.backup_path.read_bytes()
             if not _holds_user_state(parse_database(self.backup_path, good, state_shape)):
@@ -500,6 +502,12 @@ class StateStore:
                     report = self.on_error
                     if report:
                         report(message)
+
+
+def _stamp(db: Database) -> None:
+    """Mark the database as written by feedtui (kept in every write)."""
+    if db.table(META).get(doc_id="schema") is None:
+        db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
 
 
 def _holds_user_state(tables: Mapping[str, Mapping]) -> bool:

@@ -1,7 +1,8 @@
 """A full disk and a read-only data directory, for real: a small tmpfs mounted
 in a private mount namespace (tests run as root, and root ignores permission
-bits but not ENOSPC or a read-only mount). tests/disk_scenario.py runs there
-and reports what it saw."""
+bits but not ENOSPC or a read-only mount). tests/disk_scenario.py (the engine
+and the CLI) or tests/reader_disk_scenario.py (the reader) runs there and
+reports what it saw."""
 
 from __future__ import annotations
 
@@ -48,14 +49,15 @@ def feeds(tmp_path):
         yield server
 
 
-def run_scenario(tmp_path: Path, feeds: FeedServer, mode: str) -> dict:
+def run_scenario(tmp_path: Path, feeds: FeedServer, mode: str, script: str = "disk_scenario.py") -> dict:
+    """Run tests/SCRIPT on a 2 MB tmpfs of its own; what it printed last, as JSON."""
     why_not = namespaces_work(tmp_path)
     if why_not:
         pytest.skip(why_not)
     mount = tmp_path / "mount"
     mount.mkdir()
     script = (
-        f"mount -t tmpfs -o size=2m tmpfs {mount} && exec {sys.executable} {REPO / 'tests' / 'disk_scenario.py'} "
+        f"mount -t tmpfs -o size=2m tmpfs {mount} && exec {sys.executable} {REPO / 'tests' / script} "
         f"{mode} {mount} {feeds.url('feed-0.xml')} {feeds.url('feed-1.xml')}"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}
@@ -118,3 +120,21 @@ def test_a_full_disk(tmp_path, feeds):
 @pytest.mark.slow
 def test_a_read_only_data_directory(tmp_path, feeds):
     assert_the_story(run_scenario(tmp_path, feeds, "readonly"), "the file system is read-only")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "words"), [("full", "the disk is full"), ("readonly", "the file system is read-only")])
+def test_the_reader_says_why_a_refresh_could_not_be_stored(tmp_path, feeds, mode, words):
+    """Both feeds were fetched and neither could be stored: the reader showed
+    only "refresh failed · 2 sources failed", never why (its notifications came
+    from fetch failures alone). Now the first is named, with the file and the
+    reason, and the other counted, as sources failing the same way to fetch are."""
+    seen = run_scenario(tmp_path, feeds, mode, "reader_disk_scenario.py")
+    errors = [n["message"] for n in seen["notifications"] if n["severity"] == "error"]
+    assert len(errors) == 2, seen
+    url, _, error = errors[0].partition(".xml: ")
+    assert url.startswith("http://127.0.0.1:"), errors
+    assert error.startswith("fetched, but could not be saved: could not save "), errors
+    assert "/data/cache/" in error and error.endswith(words), errors
+    assert errors[1] == f"1 more source failed the same way: {error}", errors
+    assert "2 sources failed" in seen["status"], seen["status"]

@@ -1184,18 +1184,29 @@ class MainScreen(Screen):
         # it): the first is named, the others counted in one notification at the end.
         same_failure: Counter[str] = Counter()
 
+        def failed(label: str, error: str) -> None:
+            if not same_failure[error]:
+                self.notify(f"{label}: {error}", severity="error", timeout=10, markup=False)
+            same_failure[error] += 1
+
         def progress(p: RefreshProgress) -> None:
             status.advance(p.done, p.total)
             if not p.ok:
-                if not same_failure[p.error]:
-                    self.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
-                same_failure[p.error] += 1
+                failed(p.label, p.error)
 
         try:
             report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self._landed)
         finally:
             self.refreshing = False
             status.stop_progress()
+        # Sources fetched but whose papers could not be stored (a full disk) fail
+        # after their progress said they were fetched: the failures it did not tell.
+        untold = Counter(source.error for source in report.failed)
+        untold.subtract(same_failure)
+        for source in report.failed:
+            if untold[source.error] > 0:
+                untold[source.error] -= 1
+                failed(source.label, source.error)
         for error, count in same_failure.items():
             if count > 1:
                 others = f"{count - 1} more source{'s' if count > 2 else ''}"

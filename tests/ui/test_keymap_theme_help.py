@@ -835,6 +835,29 @@ async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(op
         assert status.count("1 source failed") == 1, status
 
 
+async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpserver):
+    """After a failed refresh the line ran together ("refresh failed  1 source
+    failed  never refreshed  ·  5 papers cached"): its parts are now all set
+    apart by the same dot, as its other parts were."""
+    httpserver.expect_request("/missing.xml").respond_with_data("gone", status=404)
+    url = httpserver.url_for("/missing.xml")
+    app = open_app(f'[[topic]]\nname = "Missing"\nfeeds = ["{url}"]\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        status = main.query_one(StatusLine).query_one("#status-text")
+        assert [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"]
+        main.go_to_topic("Missing")
+        await pilot.pause()
+        await pilot.press("r")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if httpserver.log and not main.refresh_busy:
+                break
+        await pilot.pause()
+        parts = [part.strip() for part in lines_of(status)[0].split("·")]
+        assert parts == ["refresh failed", "1 source failed", "never refreshed", "5 papers cached"], parts
+
+
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
     from datetime import timedelta
 

@@ -24,18 +24,21 @@ class StatusLine(Horizontal):
 
     def show(self, *, last_refresh: datetime | None, failed: str = "", note: str = "", papers: int = 0) -> None:
         """`failed`: the last refresh fetched nothing, and this is what failed
-        (offline, or every source it asked answered with an error)."""
-        text = Text()
+        (offline, or every source it asked answered with an error). The parts
+        are set apart by a dot, the badge and what failed as well."""
+        parts: list[tuple[str, str]] = []
         if failed:
-            text.append(" refresh failed ", style="reverse bold")
-            text.append(f" {failed}  ", style="bold")
+            parts += [(" refresh failed ", "reverse bold"), (failed, "bold")]
         if last_refresh:
-            text.append(f"refreshed {last_refresh.astimezone():%a %H:%M}", style="dim")
+            parts.append((f"refreshed {last_refresh.astimezone():%a %H:%M}", "dim"))
         else:
-            text.append("never refreshed", style="dim")
-        text.append(f"  ·  {papers:,} papers cached", style="dim")
+            parts.append(("never refreshed", "dim"))
+        parts.append((f"{papers:,} papers cached", "dim"))
         if note:
-            text.append(f"  ·  {note}")
+            parts.append((note, ""))
+        text = Text()
+        for index, (part, style) in enumerate(parts):
+            text.append(f"  ·  {part}" if index else part, style=style)
         self.query_one("#status-text", Static).update(text)
 
     def start_progress(self, total: int) -> None:

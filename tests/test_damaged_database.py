@@ -339,3 +339,56 @@ def test_a_folder_where_a_file_should_be_is_named_not_a_traceback(data, capsys, 
     assert err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]
     assert run_tui(Config(), data) == 1
     assert capsys.readouterr().err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["topics"], ["papers", "Widgets"], ["follow", "Widgets"], ["star", "2611.00003"],
+        ["export", "json"], ["export", "bibtex", "2611.00002"], ["export", "opml"],
+        ["topic", "show", "Widgets"], ["topic", "rm", "Widgets"], ["topic", "edit", "Widgets", "--description", "d"],
+    ],
+)
+def test_every_command_tells_that_state_was_restored_from_the_backup(data, capsys, tmp_path, command):
+    """Reported as missing from export json, topic show and topic rm; every
+    command prints the engine's problems in one place (cli._run_command)."""
+    cut_short(data / "state.json")
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    main([*command, "--data-dir", str(data), "--config", str(config)])
+    err = capsys.readouterr().err
+    assert f"feedtui: {data / 'state.json'} was damaged" in err and "restored your follows" in err, err
+
+
+def test_a_command_tells_of_state_damaged_while_it_ran(tmp_path):
+    """state.json damaged while a command runs (a refresh waiting on a slow
+    feed) is found when the command next reads or saves it: the file was kept
+    aside and the command's state written back without a word, because the
+    message went to a callback only the reader set."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.held_feeds import held_feeds
+
+    data = tmp_path / "data"
+    config = tmp_path / "config.toml"
+    config.write_text("[general]\nauto_refresh = false\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    base = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config)]
+    with held_feeds(["Prompt widget"], ["Late widget"]) as feeds:
+        for args in (["topic", "add", "Held", "--feed", feeds.held_url], ["follow", "Held"]):
+            subprocess.run([*base, *args], check=True, capture_output=True, env=env)
+        refresh = subprocess.Popen([*base, "refresh"], stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            assert feeds.asked.wait(10)
+            garbage(data / "state.json")
+        finally:
+            feeds.release.set()
+            _, err = refresh.communicate(timeout=30)
+    assert refresh.returncode == 0, err
+    assert f"feedtui: {data / 'state.json'} was damaged while feedtui ran" in err, err
+    kept = list(data.glob("state.json.damaged-*"))
+    assert len(kept) == 1 and kept[0].name in err
+    assert json.loads((data / "state.json").read_text())["follows"].keys() == {"Held"}

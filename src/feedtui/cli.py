@@ -309,10 +309,12 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         failure = data_dir_problem(directory, error)
     finally:
         # What reading the cache found on the way (a damaged file set aside, say).
-        _report_problems(engine, reported)
+        reported = _report_problems(engine, reported)
         # What the command changed is saved now; if that fails, the command failed
         # and what it would have changed goes unsaid.
         saved = _close(engine)
+        # What the save said: why it failed, or state.json found damaged and replaced.
+        _report_problems(engine, reported)
     if failure and saved:
         # Said only when the state was saved: otherwise that message says why, once.
         print(f"feedtui: {failure}", file=sys.stderr)
@@ -359,12 +361,12 @@ def _report_problems(engine, already: int) -> int:
 
 
 def _close(engine) -> bool:
+    """Save and close; False when the save failed (the engine's problems say why)."""
     from feedtui.store.files import StoreError
 
     try:
         engine.close()
-    except StoreError as error:
-        print(f"feedtui: {error}", file=sys.stderr)
+    except StoreError:
         return False
     return True
 

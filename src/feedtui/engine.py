@@ -110,6 +110,10 @@ class Engine:
         for message in (self.state.recovery_message, self.fetch_state.problem):
             if message:
                 self.problems.messages.append(message)
+        # state.json found damaged later (while a command runs, or by the save
+        # that ends it) is told like damage found at start; the reader sets
+        # its own callback, a notification.
+        self.state.on_recovered = self.problems.messages.append
         self.problems.messages.extend(str(p) for p in config.problems)
         self.registry = self._build_registry()
         self.problems.messages.extend(self.registry.problems())

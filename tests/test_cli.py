@@ -287,6 +287,36 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
     assert {row.index("On ") for row in rows} == {3 + 20 + 1 + 10 + 1 + len("physics.comp-ph") + 1}
 
 
+def test_an_item_without_a_title_is_shown_as_untitled_and_stored_as_it_came(tmp_path, httpserver, capsys):
+    """An item with no <title> was a blank `papers` line and `title = {{}}` in
+    BibTeX. Where a title is shown it is now "(untitled)"; the stored title,
+    and `papers --json`, stay empty: the feed gave none."""
+    from email.utils import format_datetime
+
+    from feedtui.cli import main
+    from feedtui.model import utcnow
+
+    feed = (
+        "<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>"
+        f"<item><guid>https://lab.example.org/posts/1</guid><pubDate>{format_datetime(utcnow())}</pubDate>"
+        "<description>A post without a title.</description></item></channel></rss>"
+    )
+    httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
+    assert main([*base, "refresh", "Lab"]) == 0
+    capsys.readouterr()
+    assert main([*base, "papers", "Lab"]) == 0
+    [row] = capsys.readouterr().out.splitlines()
+    assert row.endswith(" (untitled)"), row
+    paper_id = row.split()[1]
+    assert main([*base, "papers", "Lab", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["title"] == ""
+    assert main([*base, "export", "bibtex", paper_id]) == 0
+    entry = capsys.readouterr().out
+    assert "  title = {{(untitled)}},\n" in entry, entry
+
+
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
     from feedtui.store.lock import DataDirLock
     from feedtui.store.state import StateStore

@@ -19,7 +19,7 @@ from datetime import datetime
 from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
-from feedtui.model import UTC, TopicDefinition
+from feedtui.model import UTC, TopicDefinition, shown_title
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -582,7 +582,7 @@ def _cmd_papers(engine, args) -> int:
         mark = " " if engine.state.is_read(paper.id) else "●"
         star = "★" if engine.state.is_starred(paper.id) else " "
         category = f"{paper.primary_category:<{category_width}}"
-        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {paper.title_display}")
+        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {shown_title(paper.title_display or paper.title)}")
     return EXIT_OK
 
 

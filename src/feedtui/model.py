@@ -36,6 +36,17 @@ def split_arxiv_id(text: str) -> tuple[str, int | None] | None:
     return match.group("id"), int(version) if version else None
 
 
+# Shown for a paper whose source gave it no title (a feed item without
+# <title>). Only shown: the stored title stays empty, so queries (`ti:`), the
+# ask ranking and `papers --json` never take the placeholder for the title.
+UNTITLED = "(untitled)"
+
+
+def shown_title(title: str) -> str:
+    """A title as screens, the CLI and BibTeX show it: "(untitled)" for none."""
+    return title if title.strip() else UNTITLED
+
+
 @dataclass(frozen=True, slots=True)
 class Author:
     name: str

@@ -804,6 +804,33 @@ async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_hea
         assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
 
 
+async def test_a_paper_without_a_title_is_shown_as_untitled(make_engine):
+    """A feed item with no title had a blank title line on its card and in its
+    detail view, and "Copied BibTeX for “”"."""
+    from tests.factories import make_paper
+
+    post = replace(
+        make_paper(
+            "web:0a1b2c3d4e5f", title="", abstract="A widget post without a title.",
+            published="2026-11-25T10:00:00", authors=(), categories=(),
+        ),
+        abs_url="https://example.org/post", pdf_url="",
+    )
+    engine = make_engine(papers=[post])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        card = [line.rstrip() for line in lines_of(main.query_one(PaperList))]
+        assert card[:4] == ["▌● Nov 25, 2026", "▌  (untitled)", "▌", "▌  A widget post without a title."], card
+        detail = await open_detail(pilot, main)
+        assert "\n\n(untitled)\n\nA widget post without a title." in detail_text(detail)
+        await pilot.press("b")
+        await pilot.pause()
+        assert "Copied BibTeX for “(untitled)”" in [n.message for n in app._notifications]
+        assert "title = {{(untitled)}}" in app.copier.copied[-1]
+    assert engine.paper("web:0a1b2c3d4e5f").title == ""
+
+
 async def test_a_wrapped_affiliation_keeps_the_authors_indent(make_engine):
     from tests.factories import make_paper
 

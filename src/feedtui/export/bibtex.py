@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from feedtui.model import Paper
+from feedtui.model import Paper, shown_title
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.links import safe_link
 
@@ -91,7 +91,7 @@ def latex_title(paper: Paper) -> str:
         parts.append(math.group(0))
         start = math.end()
     if not parts:  # no math: the display form, as for every other field
-        return latex_escape(paper.title_display or source)
+        return latex_escape(shown_title(paper.title_display or source))
     parts.append(latex_escape(latex_to_unicode(source[start:])))
     return "".join(parts)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from feedtui.model import Paper
+from feedtui.model import Paper, shown_title
 from feedtui.sources.parse_text import cut
 from feedtui.text.links import safe_link
 from feedtui.ui.services import LinkRefused
@@ -37,7 +37,7 @@ def copy_bibtex(app: App, paper: Paper) -> None:
 
     app.copier.put(bibtex_entry(paper))
     # A feed item's id is feedtui's own hash, which says nothing to the reader.
-    what = paper.versioned_id if paper.is_arxiv else f"“{cut(paper.title_display or paper.title, 40)}”"
+    what = paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.title_display or paper.title), 40)}”"
     app.notify(f"Copied BibTeX for {what}", markup=False)
 
 

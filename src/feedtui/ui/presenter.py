@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from feedtui.library import Library
+from feedtui.model import shown_title
 from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
 from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
@@ -92,7 +93,7 @@ class TopicCards:
             paper_id=paper_id,
             date=card_date(row[C_PUBLISHED], self._date_format),
             category=row[C_PRIMARY],
-            title=row[C_TITLE],
+            title=shown_title(row[C_TITLE]),
             abstract=full if full is not None else self._head(row[C_SHARD], paper_id),
             authors=row[C_AUTHORS],
             affiliations=row[C_AFFILIATIONS],

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from feedtui.engine import Engine
-from feedtui.model import Paper
+from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link
 from feedtui.ui import paper_actions
 from feedtui.ui.cards import paper_date
@@ -82,7 +82,7 @@ class DetailScreen(Screen):
         if state.is_starred(paper.id):
             text.append("  ★ starred", style="bold")
         text.append("\n\n")
-        text.append(paper.title_display or paper.title, style="bold")
+        text.append(shown_title(paper.title_display or paper.title), style="bold")
         text.append("\n\n")
         text.append(paper.abstract_display or paper.abstract)
         if paper.authors:

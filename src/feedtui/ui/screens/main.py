@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from feedtui.config import check_command, in_file_order
 from feedtui.engine import Engine, RefreshProgress
 from feedtui.memory import gc_paused
+from feedtui.model import shown_title
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_TITLE
@@ -798,7 +799,7 @@ class MainScreen(Screen):
         """“A paper's title”, cut to fit a notification."""
         library = self.engine.library
         position = library.pos.get(paper_id)
-        title = one_line_safe(library.rows[position][C_TITLE]) if position is not None else paper_id
+        title = one_line_safe(shown_title(library.rows[position][C_TITLE])) if position is not None else paper_id
         return f"“{cut(title, 60)}”"
 
     def action_toggle_read(self) -> None:

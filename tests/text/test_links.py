@@ -26,10 +26,10 @@ def test_only_whole_http_links_are_safe(url, safe):
 @pytest.mark.parametrize(
     ("url", "said"),
     [
-        ("javascript:alert(1)", "refused to open a javascript: link; feedtui only opens http and https links"),
-        ("https://lab.example.org/a b", "refused to open a malformed link"),
-        ("", "this paper has no http or https link to open"),  # once "a malformed link"
-        ("   ", "this paper has no http or https link to open"),
+        ("javascript:alert(1)", "Refused to open a javascript: link; feedtui only opens http and https links"),
+        ("https://lab.example.org/a b", "Refused to open a malformed link"),
+        ("", "This paper has no http or https link to open"),  # once "a malformed link"
+        ("   ", "This paper has no http or https link to open"),
     ],
 )
 def test_a_refused_link_is_explained(url, said):

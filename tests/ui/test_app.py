@@ -734,7 +734,7 @@ async def test_open_and_copy_use_only_http_links(make_engine, monkeypatch):
         paper_actions.open_abstract(app, replace(engine.paper("2611.00001"), abs_url="javascript:alert(1)"))
         await pilot.pause()
         assert opened == ["https://arxiv.org/abs/2611.00001v1"]
-        assert any("refused" in n.message for n in app._notifications)
+        assert any(n.message.startswith("Refused to open a javascript: link") for n in app._notifications)
 
 
 async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch):
@@ -750,7 +750,7 @@ async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch
         await pilot.pause()
         messages = [n.message for n in app._notifications]
         assert not any(m.startswith("Opened") for m in messages)
-        assert "could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
+        assert "Could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
 
 
 async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading_list(make_engine):
@@ -882,7 +882,9 @@ async def test_space_g_and_G_page_through_the_detail_view_as_in_the_list(make_en
 
 async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(make_engine):
     """O in the detail view said "no http or https link" of a paper without a
-    PDF, where the list says it has no PDF link; c said nothing at all."""
+    PDF, where the list says it has no PDF link; c said nothing at all. Then
+    o said "this paper has no http or https link to open" and c "This paper
+    has no http(s) link to copy": now the same words, capitalised alike."""
     from tests.factories import make_paper
 
     papers = [make_paper("2611.00009", title="Linkless widget", abstract="A widget.", published="2026-11-25T10:00:00")]
@@ -891,7 +893,7 @@ async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
-        for key in ("O", "c"):
+        for key in ("o", "O", "c"):
             await pilot.press(key)
             await pilot.pause()
         on_the_list = [n.message for n in app._notifications]
@@ -899,11 +901,15 @@ async def test_the_detail_view_says_what_the_list_says_of_a_paper_without_links(
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, DetailScreen)
-        for key in ("O", "c"):
+        for key in ("o", "O", "c"):
             await pilot.press(key)
             await pilot.pause()
         assert [n.message for n in app._notifications] == on_the_list
-        assert on_the_list == ["This paper has no PDF link", "This paper has no http(s) link to copy"]
+        assert on_the_list == [
+            "This paper has no http or https link to open",
+            "This paper has no PDF link",
+            "This paper has no http or https link to copy",
+        ]
 
 
 async def test_markup_in_a_title_is_shown_literally(make_engine):

@@ -212,4 +212,4 @@ async def test_refused_links_are_said_so(hostile_engine, monkeypatch):
         await pilot.pause()
         assert launched == []
         # Its file: link was dropped when the feed was read: there is nothing to open.
-        assert "this paper has no http or https link to open" in [n.message for n in app._notifications]
+        assert "This paper has no http or https link to open" in [n.message for n in app._notifications]

@@ -32,10 +32,11 @@ def safe_link(url: str | None) -> str | None:
 
 
 def refusal(url: str) -> str:
-    """Why a link is not opened, for a toast."""
+    """Why a link is not opened, for a toast (in the words and case of the reader's
+    other notifications: `c` says "This paper has no http or https link to copy")."""
     if not url.strip():
-        return "this paper has no http or https link to open"
+        return "This paper has no http or https link to open"
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
     if scheme and scheme not in ("http", "https"):
-        return f"refused to open a {scheme}: link; feedtui only opens http and https links"
-    return "refused to open a malformed link"
+        return f"Refused to open a {scheme}: link; feedtui only opens http and https links"
+    return "Refused to open a malformed link"

@@ -26,7 +26,7 @@ def open_pdf(app: App, paper: Paper) -> None:
 def copy_link(app: App, paper: Paper) -> None:
     link = safe_link(paper.abs_url)
     if link is None:
-        app.notify("This paper has no http(s) link to copy", severity="warning", markup=False)
+        app.notify("This paper has no http or https link to copy", severity="warning", markup=False)
         return
     app.copier.put(link)
     app.notify(f"Copied link: {link}", markup=False)
@@ -48,6 +48,6 @@ def _open(app: App, url: str) -> None:
         app.notify(str(refused), severity="error", markup=False)
         return
     except OSError as error:
-        app.notify(f"could not start the browser: {error}", severity="error", markup=False)
+        app.notify(f"Could not start the browser: {error}", severity="error", markup=False)
         return
     app.notify(f"Opened {opened}", markup=False)

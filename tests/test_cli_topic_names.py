@@ -143,3 +143,18 @@ def test_a_config_topic_replacing_a_followed_one_in_another_spelling_stays_follo
     shown = topics(env, capsys)
     assert shown["Edge Inference"]["following"] is True
     assert "edge inference" not in shown
+
+
+@pytest.mark.parametrize(
+    ("count", "listed"),
+    [
+        (6, "Zq 01, Zq 02, Zq 03, Zq 04, Zq 05, Zq 06"),
+        (22, "Zq 01, Zq 02, Zq 03, Zq 04, Zq 05, Zq 06 and 16 more"),
+    ],
+)
+def test_an_ambiguous_prefix_lists_six_topics_and_counts_the_rest(env, capsys, count, listed):
+    """`feedtui refresh N` named 6 of the 22 topics N began, as if there were no more."""
+    env.config.write_text("".join(f'[[topic]]\nname = "Zq {n:02d}"\nquery = "abs:zq{n}"\n' for n in range(1, count + 1)))
+    capsys.readouterr()
+    assert env.run("refresh", "zq") == 2
+    assert capsys.readouterr().err == f"feedtui: 'zq' matches several topics: {listed}\n"

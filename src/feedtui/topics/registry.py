@@ -15,6 +15,9 @@ from feedtui.model import Topic, TopicDefinition
 from feedtui.topics.names import name_key, same_name
 from feedtui.topics.query import Query, QueryError, category_query, combine_all, combine_any, parse_query
 
+# How many of the topics an ambiguous name begins are named; the others are counted.
+AMBIGUOUS_LISTED = 6
+
 
 @dataclass(frozen=True, slots=True)
 class CompiledTopic:
@@ -174,7 +177,10 @@ class TopicRegistry:
         if len(prefixed) == 1:
             return prefixed[0]
         if prefixed:
-            options = ", ".join(sorted(e.name for e in prefixed)[:6])
+            names = sorted(e.name for e in prefixed)
+            options = ", ".join(names[:AMBIGUOUS_LISTED])
+            if len(names) > AMBIGUOUS_LISTED:
+                options += f" and {len(names) - AMBIGUOUS_LISTED} more"
             raise KeyError(f"'{name}' matches several topics: {options}")
         raise KeyError(f"no topic called '{name}' (feedtui topics lists them)")
 

@@ -535,6 +535,32 @@ async def test_redirect_to_another_scheme_is_refused(loopback):
     assert result.error == f'{server.host} redirected to an unsupported URL scheme "file:" (only http and https)'
 
 
+@pytest.mark.parametrize("location", ["javascript:alert(1)", "JavaScript:alert(1)", "mailto:someone@example.org"])
+async def test_redirect_to_a_scheme_httpx_cannot_make_a_request_of_is_refused_in_words(loopback, location):
+    """httpx builds the next request of a redirect even when not following it,
+    and `javascript:alert(1)` made that fail as "unexpected error: InvalidURL(...)"."""
+    server = loopback()
+    url = server.route("/feed", server.respond(302, headers={"Location": location}))
+    scheme = location.split(":")[0].lower()
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == f'{server.host} redirected to an unsupported URL scheme "{scheme}:" (only http and https)'
+    assert len(server.requests) == 1
+
+
+async def test_redirect_to_a_location_with_a_control_character_is_refused_in_words(loopback):
+    server = loopback()
+    url = server.route("/feed", server.respond(302, headers={"Location": "/next?\x1b[31mred"}))
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == (
+        f"{server.host} redirected to an invalid URL '/next?red': "
+        "Invalid non-printable ASCII character in URL, '\\x1b' at position 6"
+    )
+    assert "\x1b" not in result.error and ".." not in result.error
+    assert len(server.requests) == 1
+
+
 # --- failures before any answer ------------------------------------------------------------------
 
 

@@ -53,6 +53,8 @@ _MB = 1024 * 1024
 # interval more.
 UNSEEN_ANSWER_SLACK = 0.25
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+# Where a redirect's Location is kept once it is out of httpx's sight (see _hide_location).
+_LOCATION = "feedtui.location"
 
 
 @dataclass(slots=True)
@@ -87,6 +89,8 @@ class _Answer:
     status: int
     headers: httpx.Headers
     body: bytes = b""
+    # A redirect's Location header, as sent ("" when none).
+    location: str = ""
 
 
 class Fetcher:
@@ -143,6 +147,7 @@ class Fetcher:
                 )
             ),
             follow_redirects=False,
+            event_hooks={"response": [_hide_location]},
         )
         return self
 
@@ -246,7 +251,9 @@ class Fetcher:
         response = await self._client.send(request, stream=True)
         answered()
         try:
-            answer = _Answer(url=url, status=response.status_code, headers=response.headers)
+            answer = _Answer(
+                url=url, status=response.status_code, headers=response.headers, location=response.extensions.get(_LOCATION, "")
+            )
             if 200 <= answer.status < 300:
                 answer.body = await self._read_body(response, url)
             return answer
@@ -470,15 +477,30 @@ def _parse_or_none(url: str) -> httpx.URL | None:
         return None
 
 
+async def _hide_location(response: httpx.Response) -> None:
+    """Move a redirect's Location header where httpx does not look for it.
+
+    The Fetcher follows redirects itself (see _redirect_target), but httpx
+    builds the request for a redirect even when it is not to follow it, and a
+    Location it cannot make a request of (`javascript:alert(1)`, a control
+    character) failed the whole exchange with an internal error instead of
+    the message _redirect_target gives.
+    """
+    if response.status_code in REDIRECT_STATUSES and "location" in response.headers:
+        response.extensions[_LOCATION] = response.headers["location"]
+        del response.headers["location"]
+
+
 def _redirect_target(answer: _Answer, visited: set[str], hops: int, max_redirects: int) -> httpx.URL:
     host = _host_label(answer.url)
-    location = answer.headers.get("location", "")
+    location = answer.location
     if not location:
         raise _Failure(f"{host} answered HTTP {answer.status} (a redirect) without saying where to")
     try:
         target = answer.url.join(location.strip())
-    except httpx.InvalidURL:
-        raise _Failure(f"{host} redirected to an invalid URL {_shown(location)!r}") from None
+    except httpx.InvalidURL as exc:
+        reason = _shown(str(exc)).rstrip(".")
+        raise _Failure(f"{host} redirected to an invalid URL {_shown(location)!r}: {reason}") from None
     if target.scheme not in ("http", "https"):
         raise _Failure(f'{host} redirected to an unsupported URL scheme "{target.scheme}:" (only http and https)')
     if str(target) in visited:

@@ -51,3 +51,57 @@ def test_the_topics_table_lines_up_wide_names_and_says_1_paper(env, capsys):
     # Every line's columns start where the others' do, on a terminal.
     assert len({cell_len(line[: line.index(" unread")]) for line in lines}) == 1
     assert len({cell_len(line[: line.index(" last 4 wk")]) for line in lines}) == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://127.0.0.1:99999/x", "feed URL has an invalid port (a port is a number from 1 to 65535): http://127.0.0.1:99999/x"),
+        ("http://127.0.0.1:0/x", "feed URL has an invalid port (a port is a number from 1 to 65535): http://127.0.0.1:0/x"),
+        ("http://", "feed URL names no host: http://"),
+        ("http://:8080/x", "feed URL names no host: http://:8080/x"),
+        ("http://[::1", "feed URL is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1]): http://[::1"),
+        ("http://[nope]/x", "feed URL is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1]): http://[nope]/x"),
+        ("ftp://example.org/feed", "feed URL must start with http:// or https://: ftp://example.org/feed"),
+        ("http://example.org/\x1b[31mred", "feed URL has a space or control character: http://example.org/red"),
+    ],
+)
+def test_topic_add_refuses_a_feed_url_that_could_never_be_fetched(env, capsys, url, problem):
+    """Such URLs were stored, and every refresh then failed on them, port
+    99999 with "unexpected error: ExceptionGroup(...)"; an escape sequence was
+    echoed raw to the terminal."""
+    assert env.run("topic", "add", "My lab blog", "--feed", url) == 2
+    err = capsys.readouterr().err
+    assert err == f"feedtui: {problem}\n"
+    assert "\x1b" not in err
+    assert env.run("topic", "show", "My lab blog") == 2
+
+
+def test_topic_add_takes_the_scheme_in_any_case_and_stores_it_in_lower_case(env, capsys):
+    assert env.run("topic", "add", "Lab", "--feed", "HTTP://lab.example.org/Feed.xml", "--feed", "Https://b.example.org/") == 0
+    assert capsys.readouterr().err == "added Lab: feeds http://lab.example.org/Feed.xml https://b.example.org/\n"
+    assert env.run("export", "opml") == 0
+    out = capsys.readouterr().out
+    assert 'xmlUrl="http://lab.example.org/Feed.xml"' in out and "HTTP:" not in out
+
+
+def test_a_feed_url_stored_before_the_check_fails_in_words_and_is_never_echoed_raw(env, capsys):
+    """Topics saved by an older feedtui may hold such URLs; a refresh said
+    "unexpected error: ExceptionGroup(...)" for port 99999 and printed the
+    URL's escape sequence to the terminal."""
+    from feedtui.config import load_config
+    from feedtui.engine import open_engine
+
+    engine = open_engine(load_config(env.tmp / "data-config.toml"), env.data, background_writes=False)
+    engine.state.put_topic("Old lab", {"feeds": ["http://127.0.0.1:99999/x", "http://127.0.0.1:9/\x1b[31mred"]})
+    engine.close()
+    assert env.run("follow", "Old lab") == 0
+    capsys.readouterr()
+    assert env.run("refresh", "Old lab") == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert err.splitlines()[:2] == [
+        "feedtui: failed: http://127.0.0.1:99999/x: invalid URL 'http://127.0.0.1:99999/x': port 99999 is not from 1 to 65535",
+        "feedtui: failed: http://127.0.0.1:9/red: invalid URL 'http://127.0.0.1:9/red': "
+        "Invalid non-printable ASCII character in URL, '\\x1b' at position 19.",
+    ]

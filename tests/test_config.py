@@ -411,6 +411,9 @@ def test_config_topics_are_read(tmp_path):
         ('name = "B"\ncategories = [1, 2]', 6, "categories must be a list of strings"),
         ('name = "B"\ncategories = ["cs DC"]', 6, "\"cs DC\" is not valid in categories"),
         ('name = "B"\nfeeds = ["file:///etc/passwd"]', 6, "is not valid in feeds"),
+        ('name = "B"\nfeeds = ["http://127.0.0.1:99999/x"]', 6, "is not valid in feeds: it has an invalid port (a port is a number from 1 to 65535)"),
+        ('name = "B"\nfeeds = ["http://[::1/x"]', 6, "is not valid in feeds: it is malformed (a host in [ ] must be an IPv6 address"),
+        ('name = "B"\nfeeds = ["https://:443/x"]', 6, "is not valid in feeds: it names no host"),
     ],
 )
 def test_a_bad_topic_is_left_out_with_its_line(tmp_path, body, line, expected):
@@ -420,6 +423,13 @@ def test_a_bad_topic_is_left_out_with_its_line(tmp_path, body, line, expected):
     assert messages(config)[0].startswith(f"{path}:{line}: ")
     assert expected in messages(config)[0]
     assert [t.name for t in config.topics] == ["A"]
+
+
+def test_config_topic_feeds_take_the_scheme_in_any_case(tmp_path):
+    path = write(tmp_path, '[[topic]]\nname = "Lab"\nfeeds = ["HTTPS://example.org/A.xml", "Http://b.example.org/"]\n')
+    config = load_config(path)
+    assert config.problems == []
+    assert config.topics[0].definition.feeds == ("https://example.org/A.xml", "http://b.example.org/")
 
 
 def test_config_topic_names_follow_the_rule_of_every_topic_name(tmp_path):

@@ -20,6 +20,7 @@ from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
 from feedtui.model import UTC, TopicDefinition, shown_title
+from feedtui.text.sanitize import clean_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -438,7 +439,8 @@ def _cmd_refresh(engine, args) -> int:
         sys.stderr.write("\r\x1b[K")
     for source in report.sources:
         if not source.ok:
-            where = f" ({source.url})" if source.url and source.url != source.label else ""
+            url = clean_line(source.url, html_allowed=False)
+            where = f" ({url})" if url and url != source.label else ""
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
@@ -631,7 +633,7 @@ def _cmd_topic_add(engine, args) -> int:
     except TopicNameTaken as error:
         raise UsageError(f"{error}: feedtui topic edit '{error.taken}' changes it") from None
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
-    _confirm(f"added {entry.name}: {definition.describe()}")
+    _confirm(f"added {entry.name}: {entry.topic.definition.describe()}")
     return EXIT_OK
 
 

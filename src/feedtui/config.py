@@ -29,6 +29,7 @@ from typing import Any
 import platformdirs
 
 from feedtui.model import UTC, Topic, TopicDefinition
+from feedtui.text.links import FeedUrlError, feed_url
 from feedtui.text.sanitize import clean_line
 from feedtui.settings import Settings
 
@@ -455,6 +456,9 @@ def _apply_topics(config: Config, values: Any, where: _Locator) -> None:
             config.topics.append(topic)
 
 
+_CATEGORY_SHAPE = re.compile(r"^[A-Za-z-]+(\.[A-Za-z-]+)?$")
+
+
 def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple[str, str]]]:
     """A [[topic]] table as a Topic, or None (left out) — with what was wrong,
     each problem as (the key it is about or "", the message)."""
@@ -477,18 +481,25 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
         if not isinstance(entry.get(key, ""), str):
             return None, problems + [(key, f"topic '{name}': {key} must be a string in quotes{left_out}")]
     lists: dict[str, tuple[str, ...]] = {}
-    for key, shape, example in (
-        ("categories", r"^[A-Za-z-]+(\.[A-Za-z-]+)?$", '["cs.DC", "cs.AR"]'),
-        ("feeds", r"^https?://[^\s/]+", '["https://example.org/feed.xml"]'),
-    ):
+    for key, example in (("categories", '["cs.DC", "cs.AR"]'), ("feeds", '["https://example.org/feed.xml"]')):
         value = entry.get(key, [])
         items = value.replace(",", " ").split() if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             return None, problems + [(key, f"topic '{name}': {key} must be a list of strings like {example}{left_out}")]
-        bad = [i for i in items if not re.match(shape, i.strip())]
-        if bad:
-            return None, problems + [(key, f"topic '{name}': {_show(bad[0])} is not valid in {key} (like {example}){left_out}")]
-        lists[key] = tuple(i.strip() for i in items)
+        checked: list[str] = []
+        for item in items:
+            why = f" (like {example})"
+            if key == "feeds":
+                try:
+                    checked.append(feed_url(item))  # the check every way of adding a feed goes through
+                    continue
+                except FeedUrlError as error:
+                    why = f": it {error.problem}"
+            elif _CATEGORY_SHAPE.match(item.strip()):
+                checked.append(item.strip())
+                continue
+            return None, problems + [(key, f"topic '{name}': {_show(item)} is not valid in {key}{why}{left_out}")]
+        lists[key] = tuple(checked)
     definition = TopicDefinition(query=entry.get("query", "").strip(), categories=lists["categories"], feeds=lists["feeds"])
     if definition.is_empty:
         return None, problems + [("", f"topic '{name}' needs a query, categories or feeds{left_out}")]

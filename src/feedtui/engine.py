@@ -32,6 +32,7 @@ from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import REFRESHED_PREFIX, StateStore
 from feedtui.store.tags import TagStore, TagUpdate
+from feedtui.text.links import feed_url
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
@@ -264,7 +265,7 @@ class Engine:
         self.check_topic_name(name, replace=replace)
         if definition.is_empty:
             raise ValueError("a topic needs a query, a category or a feed")
-        check_definition(definition)
+        definition = check_definition(definition)
         self.state.put_topic(name, {**definition.to_dict(), "description": description})
         self.reload_topics()
         return self.registry.entries[name]
@@ -288,7 +289,7 @@ class Engine:
         )
         if definition.is_empty:
             raise ValueError("the topic would have no query, categories or feeds left")
-        check_definition(definition)
+        definition = check_definition(definition)
         text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
         self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
         self.reload_topics()
@@ -801,15 +802,17 @@ def _refreshed_at(record: object, signature: str) -> datetime | None:
     return when if when.tzinfo is not None else None
 
 
-def check_definition(definition: TopicDefinition) -> None:
-    """Raises QueryError or ValueError, in words, for what cannot be used."""
+def check_definition(definition: TopicDefinition) -> TopicDefinition:
+    """The definition as it is stored (feed URLs as `feed_url` gives them);
+    raises QueryError or ValueError, in words, for what cannot be used."""
     if definition.query:
         parse_query(definition.query)  # raises QueryError pointing at the problem
     for category in definition.categories:
         category_query(category)  # raises ValueError for something that is not a category
-    for url in definition.feeds:
-        if not url.startswith(("http://", "https://")):
-            raise ValueError(f"feed URL must start with http:// or https://: {url}")
+    feeds = tuple(feed_url(url) for url in definition.feeds)
+    if feeds == definition.feeds:
+        return definition
+    return TopicDefinition(query=definition.query, categories=definition.categories, feeds=feeds)
 
 
 def open_engine(

@@ -44,6 +44,7 @@ from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
 from feedtui.store.fetch_state import FetchState, new_papers_key
+from feedtui.text.sanitize import clean_line
 from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
@@ -141,7 +142,8 @@ def plan_refresh(
         url = category_feed_url(settings.arxiv.rss_url, list(rss_categories))
         plans.append(PlannedSource("rss", f"arXiv {'+'.join(rss_categories)}", url=url, topics=tuple(rss_topics)))
     for url, names in feeds.items():
-        plans.append(PlannedSource("feed", url, url=url, topics=tuple(names)))
+        # A URL stored before feed URLs were checked may hold an escape sequence.
+        plans.append(PlannedSource("feed", clean_line(url, html_allowed=False), url=url, topics=tuple(names)))
     if any(p.kind in ("api", "rss") for p in plans):
         key = new_papers_key(now)
         if fetch_state.total(key, today) is None:

@@ -201,6 +201,27 @@ def test_names_and_warnings_carry_no_control_characters():
     assert result.warnings == ["evil.opml: skipped feed 'Script': 'javascript:alert(1)' is not an http(s) URL"]
 
 
+def test_feeds_that_could_never_be_fetched_are_skipped_with_a_warning():
+    """The same check as `topic add --feed`: a port out of range or a broken
+    IPv6 host was imported, and failed at every refresh."""
+    data = (
+        '<opml version="2.0"><body><outline text="Lab">'
+        '<outline type="rss" text="Bad port" xmlUrl="http://127.0.0.1:99999/x"/>'
+        '<outline type="rss" text="Bad host" xmlUrl="http://[::1/x"/>'
+        '<outline type="rss" text="Not IPv6" xmlUrl="http://[v1.fe]/x"/>'
+        '<outline type="rss" text="Good" xmlUrl="HTTPS://good.example.org/rss"/>'
+        "</outline></body></opml>"
+    ).encode("utf-8")
+    result = import_opml(data, "lab.opml")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [("Lab", ("https://good.example.org/rss",))]
+    assert result.warnings == [
+        "lab.opml: skipped feed 'Bad port': 'http://127.0.0.1:99999/x' has an invalid port (a port is a number from 1 to 65535)",
+        "lab.opml: skipped feed 'Bad host': 'http://[::1/x' is not an http(s) URL",
+        "lab.opml: skipped feed 'Not IPv6': 'http://[v1.fe]/x' is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1])",
+    ]
+    assert result.skipped == 3
+
+
 def test_very_long_names_are_cut():
     name = "N" * 5000
     data = f'<opml><body><outline type="rss" text="{name}" xmlUrl="https://n.example.org/"/></body></opml>'.encode()

@@ -210,6 +210,24 @@ def test_bad_items_are_skipped_with_a_reason_and_the_rest_imported(tmp_path):
     store.close()
 
 
+def test_feed_urls_go_through_the_check_of_topic_add(tmp_path):
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "topics": {
+            "Port": {"feeds": ["http://127.0.0.1:99999/x"]},
+            "Upper": {"feeds": ["HTTPS://ok.example.org/Feed"]},
+        },
+    }
+    store = open_state(tmp_path / "x")
+    summary = merge_into_store(store, document, source="f.json")
+    assert summary.skipped == [
+        "topic 'Port': feed URL has an invalid port (a port is a number from 1 to 65535): http://127.0.0.1:99999/x"
+    ]
+    assert store.export()["topics"] == {"Upper": {"feeds": ["https://ok.example.org/Feed"], "description": ""}}
+    store.close()
+
+
 def test_items_the_cli_would_refuse_are_skipped_with_a_reason(tmp_path):
     at = "2026-10-01T00:00:00+00:00"
     document = {

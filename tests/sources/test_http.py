@@ -548,6 +548,15 @@ async def test_redirect_to_a_scheme_httpx_cannot_make_a_request_of_is_refused_in
     assert len(server.requests) == 1
 
 
+async def test_redirect_to_a_port_out_of_range_is_refused_in_words(loopback):
+    """It was "unexpected error: ExceptionGroup(... OverflowError(...))"."""
+    server = loopback()
+    url = server.route("/feed", server.respond(302, headers={"Location": "http://127.0.0.1:99999/x"}))
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == f"{server.host} redirected to an invalid URL 'http://127.0.0.1:99999/x': port 99999 is not from 1 to 65535"
+
+
 async def test_redirect_to_a_location_with_a_control_character_is_refused_in_words(loopback):
     server = loopback()
     url = server.route("/feed", server.respond(302, headers={"Location": "/next?\x1b[31mred"}))
@@ -595,6 +604,7 @@ async def test_tls_failure_is_reported(loopback):
         ("example.org/feed", "invalid URL 'example.org/feed': it should start with http:// or https://"),
         ("http://", "invalid URL 'http://': it names no host"),
         ("http://[::1", "invalid URL 'http://[::1': Invalid port: ':1'"),
+        ("http://127.0.0.1:99999/x", "invalid URL 'http://127.0.0.1:99999/x': port 99999 is not from 1 to 65535"),
     ],
 )
 async def test_urls_that_are_not_fetched(url, error):

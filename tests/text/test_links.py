@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from feedtui.text.links import refusal, safe_link
+from feedtui.text.links import feed_url, refusal, safe_link
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,18 @@ def test_only_whole_http_links_are_safe(url, safe):
 )
 def test_a_refused_link_is_explained(url, said):
     assert refusal(url) == said
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("https://example.org/feed.xml", "https://example.org/feed.xml"),
+        ("  https://example.org/f?tags=ai,ml  ", "https://example.org/f?tags=ai,ml"),
+        ("HTTP://Example.org/Feed", "http://Example.org/Feed"),
+        ("http://[::1]:8080/feed", "http://[::1]:8080/feed"),
+        ("http://127.0.0.1:65535/feed", "http://127.0.0.1:65535/feed"),
+        ("https://ünï.example/feed", "https://ünï.example/feed"),
+    ],
+)
+def test_feed_url_keeps_what_the_fetcher_can_fetch(typed, stored):
+    assert feed_url(typed) == stored

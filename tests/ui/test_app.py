@@ -1622,6 +1622,31 @@ async def test_the_topic_forms_message_is_on_screen_at_80x24(make_engine):
         assert app.screen.region.contains_region(error.region)
 
 
+async def test_the_topic_form_refuses_a_feed_url_that_could_never_be_fetched(make_engine):
+    """The form's feeds go through the check of `topic add --feed`."""
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        app.screen.query_one("#topic-name").value = "My lab blog"
+        app.screen.query_one("#topic-feeds").value = "http://127.0.0.1:99999/x"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicFormScreen)
+        assert str(app.screen.query_one("#topic-form-error").render()) == (
+            "Feed URL has an invalid port (a port is a number from 1 to 65535): http://127.0.0.1:99999/x"
+        )
+        app.screen.query_one("#topic-feeds").value = "HTTP://lab.example.org/feed.xml"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TopicFormScreen)
+        assert engine.topic("My lab blog").topic.definition.feeds == ("http://lab.example.org/feed.xml",)
+
+
 async def test_removing_the_topic_shown_closes_its_question(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -47,7 +47,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from feedtui.model import Topic, TopicDefinition, utcnow
-from feedtui.text.links import safe_link
+from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 
 FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
@@ -280,10 +280,16 @@ class _Collector:
     def _feed(self, element: ElementTree.Element, raw_url: str, folder: _Draft | None) -> int:
         label = _name(element)
         url = safe_link(raw_url.strip())
+        problem = "is not an http(s) URL"
+        if url is not None:
+            try:
+                url = feed_url(url)
+            except FeedUrlError as error:
+                url, problem = None, error.problem
         if url is None:
             shown = clean_line(raw_url, html_allowed=False)[:120] or "(empty)"
             what = f"feed '{label}'" if label else "a feed"
-            self.warnings.append(f"{self.source}: skipped {what}: '{shown}' is not an http(s) URL")
+            self.warnings.append(f"{self.source}: skipped {what}: '{shown}' {problem}")
             self.skipped += 1
             return 0
         key = _url_key(url)

@@ -254,7 +254,7 @@ def _topic_document(doc: dict) -> dict | str:
     if definition.is_empty:
         return "it has no query, categories or feeds"
     try:
-        check_definition(definition)
+        definition = check_definition(definition)
     except QueryError as error:
         return f"bad query: {error}"
     except ValueError as error:

@@ -467,7 +467,15 @@ def _checked_url(url: str) -> httpx.URL:
         raise _Failure(f'unsupported URL scheme "{parsed.scheme}:" in {shown!r} (feedtui fetches only http and https)')
     if not parsed.host:
         raise _Failure(f"invalid URL {shown!r}: it names no host")
+    if not _port_ok(parsed):
+        raise _Failure(f"invalid URL {shown!r}: port {parsed.port} is not from 1 to 65535")
     return parsed
+
+
+def _port_ok(url: httpx.URL) -> bool:
+    """httpx takes any number as a port; connecting to 99999 failed as
+    "unexpected error: ExceptionGroup(… OverflowError …)"."""
+    return url.port is None or 0 < url.port < 65536
 
 
 def _parse_or_none(url: str) -> httpx.URL | None:
@@ -503,6 +511,8 @@ def _redirect_target(answer: _Answer, visited: set[str], hops: int, max_redirect
         raise _Failure(f"{host} redirected to an invalid URL {_shown(location)!r}: {reason}") from None
     if target.scheme not in ("http", "https"):
         raise _Failure(f'{host} redirected to an unsupported URL scheme "{target.scheme}:" (only http and https)')
+    if not _port_ok(target):
+        raise _Failure(f"{host} redirected to an invalid URL {_shown(str(target))!r}: port {target.port} is not from 1 to 65535")
     if str(target) in visited:
         raise _Failure(f"redirect loop: {_shown(str(answer.url))} redirects back to {_shown(str(target))}")
     if hops >= max_redirects:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from feedtui.text.sanitize import strip_controls
+from feedtui.text.sanitize import clean_line, strip_controls
 
 # For str patterns `\s` is exactly `str.isspace`.
 _WHITESPACE = re.compile(r"\s")
@@ -28,6 +28,54 @@ def safe_link(url: str | None) -> str | None:
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None
+    return url
+
+
+class FeedUrlError(ValueError):
+    """A feed URL that cannot be used; `problem` says why without the URL."""
+
+    def __init__(self, problem: str, url: str) -> None:
+        super().__init__(f"feed URL {problem}: {clean_line(url, html_allowed=False)[:200]}")
+        self.problem = problem
+
+
+def feed_url(raw: str) -> str:
+    """`raw` as a topic's feed URL is stored; FeedUrlError says what is wrong.
+
+    Every way a topic gets feeds (`topic add --feed`, the topic form, OPML and
+    JSON import, a config [[topic]]) comes through here, so a URL the fetcher
+    could only fail on (no host, port 99999, `http://[::1`) is refused when it
+    is typed, not at every refresh. The scheme may be in any case and is
+    stored in lower case. A control character is refused rather than dropped:
+    the URL would no longer be the one typed, and it must never be echoed.
+    """
+    url = raw.strip()
+    if strip_controls(url) != url or _WHITESPACE.search(url):
+        raise FeedUrlError("has a space or control character", url)
+    scheme, colon, rest = url.partition(":")
+    if not colon or scheme.lower() not in ("http", "https") or not rest.startswith("//"):
+        raise FeedUrlError("must start with http:// or https://", url)
+    url = scheme.lower() + colon + rest
+    bracket = "is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1])"
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:
+        raise FeedUrlError(bracket if "[" in url else f"is malformed ({clean_line(str(error))})", url) from None
+    if not parts.hostname:
+        raise FeedUrlError("names no host", url)
+    if "[" in parts.netloc:
+        import ipaddress  # rarely needed, and not at start-up
+
+        try:
+            ipaddress.IPv6Address(parts.hostname)
+        except ValueError:
+            raise FeedUrlError(bracket, url) from None
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0:
+        raise FeedUrlError("has an invalid port (a port is a number from 1 to 65535)", url)
     return url
 
 

@@ -344,6 +344,46 @@ async def test_connection_closed_without_an_answer_is_retried(loopback):
     assert result.ok and result.body == FEED and result.attempts == 2
 
 
+async def test_an_absurd_retry_after_is_said_in_words(loopback):
+    """Retry-After: 10^26 was shown as "wait 100000000000000004764729344 s"."""
+    server = loopback()
+    url = server.route("/feed", server.respond(429, headers={"Retry-After": "9" * 26}))
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == f"rate-limited by {server.host}: the server asked to wait more than a day; try again later"
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("body", [b"ZZZ\r\nhello\r\n", b"5\r\nhelloXX0\r\n\r\n"])
+async def test_a_malformed_chunked_body_is_said_in_words(loopback, body):
+    """It was "sent an invalid HTTP response (illegal chunk header: bytearray(b'ZZZ\\r\\n'))"."""
+    server = loopback()
+
+    async def broken_chunks(request, reply):
+        await reply.head(200, {"Content-Type": "application/rss+xml", "Transfer-Encoding": "chunked"})
+        await reply.raw(body)
+        reply.close = True
+
+    url = server.route("/feed", broken_chunks)
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == f"{server.host} sent a malformed chunked body"
+    assert len(server.requests) == 1
+
+
+async def test_an_invalid_header_line_is_named_without_the_bytes_of_python(loopback):
+    server = loopback()
+
+    async def bad_header(request, reply):
+        await reply.raw(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nno colon here\r\n\r\n")
+        reply.close = True
+
+    url = server.route("/feed", bad_header)
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+    assert result.error == f"{server.host} sent an invalid HTTP response (illegal header line)"
+
+
 def test_retry_after_parses_seconds_and_http_dates():
     now = datetime(2026, 9, 1, 12, 0, 0, tzinfo=timezone.utc)
     assert retry_after_seconds("120", now) == 120.0

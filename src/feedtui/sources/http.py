@@ -53,6 +53,11 @@ _MB = 1024 * 1024
 # interval more.
 UNSEEN_ANSWER_SLACK = 0.25
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+# h11 ends some messages with the offending bytes as Python shows them:
+# "illegal header line: bytearray(b'no colon')".
+_BYTES_SHOWN = re.compile(r":\s*(?:bytearray\()?b['\"].*$", re.DOTALL)
+# A wait longer than this is said as "more than a day", not as 27 digits.
+_DAY_S = 86400.0
 # Where a redirect's Location is kept once it is out of httpx's sight (see _hide_location).
 _LOCATION = "feedtui.location"
 
@@ -451,7 +456,8 @@ def _retry_wait(answer: _Answer, backoff: float, room: float) -> float:
     if asked > room:
         host = _host_label(answer.url)
         lead = f"rate-limited by {host}" if answer.status == 429 else _status_message(answer)
-        raise _Failure(f"{lead}: the server asked to wait {asked:.0f} s; try again later", status=answer.status)
+        wait = "more than a day" if asked > _DAY_S else f"{asked:.0f} s"
+        raise _Failure(f"{lead}: the server asked to wait {wait}; try again later", status=answer.status)
     return asked
 
 
@@ -569,7 +575,9 @@ def _transport_failure(exc: httpx.TransportError, url: httpx.URL) -> _Failure:
             return _Failure(f"{host} closed the connection without answering", retryable=True)
         if "incomplete" in text or "without sending complete" in text:
             return _Failure(f"{host} closed the connection before the response was complete", retryable=True)
-        return _Failure(f"{host} sent an invalid HTTP response ({_shown(str(exc))})")
+        if "chunk" in text:
+            return _Failure(f"{host} sent a malformed chunked body")
+        return _Failure(f"{host} sent an invalid HTTP response ({_shown(_BYTES_SHOWN.sub('', str(exc)))})")
     if isinstance(exc, httpx.ConnectError):
         return _Failure(f"could not connect to {host}: {_shown(str(exc))}")
     return _Failure(f"network error talking to {host}: {_shown(str(exc))}", retryable=True)

@@ -613,6 +613,32 @@ def test_entries_are_never_keyed_by_title():
     assert feed.warnings == ["1 entry without a guid or link skipped"]
 
 
+def test_an_entry_repeating_the_guid_or_link_of_an_earlier_one_is_skipped_with_a_note():
+    """The second was dropped when the refresh was stored, without a word."""
+    data = b"""<rss version="2.0"><channel><title>t</title>
+<item><title>Dup guid first</title><guid>dup</guid><link>https://x.example/1</link></item>
+<item><title>Dup guid second</title><guid>dup</guid><link>https://x.example/2</link></item>
+<item><title>Dup guid third</title><guid>dup</guid></item>
+<item><title>Linked once</title><link>https://x.example/3</link></item>
+<item><title>Linked again</title><link>https://x.example/3</link></item>
+<item><title>Other</title><guid>other</guid></item>
+</channel></rss>"""
+    feed = parse_feed(data, "https://x.example/feed", now=NOW)
+    assert [p.title for p in feed.papers] == ["Dup guid first", "Linked once", "Other"]
+    assert feed.warnings == ["2 entries with a repeated guid skipped", "1 entry with a repeated link skipped"]
+
+
+def test_two_posts_about_one_arxiv_paper_are_no_repeated_guid():
+    """They are one paper by design (merged as records of it), not a feed's mistake."""
+    data = b"""<rss version="2.0"><channel><title>t</title>
+<item><title>Post one</title><link>https://arxiv.org/abs/2609.01234v1</link></item>
+<item><title>Post two</title><link>https://arxiv.org/abs/2609.01234v2</link></item>
+</channel></rss>"""
+    feed = parse_feed(data, "https://x.example/feed", now=NOW)
+    assert [p.versioned_id for p in feed.papers] == ["2609.01234v1", "2609.01234v2"]
+    assert feed.warnings == []
+
+
 def test_dates_out_of_range_are_replaced_by_the_fetch_time_with_a_warning():
     data = b"""<rss version="2.0"><channel><title>t</title>
 <item><guid>https://x.example/1</guid><pubDate>Thu, 01 Jan 1970 00:00:00 GMT</pubDate></item>

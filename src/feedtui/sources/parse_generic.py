@@ -4,7 +4,8 @@ Keys: an entry whose link or id is an arXiv abs/pdf URL (or an `arXiv:` /
 `oai:arXiv.org:` id) is that arXiv paper, so a blog post about a paper and the
 paper from arXiv are one paper. Any other entry is `web:` + a hash of its guid
 (id), or of its link when it has no guid; an entry with neither is skipped
-with a warning (a title is no key: titles change and repeat).
+with a warning (a title is no key: titles change and repeat), and so is one
+whose guid (or link) an earlier entry of the feed already had.
 
 An arXiv paper found this way takes the version its link names (else 1) and
 the entry's own title, text and date — the post's, not the paper's; merging it
@@ -48,14 +49,25 @@ def generic_feed(parsed: FeedparserResult, url: str, now: datetime) -> ParsedFee
         title=text.line(string(feed, "title"), text.MAX_TITLE, html=is_markup(feed, "title_detail")),
     )
     skipped = 0
+    # Entries keyed like an earlier one, by what they were keyed by ("guid",
+    # "link"): the first is kept, as the store would keep it, and the rest are
+    # said. (Posts about one arXiv paper are records of it, merged by design.)
+    seen: set[str] = set()
+    repeated: dict[str, int] = {}
     for entry in parsed.entries:
         paper = _paper(entry, url, dates, sources)
         if paper is None:
             skipped += 1
+        elif not paper.is_arxiv and paper.id in seen:
+            by = "guid" if string(entry, "id").strip() else "link"
+            repeated[by] = repeated.get(by, 0) + 1
         else:
+            seen.add(paper.id)
             result.papers.append(paper)
     if skipped:
         result.warnings.append(f"{text.entries(skipped)} without a guid or link skipped")
+    for by, count in repeated.items():
+        result.warnings.append(f"{text.entries(count)} with a repeated {by} skipped")
     result.warnings.extend(dates.warnings())
     return result
 

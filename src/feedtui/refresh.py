@@ -225,8 +225,8 @@ class Parser:
         """Prepare the pool in the background, for answers expected to have bodies."""
         self._pool().start()
 
-    async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None):
-        return await self._pool().run(len(data), self.token, data, url, content_type, now)
+    async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
+        return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -357,7 +357,9 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, plan.url, fetched.content_type, now=now)
+        parsed, outcome.tags, outcome.texts = await parser.parse(
+            fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
+        )
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome

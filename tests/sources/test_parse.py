@@ -602,6 +602,33 @@ def test_bare_token_guids_are_scoped_by_their_feed():
     assert one.id == web_key("post-117", "https://blog.example.org/feed.xml")
 
 
+def test_relative_rss_links_are_resolved_against_the_url_the_feed_came_from():
+    """RSS 2.0 wants absolute links, but blogs write `/p/rel1`: it was dropped,
+    and `o` said the paper had no link. The key stays the link as written."""
+    data = b"""<rss version="2.0"><channel><title>t</title>
+<item><title>Root</title><link>/p/rel1</link></item>
+<item><title>Beside</title><link>p/rel2.html</link><enclosure url="files/rel2.pdf" type="application/pdf"/></item>
+<item><title>Other host</title><link>//cdn.example/p/3</link></item>
+<item><title>Absolute</title><link>https://x.example/abs</link></item>
+<item><title>Script</title><link>javascript:alert(1)</link></item>
+<item><title>Mail</title><link>mailto:me@x.example</link><guid>mail</guid></item>
+</channel></rss>"""
+    url = "https://x.example/feed"
+    feed = parse_feed(data, url, now=NOW, base="https://www.x.example/blog/feed.xml")
+    assert [(p.title, p.abs_url, p.pdf_url) for p in feed.papers] == [
+        ("Root", "https://www.x.example/p/rel1", ""),
+        ("Beside", "https://www.x.example/blog/p/rel2.html", "https://www.x.example/blog/files/rel2.pdf"),
+        ("Other host", "https://cdn.example/p/3", ""),
+        ("Absolute", "https://x.example/abs", ""),
+        ("Script", "", ""),
+        ("Mail", "", ""),
+    ]
+    assert feed.papers[0].id == web_key("/p/rel1", url)
+    assert feed.papers[0].sources == (url,)
+    # Without a base of its own, the feed's URL is the base.
+    assert parse_feed(data, url, now=NOW).papers[0].abs_url == "https://x.example/p/rel1"
+
+
 def test_entries_are_never_keyed_by_title():
     data = b"""<rss version="2.0"><channel><title>t</title>
 <item><title>Same title</title><description>one</description></item>

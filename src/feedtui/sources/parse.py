@@ -31,13 +31,17 @@ from feedtui.sources.parse_feedparser import run, xml_error_text
 from feedtui.sources.parse_generic import generic_feed
 
 
-def parse_feed(data: bytes, url: str = "", content_type: str = "", *, now: datetime | None = None) -> ParsedFeed:
+def parse_feed(
+    data: bytes, url: str = "", content_type: str = "", *, now: datetime | None = None, base: str = ""
+) -> ParsedFeed:
     """Parse one response body.
 
     `url` is recorded as every paper's source and scopes the keys of entries
     whose guid is a bare token; `content_type` (the HTTP header) may name the
     charset; `now` (default: the current time; naive means UTC) dates entries
-    that have no plausible date of their own.
+    that have no plausible date of their own; `base` (default: `url`) is the
+    URL the body came from, after redirects, against which the relative links
+    of web feeds' entries are resolved.
     """
     now = _aware(now)
     document = prepare(data, content_type)
@@ -51,14 +55,14 @@ def parse_feed(data: bytes, url: str = "", content_type: str = "", *, now: datet
             pass
         else:
             return _with_notes(build_api_feed(feed, url, now), document, "")
-    return _parse_with_feedparser(document, url, now, xml_error)
+    return _parse_with_feedparser(document, url, now, xml_error, base or url)
 
 
 def parse_feed_with_feedparser(
     data: bytes, url: str = "", content_type: str = "", *, now: datetime | None = None
 ) -> ParsedFeed:
     """`parse_feed` without the fast path: for tests that compare the two, and for benchmarks."""
-    return _parse_with_feedparser(prepare(data, content_type), url, _aware(now), "")
+    return _parse_with_feedparser(prepare(data, content_type), url, _aware(now), "", url)
 
 
 def _aware(now: datetime | None) -> datetime:
@@ -67,7 +71,7 @@ def _aware(now: datetime | None) -> datetime:
     return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
 
 
-def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_error: str) -> ParsedFeed:
+def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_error: str, base: str) -> ParsedFeed:
     parsed = run(document.data)
     error = xml_error or parsed.xml_error
     if error and not parsed.entries:
@@ -78,7 +82,7 @@ def _parse_with_feedparser(document: Document, url: str, now: datetime, xml_erro
     elif parsed.kind == "arxiv-rss":
         feed = arxiv_listing_feed(parsed, url, now)
     elif parsed.kind:
-        feed = generic_feed(parsed, url, now)
+        feed = generic_feed(parsed, url, now, base)
     else:
         raise FeedError(f"not a feed: the XML document is <{document.root}>, not RSS or Atom")
     if error and not feed.papers:

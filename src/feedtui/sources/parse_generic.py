@@ -21,6 +21,11 @@ Text: only math (`$…$`, `\\(…\\)`, …) is rendered as Unicode; a blog's
 `~/.bashrc`, `C:\\Windows` or `{key: value}` stays as written, unlike arXiv's
 LaTeX abstracts.
 
+Links: a relative link (`/p/rel1`; RSS wants absolute ones, but blogs write
+them) is resolved against the URL the feed came from, and kept only when that
+makes it an http(s) link with a host. The key is made from the link as the
+feed wrote it, so it stays the same wherever the feed moves.
+
 Dates: the entry's published date, else its updated date. An entry without
 either is dated at the fetch time and marked as an estimate (fetched again, it
 keeps the date it was first given: `Paper.merged_with`); implausible dates are
@@ -29,7 +34,9 @@ handled by `parse_dates.DateChecker`.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from urllib.parse import urljoin
 
 from feedtui.model import Author, Paper
 from feedtui.sources import parse_text as text
@@ -40,7 +47,11 @@ from feedtui.sources.parse_ids import arxiv_id_from_reference, web_key
 from feedtui.sources.parse_links import http_url
 
 
-def generic_feed(parsed: FeedparserResult, url: str, now: datetime) -> ParsedFeed:
+# A URL that names its scheme (`https:`, `javascript:`) is not relative.
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def generic_feed(parsed: FeedparserResult, url: str, now: datetime, base: str = "") -> ParsedFeed:
     dates = DateChecker(now)
     sources = (url,) if url else ()
     feed = parsed.feed
@@ -55,7 +66,7 @@ def generic_feed(parsed: FeedparserResult, url: str, now: datetime) -> ParsedFee
     seen: set[str] = set()
     repeated: dict[str, int] = {}
     for entry in parsed.entries:
-        paper = _paper(entry, url, dates, sources)
+        paper = _paper(entry, url, dates, sources, base or url)
         if paper is None:
             skipped += 1
         elif not paper.is_arxiv and paper.id in seen:
@@ -72,7 +83,7 @@ def generic_feed(parsed: FeedparserResult, url: str, now: datetime) -> ParsedFee
     return result
 
 
-def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) -> Paper | None:
+def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...], base: str) -> Paper | None:
     link = string(entry, "link").strip()
     guid = string(entry, "id").strip()
     arxiv = arxiv_id_from_reference(link) or arxiv_id_from_reference(guid)
@@ -103,8 +114,8 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...]) 
         comment=text.block(string(entry, "arxiv_comment"), text.MAX_COMMENT),
         journal_ref=text.line(string(entry, "arxiv_journal_ref"), text.MAX_JOURNAL_REF),
         doi=text.line(string(entry, "arxiv_doi"), text.MAX_DOI),
-        abs_url=http_url(link),
-        pdf_url=_pdf_url(entry),
+        abs_url=http_url(_resolved(link, base)),
+        pdf_url=_pdf_url(entry, base),
         # A web feed is no LaTeX document: only its math is rendered.
         title_display=text.title_display(title, math_only=True),
         abstract_display=text.abstract_display(abstract, math_only=True),
@@ -162,10 +173,20 @@ def _primary_category(entry: dict) -> str:
     return str(value.get("term") or "") if isinstance(value, dict) else ""
 
 
-def _pdf_url(entry: dict) -> str:
+def _resolved(link: str, base: str) -> str:
+    """A relative link made absolute against `base`; any other as it is."""
+    if not link or not base or _SCHEME.match(link):
+        return link
+    try:
+        return urljoin(base, link)
+    except ValueError:  # a malformed [IPv6] host in either
+        return ""
+
+
+def _pdf_url(entry: dict, base: str) -> str:
     """The first link or enclosure that is a PDF: by its type, a path ending in .pdf, or arXiv's /pdf/ pages."""
     for link in dict.get(entry, "links") or ():
-        href = str(link.get("href") or "")
+        href = _resolved(str(link.get("href") or "").strip(), base)
         path = href.lower().split("?")[0]
         is_pdf = (
             str(link.get("type") or "").lower() == "application/pdf"

@@ -332,7 +332,7 @@ def topic_specs(entries: Iterable[TopicEntry]) -> list[tuple[str, dict]]:
 
 
 def parse_and_tag(
-    token: int, data: bytes, url: str, content_type: str, now
+    token: int, data: bytes, url: str, content_type: str, now, base: str = ""
 ) -> tuple[object, dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """Parse a response and tag its papers as they stand in it: (ParsedFeed,
     {paper id: topic names}, {paper id: normalised texts}). Tags of papers that
@@ -340,7 +340,7 @@ def parse_and_tag(
     their match rows (`MatchRows`)."""
     from feedtui.sources.parse import parse_feed
 
-    feed = parse_feed(data, url, content_type, now=now)
+    feed = parse_feed(data, url, content_type, now=now, base=base)
     texts: dict[str, tuple[str, ...]] = {}
     found = tag_papers(feed.papers, _REGISTERED[token], texts)
     tags: dict[str, list[str]] = {}

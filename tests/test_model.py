@@ -43,28 +43,6 @@ def test_an_undated_record_seen_again_keeps_its_dates_and_takes_new_text():
     assert (merged.published, merged.updated, merged.date_estimated) == (first.published, first.updated, True)
 
 
-def test_a_web_item_seen_again_with_the_same_date_takes_the_text_seen_last():
-    """A feed corrects a title without changing the item's date: the later
-    record is the one to keep. Seen again unchanged, it merges to what it was."""
-    stored = make_paper("web:0123456789ab", title="Draft", abstract="Old.", sources=("http://a",))
-    fetched = make_paper("web:0123456789ab", title="Corrected", abstract="New.", sources=("http://a",))
-    merged = stored.merged_with(fetched)
-    assert (merged.title, merged.abstract) == ("Corrected", "New.")
-    assert (merged.published, merged.updated) == (stored.published, stored.updated)
-    assert stored.merged_with(make_paper("web:0123456789ab", title="Draft", abstract="Old.", sources=("http://a",))) == stored
-    # A record with a later date still wins over one seen later with an earlier date.
-    later = make_paper("web:0123456789ab", title="Later", published="2026-09-29T10:00:00")
-    assert later.merged_with(fetched).title == "Later"
-
-
-def test_an_arxiv_record_of_the_same_version_and_date_keeps_the_one_stored():
-    """arXiv says when a paper changes (a new version, a new date); a category
-    feed's record of the same version knows less than the API's."""
-    stored = make_paper("2609.00001", title="From the API", comment="9 pages")
-    fetched = make_paper("2609.00001", title="From the listing")
-    assert stored.merged_with(fetched) == stored
-
-
 def test_papers_and_authors_survive_pickling_between_processes():
     """Parsed papers come back from the worker processes pickled."""
     import copy

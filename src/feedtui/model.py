@@ -123,15 +123,7 @@ class Paper:
         sources and API attributions are the union, the first-version date is the
         earliest known exact one. A record its source gave no date is dated at
         its fetch (`DateChecker.check`): that says when it was seen, not when it
-        changed, so seen again it keeps the date it had.
-
-        `other` is the record seen later (the one fetched, merged into the one
-        stored). Of two records of an arXiv paper with the same version and
-        date, `self` stays: arXiv's versions and dates say when a paper
-        changes, and a category feed knows less than the API. A web feed's
-        item has no version, and blogs and journals correct a title or an
-        abstract without a new date, so of two with the same date `other` wins;
-        unchanged, it merges to the record it was."""
+        changed, so seen again it keeps the date it had."""
         if other.id != self.id:
             raise ValueError(f"cannot merge {self.id} with {other.id}")
         if self.secondhand != other.secondhand:
@@ -139,8 +131,7 @@ class Paper:
             published = (newer.published, newer.date_estimated)
             updated = newer.updated
         else:
-            other_wins = _is_newer(other, self) or (not self.is_arxiv and not _is_newer(self, other))
-            newer, older = (other, self) if other_wins else (self, other)
+            newer, older = (other, self) if _is_newer(other, self) else (self, other)
             published = _earliest_published(self, other)
             updated = older.updated if _undated(newer) and newer.version == older.version else newer.updated
         merged = replace(

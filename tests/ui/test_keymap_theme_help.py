@@ -1084,3 +1084,22 @@ def test_the_ui_code_sets_no_fixed_colours():
     for source in Path(feedtui.ui.__file__).parent.rglob("*.py"):
         for number, line in enumerate(source.read_text().splitlines(), start=1):
             assert not fixed.search(line), f"{source.name}:{number}: a fixed colour: {line.strip()}"
+
+
+async def test_an_app_key_may_take_a_key_only_a_dialog_uses(open_app):
+    """y is the confirm dialog's Yes; the App's keys do not run on a dialog,
+    so app.undo = "y" clashes with nothing. It was refused as a clash."""
+    app = open_app('[keymap]\napp.undo = "y"\n')
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        main = await ready(pilot)
+        await pilot.pause()
+        assert toasts_on_screen(app) == []
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        paper_id = paper_list.cursor_card.paper_id
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.engine.state.is_read(paper_id)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.engine.state.is_read(paper_id)

@@ -78,17 +78,19 @@ def all_bindings() -> list[Binding]:
 
 def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
     """The sets of bindings active at the same time, as (id, default keys):
-    a key given twice inside one of them hides one of the two bindings."""
+    a key given twice inside one of them hides one of the two bindings. The
+    App's bindings do not run on a dialog (a modal screen; the welcome binds
+    help and quit again itself), so they are not counted there."""
     sources = binding_sources()
     together = {
         "the topic sidebar": ("app", "main", "topic_list"),
         "the paper list": ("app", "main", "paper_list"),
         "the detail view": ("app", "detail"),
-        "the help": ("app", "help"),
-        "the welcome screen": ("app", "welcome"),
-        "the topic chooser": ("app", "pick"),
-        "the topic form": ("app", "topic_form"),
-        "a question": ("app", "confirm"),
+        "the help": ("help",),
+        "the welcome screen": ("welcome",),
+        "the topic chooser": ("pick",),
+        "the topic form": ("topic_form",),
+        "a question": ("confirm",),
     }
     return {
         place: list(dict.fromkeys((b.id, b.key) for name in names for b in sources[name] if b.id))

@@ -139,6 +139,11 @@ def test_a_config_topic_replacing_a_followed_one_in_another_spelling_stays_follo
     capsys.readouterr()
     assert env.run("follow", "edge inference") == 0
     assert "already following edge inference" in capsys.readouterr().err
+    state = json.loads((env.data / "state.json").read_text())
+    assert list(state["follows"]) == ["Edge Inference"]  # as followed: never rewritten
+    assert env.run("unfollow", "edge inference") == 0
+    assert topics(env, capsys)["edge inference"]["following"] is False
+    assert env.run("follow", "edge inference") == 0
     env.config.write_text('[[topic]]\nname = "Sparse"\nquery = "abs:sparse"\n')  # the replacement goes
     shown = topics(env, capsys)
     assert shown["Edge Inference"]["following"] is True
@@ -158,3 +163,19 @@ def test_an_ambiguous_prefix_lists_six_topics_and_counts_the_rest(env, capsys, c
     capsys.readouterr()
     assert env.run("refresh", "zq") == 2
     assert capsys.readouterr().err == f"feedtui: 'zq' matches several topics: {listed}\n"
+
+
+def test_readers_whose_configs_spell_a_followed_topic_differently_never_rewrite_the_follow(env, capsys):
+    """Follows are matched by name but for case, never renamed: two readers
+    on one data directory with config files that spell a topic differently
+    rewrote state.json back and forth."""
+    assert env.run("follow", "Edge Inference") == 0
+    path = env.data / "state.json"
+    written = (path.stat().st_ino, path.stat().st_mtime_ns)
+    plain = env.config.read_text()
+    for _ in range(2):
+        env.config.write_text(plain + '[[topic]]\nname = "EDGE inference"\nquery = "abs:edge"\n')
+        assert topics(env, capsys)["EDGE inference"]["following"] is True
+        env.config.write_text(plain)
+        assert topics(env, capsys)["Edge Inference"]["following"] is True
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == written

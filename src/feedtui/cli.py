@@ -479,7 +479,7 @@ def _parse_as_of(text: str | None) -> datetime | None:
 def _cmd_topics(engine, args) -> int:
     as_of = _parse_as_of(args.as_of)
     library = engine.library
-    follows = engine.state.follows()
+    following = engine.state.is_following
     momenta = engine.momenta(None, as_of)
     rows = sorted(((entry, momenta[entry.name]) for entry in engine.topics()), key=lambda r: r[0].name.casefold())
     if args.sort == "unread":
@@ -489,12 +489,12 @@ def _cmd_topics(engine, args) -> int:
 
         rows = sort_trending((row, row[1]) for row in rows)  # as the sidebar ranks them
     elif args.sort == "followed":
-        rows.sort(key=lambda r: r[0].name not in follows)
+        rows.sort(key=lambda r: not following(r[0].name))
     if args.json:
         out = [
             {
                 "name": entry.name,
-                "following": entry.name in follows,
+                "following": following(entry.name),
                 "papers": len(library.topic_positions(entry.name)),
                 "unread": library.unread_count(entry.name),
                 "definition": entry.topic.definition.to_dict(),
@@ -512,7 +512,7 @@ def _cmd_topics(engine, args) -> int:
     # Padded to the columns the names take on a terminal (CJK and most emoji take two).
     width = max((cell_len(e.name) for e, _ in rows), default=10)
     for entry, momentum in rows:
-        mark = "*" if entry.name in follows else " "
+        mark = "*" if following(entry.name) else " "
         name = entry.name + " " * (width - cell_len(entry.name))
         papers = len(library.topic_positions(entry.name))
         print(

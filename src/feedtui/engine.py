@@ -36,7 +36,7 @@ from feedtui.text.links import feed_url
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
-from feedtui.topics.names import READING_LIST, name_key, name_problem, same_name
+from feedtui.topics.names import READING_LIST, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry
 from feedtui.topics.tagging import (
@@ -132,22 +132,9 @@ class Engine:
     # -- topics --------------------------------------------------------------
 
     def _build_registry(self) -> TopicRegistry:
-        registry = TopicRegistry(
+        return TopicRegistry(
             load_catalogue(), self.config.topics, self.state.user_topics(), self.state.hidden_topics()
         )
-        self._follow_by_current_names(registry)
-        return registry
-
-    def _follow_by_current_names(self, registry: TopicRegistry) -> None:
-        """A topic that replaces another of the same name but for case (a
-        config [[topic]] "edge inference" for the catalogue's "Edge Inference")
-        keeps its follow: follows are stored by name, so they are moved to
-        the spelling the registry now shows (and back, if the replacement goes)."""
-        shown = {name_key(name): name for name in registry.names()}
-        for name in self.state.follows():
-            current = shown.get(name_key(name))
-            if current is not None and current != name:
-                self.state.rename_follow(name, current)
 
     def reload_topics(self) -> list[str]:
         """Rebuild the registry after a topic change; returns topics needing a retag."""
@@ -183,8 +170,7 @@ class Engine:
         return list(self.registry)
 
     def followed(self) -> list[TopicEntry]:
-        follows = self.state.follows()
-        return [e for e in self.registry if e.name in follows]
+        return [e for e in self.registry if self.state.is_following(e.name)]
 
     def note_refreshed(self, entries: Iterable[TopicEntry], at: datetime) -> None:
         """Remember that these topics' sources answered at `at`, for the topics

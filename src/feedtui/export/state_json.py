@@ -44,7 +44,7 @@ from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_P
 from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.catalogue import load_catalogue
-from feedtui.topics.names import name_problem, same_name
+from feedtui.topics.names import name_key, name_problem, same_name
 from feedtui.topics.query import QueryError
 
 FORMAT = 1
@@ -173,7 +173,8 @@ def import_state(engine, data: Any, *, source: str = "the import") -> ImportSumm
     )
     engine.reload_topics()
     engine.library.recount()
-    missing = sorted(name for name in engine.state.follows() if name not in engine.registry)
+    shown = {name_key(name) for name in engine.registry.names()}
+    missing = sorted(name for name in engine.state.follows() if name_key(name) not in shown)
     if missing:
         summary.notes.append(
             "you follow topics that do not exist here: " + ", ".join(missing)

@@ -36,6 +36,7 @@ from feedtui.store.files import (
 from feedtui.store.lock import DataDirLock
 from feedtui.store.shapes import state_shape
 from feedtui.store.tinydb_io import Database, open_database, parse_database
+from feedtui.topics.names import name_key
 
 SCHEMA_VERSION = 1
 
@@ -86,6 +87,8 @@ class StateStore:
         self._signature: tuple[int, int, int] | None = None
         self._pinned: int | None = None
         self._seq = 0
+        # The follows table, the sequence number and its names' keys, for is_following.
+        self._follow_keys_of: tuple[dict, int, frozenset[str]] | None = None
         self._durable_seq = 0
         self._first_pending_at: float | None = None
         self._last_change_at = 0.0
@@ -105,11 +108,24 @@ class StateStore:
     # -- reading -----------------------------------------------------------
 
     def follows(self) -> set[str]:
+        """The followed topics' names as they were followed (see `is_following`)."""
         with self._lock:
             return set(self._tables[FOLLOWS])
 
     def is_following(self, topic: str) -> bool:
-        return topic in self._tables[FOLLOWS]
+        """Case and Unicode spelling aside (`topics.names.name_key`), as topics
+        are named: a config [[topic]] "edge inference" that replaces the
+        catalogue's "Edge Inference" is the topic followed under the old
+        spelling. Stored names are left as they are, so two readers whose
+        config files spell a topic differently never rewrite each other's."""
+        table = self._tables[FOLLOWS]
+        return topic in table or name_key(topic) in self._follow_keys(table)
+
+    def _follow_keys(self, table: dict[str, dict]) -> frozenset[str]:
+        cached = self._follow_keys_of
+        if cached is None or cached[0] is not table or cached[1] != self._seq:
+            cached = self._follow_keys_of = (table, self._seq, frozenset(map(name_key, list(table))))
+        return cached[2]
 
     def is_read(self, paper_id: str) -> bool:
         return paper_id in self._tables[READ]
@@ -151,21 +167,14 @@ class StateStore:
     # -- changing ----------------------------------------------------------
 
     def follow(self, topic: str) -> None:
-        if topic not in self._tables[FOLLOWS]:
+        if not self.is_following(topic):
             self._apply([Operation(FOLLOWS, topic, {"since": _now()})])
 
     def unfollow(self, topic: str) -> None:
-        if topic in self._tables[FOLLOWS]:
-            self._apply([Operation(FOLLOWS, topic, None)])
-
-    def rename_follow(self, old: str, new: str) -> None:
-        """Keep the follow of `old` under the name `new` (since when, too)."""
+        key = name_key(topic)
         with self._lock:
-            document = self._tables[FOLLOWS].get(old)
-            if document is None or old == new:
-                return
-            kept = self._tables[FOLLOWS].get(new, document)
-        self._apply([Operation(FOLLOWS, old, None), Operation(FOLLOWS, new, dict(kept))])
+            spellings = [name for name in self._tables[FOLLOWS] if name == topic or name_key(name) == key]
+        self._apply([Operation(FOLLOWS, name, None) for name in spellings])
 
     def mark_read(self, paper_ids: Iterable[str]) -> int:
         at = _now()

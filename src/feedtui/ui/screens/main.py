@@ -380,7 +380,7 @@ class MainScreen(Screen):
     def topic_rows(self) -> list[TopicRow]:
         engine = self.engine
         library = engine.library
-        follows = engine.state.follows()
+        following = engine.state.is_following
         filter_text = self.query_one("#topic-filter", Input).value.casefold().strip()
         rows: list[TopicRow] = []
         entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
@@ -392,7 +392,7 @@ class MainScreen(Screen):
             rows.append(
                 TopicRow(
                     name=entry.name,
-                    following=entry.name in follows,
+                    following=following(entry.name),
                     unread=library.unread_count(entry.name),
                     papers=len(library.topic_positions(entry.name)),
                     weeks=weeks,
@@ -452,12 +452,12 @@ class MainScreen(Screen):
             self._show_list_title()
         library = self.engine.library
         topic_list = self.query_one(TopicList)
-        follows = self.engine.state.follows()
+        following = self.engine.state.is_following
         for row in topic_list.rows:
             if row.name in topics:
                 topic_list.update_row(
                     TopicRow(
-                        row.name, row.name in follows, library.unread_count(row.name), row.papers, row.weeks, row.error
+                        row.name, following(row.name), library.unread_count(row.name), row.papers, row.weeks, row.error
                     )
                 )
         topic_list.update_row(self._starred_row())

@@ -640,11 +640,12 @@ class Engine:
             except StoreError:
                 return None
             return StoreOutcome()
+        # Parsing and compiling the topics' queries (100 ms the first time)
+        # stays off the event loop, which may be the reader's; done first, so
+        # that what is read of the library below is read without a pause.
+        matchers = await asyncio.to_thread(build_matchers, list(self.registry))
         library = self.library
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
-        # Parsing and compiling the topics' queries (100 ms the first time)
-        # stays off the event loop, which may be the reader's.
-        matchers = await asyncio.to_thread(build_matchers, list(self.registry))
 
         # Tags computed beside the parser hold for papers new to the cache that
         # arrived once in this batch: what was stored is what was tagged.

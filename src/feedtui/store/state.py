@@ -462,7 +462,7 @@ class StateStore:
         with self._lock:
             snapshot = {name: dict(table) for name, table in self._tables.items()}
         _write_ops(db, [Operation(t, k, d) for t, docs in snapshot.items() for k, d in docs.items()])
-        db.table(META).put_many({"schema": {"version": SCHEMA_VERSION, "created": _now()}})
+        _stamp(db)
         db.flush()
         self.recovery_message = f"{self.path} {what_happened}"
         report = self.on_recovered  # read once: the app may detach it meanwhile

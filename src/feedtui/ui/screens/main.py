@@ -1185,7 +1185,7 @@ class MainScreen(Screen):
         # it): the first is named, the others counted in one notification at the end.
         same_failure: Counter[str] = Counter()
 
-        def failed(label: str, error: str) -> None:
+        def tell_failure(label: str, error: str) -> None:
             if not same_failure[error]:
                 self.notify(f"{label}: {error}", severity="error", timeout=10, markup=False)
             same_failure[error] += 1
@@ -1193,7 +1193,7 @@ class MainScreen(Screen):
         def progress(p: RefreshProgress) -> None:
             status.advance(p.done, p.total)
             if not p.ok:
-                failed(p.label, p.error)
+                tell_failure(p.label, p.error)
 
         try:
             report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self._landed)
@@ -1207,7 +1207,7 @@ class MainScreen(Screen):
         for source in report.failed:
             if untold[source.error] > 0:
                 untold[source.error] -= 1
-                failed(source.label, source.error)
+                tell_failure(source.label, source.error)
         for error, count in same_failure.items():
             if count > 1:
                 others = f"{count - 1} more source{'s' if count > 2 else ''}"

@@ -258,10 +258,23 @@ def test_refresh_notes_what_a_partly_read_api_answer_left_out(tmp_path, httpserv
     assert "2 new, 0 updated papers from 2 sources; 0 failed" in err  # the query, and the day's total
 
 
+def papers_of_a_served_feed(tmp_path, httpserver, capsys, feed: str) -> tuple[list[str], list[str]]:
+    """`feed` served, added as the topic Lab and refreshed: `feedtui papers
+    Lab`'s lines, and the arguments that name the data directory."""
+    from feedtui.cli import main
+
+    httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
+    assert main([*base, "refresh", "Lab"]) == 0
+    capsys.readouterr()
+    assert main([*base, "papers", "Lab"]) == 0
+    return capsys.readouterr().out.splitlines(), base
+
+
 def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_path, httpserver, capsys):
     from email.utils import format_datetime
 
-    from feedtui.cli import main
     from feedtui.model import utcnow
 
     now = utcnow()
@@ -273,13 +286,8 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
         "<category>physics.comp-ph</category></item>"
     )
     feed = f"<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title>{items}</channel></rss>"
-    httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
-    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
-    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
-    assert main([*base, "refresh", "Lab"]) == 0
-    capsys.readouterr()
-    assert main([*base, "papers", "Lab"]) == 0
-    rows = sorted(capsys.readouterr().out.splitlines())
+    lines, _ = papers_of_a_served_feed(tmp_path, httpserver, capsys, feed)
+    rows = sorted(lines)
     ids = [row.split()[1] for row in rows]
     assert ids[0] == "2611.00003v1" and ids[1].startswith("web:") and len(ids[1]) == 20
     # The date starts one space after the longest id, the title after the longest category, in every row.
@@ -301,13 +309,7 @@ def test_an_item_without_a_title_is_shown_as_untitled_and_stored_as_it_came(tmp_
         f"<item><guid>https://lab.example.org/posts/1</guid><pubDate>{format_datetime(utcnow())}</pubDate>"
         "<description>A post without a title.</description></item></channel></rss>"
     )
-    httpserver.expect_request("/lab.xml").respond_with_data(feed.encode(), content_type="application/rss+xml")
-    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
-    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
-    assert main([*base, "refresh", "Lab"]) == 0
-    capsys.readouterr()
-    assert main([*base, "papers", "Lab"]) == 0
-    [row] = capsys.readouterr().out.splitlines()
+    [row], base = papers_of_a_served_feed(tmp_path, httpserver, capsys, feed)
     assert row.endswith(" (untitled)"), row
     paper_id = row.split()[1]
     assert main([*base, "papers", "Lab", "--json"]) == 0

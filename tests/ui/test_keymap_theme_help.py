@@ -411,6 +411,20 @@ async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):
         assert main.current == "Widgets"
 
 
+async def press_on_the_first_card(pilot, main, *keys: str) -> list[tuple[bool, bool]]:
+    """After each key, whether the list's first card is read and whether it is starred."""
+    paper_list = main.query_one(PaperList)
+    paper_list.focus()
+    paper_id = paper_list.cursor_card.paper_id
+    state = pilot.app.engine.state
+    after: list[tuple[bool, bool]] = []
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        after.append((state.is_read(paper_id), state.is_starred(paper_id)))
+    return after
+
+
 async def test_a_clashing_remap_is_refused_and_both_bindings_keep_a_key(open_app, tmp_path):
     """paper.toggle_read = "s" was applied though s is Star's: s marked read
     and Star had no key at all."""
@@ -427,15 +441,8 @@ async def test_a_clashing_remap_is_refused_and_both_bindings_keep_a_key(open_app
         ]
         shown = footer_keys(app)
         assert (shown["Read"], shown["Star"]) == ("m", "s")
-        paper_list = main.query_one(PaperList)
-        paper_list.focus()
-        paper_id = paper_list.cursor_card.paper_id
-        await pilot.press("s")
-        await pilot.pause()
-        assert app.engine.state.is_starred(paper_id) and not app.engine.state.is_read(paper_id)
-        await pilot.press("m")
-        await pilot.pause()
-        assert app.engine.state.is_read(paper_id)
+        after = await press_on_the_first_card(pilot, main, "s", "m")
+        assert after == [(False, True), (True, True)]  # s stars, m marks read
 
 
 async def test_two_bindings_swap_keys(open_app):
@@ -446,15 +453,8 @@ async def test_two_bindings_swap_keys(open_app):
         assert toasts_on_screen(app) == []
         shown = footer_keys(app)
         assert (shown["Read"], shown["Star"]) == ("s", "m")
-        paper_list = main.query_one(PaperList)
-        paper_list.focus()
-        paper_id = paper_list.cursor_card.paper_id
-        await pilot.press("s")
-        await pilot.pause()
-        assert app.engine.state.is_read(paper_id) and not app.engine.state.is_starred(paper_id)
-        await pilot.press("m")
-        await pilot.pause()
-        assert app.engine.state.is_starred(paper_id)
+        after = await press_on_the_first_card(pilot, main, "s", "m")
+        assert after == [(True, False), (True, True)]  # s marks read, m stars
 
 
 # -- themes ---------------------------------------------------------------------------
@@ -814,6 +814,18 @@ async def test_a_refresh_that_reached_the_result_cap_says_so(open_app, arxiv_ser
         assert "1 new paper" in status and "new papers" not in status, status
 
 
+async def refresh_asked_of(pilot, main, topic: str, httpserver) -> None:
+    """`r` on `topic`, and wait until its source was asked and the refresh is over."""
+    main.go_to_topic(topic)
+    await pilot.pause()
+    await pilot.press("r")
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if httpserver.log and not main.refresh_busy:
+            break
+    await pilot.pause()
+
+
 async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(open_app, httpserver):
     """A 404 from a server that is up showed an "offline" badge, and "1 source
     failed" twice on the same line."""
@@ -822,14 +834,7 @@ async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(op
     app = open_app(f'[[topic]]\nname = "Missing"\nfeeds = ["{url}"]\n')
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        main.go_to_topic("Missing")
-        await pilot.pause()
-        await pilot.press("r")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if httpserver.log and not main.refresh_busy:
-                break
-        await pilot.pause()
+        await refresh_asked_of(pilot, main, "Missing", httpserver)
         status = str(main.query_one(StatusLine).query_one("#status-text").render())
         assert "refresh failed" in status and "offline" not in status, status
         assert status.count("1 source failed") == 1, status
@@ -846,14 +851,7 @@ async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpse
         main = await ready(pilot)
         status = main.query_one(StatusLine).query_one("#status-text")
         assert [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"]
-        main.go_to_topic("Missing")
-        await pilot.pause()
-        await pilot.press("r")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if httpserver.log and not main.refresh_busy:
-                break
-        await pilot.pause()
+        await refresh_asked_of(pilot, main, "Missing", httpserver)
         parts = [part.strip() for part in lines_of(status)[0].split("·")]
         assert parts == ["refresh failed", "1 source failed", "never refreshed", "5 papers cached"], parts
 
@@ -1094,12 +1092,5 @@ async def test_an_app_key_may_take_a_key_only_a_dialog_uses(open_app):
         main = await ready(pilot)
         await pilot.pause()
         assert toasts_on_screen(app) == []
-        paper_list = main.query_one(PaperList)
-        paper_list.focus()
-        paper_id = paper_list.cursor_card.paper_id
-        await pilot.press("m")
-        await pilot.pause()
-        assert app.engine.state.is_read(paper_id)
-        await pilot.press("y")
-        await pilot.pause()
-        assert not app.engine.state.is_read(paper_id)
+        after = await press_on_the_first_card(pilot, main, "m", "y")
+        assert after == [(True, False), (False, False)]  # y undoes the m

@@ -136,5 +136,6 @@ def test_the_reader_says_why_a_refresh_could_not_be_stored(tmp_path, feeds, mode
     assert url.startswith("http://127.0.0.1:"), errors
     assert error.startswith("fetched, but could not be saved: could not save "), errors
     assert "/data/cache/" in error and error.endswith(words), errors
-    assert errors[1] == f"1 more source failed the same way: {error}", errors
+    [other] = {feeds.url("feed-0.xml"), feeds.url("feed-1.xml")} - {url + ".xml"}
+    assert errors[1] == f"“{other}” failed the same way: {error}", errors
     assert "2 sources failed" in seen["status"], seen["status"]

@@ -1182,13 +1182,16 @@ class MainScreen(Screen):
         self.show_status(REFRESHING)
 
         # Sources failing the same way (a server down takes all its feeds with
-        # it): the first is named, the others counted in one notification at the end.
+        # it): the first is told at once, the others in one notification at the
+        # end that names two of them and counts the rest.
         same_failure: Counter[str] = Counter()
+        failed_alike: dict[str, list[str]] = {}
 
         def tell_failure(label: str, error: str) -> None:
             if not same_failure[error]:
                 self.notify(f"{label}: {error}", severity="error", timeout=10, markup=False)
             same_failure[error] += 1
+            failed_alike.setdefault(error, []).append(label)
 
         def progress(p: RefreshProgress) -> None:
             status.advance(p.done, p.total)
@@ -1208,10 +1211,12 @@ class MainScreen(Screen):
             if untold[source.error] > 0:
                 untold[source.error] -= 1
                 tell_failure(source.label, source.error)
-        for error, count in same_failure.items():
-            if count > 1:
-                others = f"{count - 1} more source{'s' if count > 2 else ''}"
-                self.notify(f"{others} failed the same way: {error}", severity="error", timeout=10, markup=False)
+        for error, labels in failed_alike.items():
+            if others := labels[1:]:
+                named = ", ".join(f"“{cut(one_line_safe(label), 50)}”" for label in others[:2])
+                rest = len(others) - 2
+                who = f"{named} and {rest} more source{'s' if rest != 1 else ''}" if rest > 0 else named
+                self.notify(f"{who} failed the same way: {error}", severity="error", timeout=10, markup=False)
         for note in report.notes:
             self.notify(note, severity="warning", timeout=12, markup=False)
         for source in report.sources:  # a result cap reached, say (how a feed was read is the CLI's)

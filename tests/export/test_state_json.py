@@ -198,7 +198,7 @@ def test_bad_items_are_skipped_with_a_reason_and_the_rest_imported(tmp_path):
     assert summary.skipped == [
         "read marks: an entry with an empty or invalid name (\'\')",
         "read marks: '2609.00009' is not an object",
-        "topic 'Script': feed URL is not http(s): javascript:alert(1)",
+        "topic 'Script': feed URL must start with http:// or https://: javascript:alert(1)",
         "topic 'Letters': its categories and feeds must be lists of text",
         "topic 'Nothing': it has no query, categories or feeds",
     ]

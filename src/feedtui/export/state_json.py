@@ -41,7 +41,6 @@ from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
 from feedtui.sources.parse_ids import WEB_PREFIX
 from feedtui.store.shapes import is_iso_time
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
-from feedtui.text.links import safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.names import name_key, name_problem, same_name
@@ -244,9 +243,6 @@ def _topic_document(doc: dict) -> dict | str:
         return "its query and description must be text"
     if not _strings(categories) or not _strings(feeds):
         return "its categories and feeds must be lists of text"
-    for url in feeds:
-        if safe_link(url) is None:
-            return f"feed URL is not http(s): {clean_line(url, html_allowed=False)[:120]}"
     definition = TopicDefinition(
         query=strip_controls(query).strip(),
         categories=tuple(clean_line(c, html_allowed=False) for c in categories),

@@ -63,7 +63,8 @@ def test_the_topics_table_lines_up_wide_names_and_says_1_paper(env, capsys):
         ("http://[::1", "feed URL is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1]): http://[::1"),
         ("http://[nope]/x", "feed URL is malformed (a host in [ ] must be an IPv6 address, like [2001:db8::1]): http://[nope]/x"),
         ("ftp://example.org/feed", "feed URL must start with http:// or https://: ftp://example.org/feed"),
-        ("http://example.org/\x1b[31mred", "feed URL has a space or control character: http://example.org/red"),
+        ("http://example.org/\x1b[31mred", "feed URL has a space or control character: http://example.org/\\x1b[31mred"),
+        ("http://example.org/a\x1bb.xml", "feed URL has a space or control character: http://example.org/a\\x1bb.xml"),
     ],
 )
 def test_topic_add_refuses_a_feed_url_that_could_never_be_fetched(env, capsys, url, problem):
@@ -105,3 +106,16 @@ def test_a_feed_url_stored_before_the_check_fails_in_words_and_is_never_echoed_r
         "feedtui: failed: http://127.0.0.1:9/red: invalid URL 'http://127.0.0.1:9/red': "
         "Invalid non-printable ASCII character in URL, '\\x1b' at position 19.",
     ]
+
+
+def test_a_config_feed_url_with_an_escape_is_quoted_as_toml_writes_it_never_raw(tmp_path, capsys):
+    """A [[topic]] feed with an ESC was left out, but its message printed the
+    raw escape sequence on every command that read the config."""
+    from feedtui.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[[topic]]\nname = "Red"\nfeeds = ["http://127.0.0.1:8000/a\\u001b[31mRED.xml"]\n', encoding="utf-8")
+    assert main(["--config", str(config), "--data-dir", str(tmp_path / "data"), "config", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert '"http://127.0.0.1:8000/a\\u001b[31mRED.xml" is not valid in feeds: it has a space or control character' in err, err

@@ -721,5 +721,11 @@ def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        # Control characters as TOML writes them (\u001b): a message quoting
+        # a value never sends the terminal an escape sequence.
+        return '"' + _TOML_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped) + '"'
     return repr(value)
+
+
+_TOML_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

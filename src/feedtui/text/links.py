@@ -35,8 +35,15 @@ class FeedUrlError(ValueError):
     """A feed URL that cannot be used; `problem` says why without the URL."""
 
     def __init__(self, problem: str, url: str) -> None:
-        super().__init__(f"feed URL {problem}: {clean_line(url, html_allowed=False)[:200]}")
+        super().__init__(f"feed URL {problem}: {visible(url)[:200]}")
         self.problem = problem
+
+
+def visible(text: str) -> str:
+    """`text` with every character that is not printable written as its
+    escape (`\\x1b`, `\\u200b`): a refused URL is shown as it was typed,
+    never acted on by the terminal and never looking like a good one."""
+    return text if text.isprintable() else "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def feed_url(raw: str) -> str:

@@ -404,14 +404,9 @@ class StateStore:
         None when there is nothing to restore."""
         if _holds_user_state({name: found.table(name).raw() for name in TABLES}):
             return None  # not stamped, yet the user's: an old file, kept as it is
-        try:
-            good = self.backup_path.read_bytes()
-            if not _holds_user_state(parse_database(self.backup_path, good, state_shape)):
-                return None
-            atomic_write(self.path, good)
-        except (DamagedFileError, WriteFailedError, OSError):
+        when = self._put_backup_back(only_with_user_state=True)
+        if not when:
             return None
-        when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         self.recovery_message = (
             f"{self.path} was missing or empty; restored your follows, read marks, stars and topics "
             f"from the backup of {when} (to start afresh, remove {self.backup_path.name} too)"
@@ -432,18 +427,8 @@ class StateStore:
             raise StoreError(
                 f"{self.path} is damaged ({damage.reason}) and could not be moved aside: {error.strerror}"
             ) from error
-        restored = False
-        if self.backup_path.exists():
-            try:
-                good = self.backup_path.read_bytes()
-                parse_database(self.backup_path, good, state_shape)
-                atomic_write(self.path, good)
-                restored = True
-            except (DamagedFileError, WriteFailedError, OSError):
-                restored = False
-        when = ""
-        if restored:
-            when = datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        when = self._put_backup_back()
+        if when:
             self.recovery_message = (
                 f"{self.path} was damaged ({damage.reason}); kept it as {kept.name} and "
                 f"restored your follows, read marks, stars and topics from the backup of {when}"
@@ -454,6 +439,20 @@ class StateStore:
                 f"kept it as {kept.name} and started with empty state — your data is still in that file"
             )
         return self._read_disk()
+
+    def _put_backup_back(self, *, only_with_user_state: bool = False) -> str:
+        """Copy a good state.json.bak over state.json (with `only_with_user_state`,
+        only one holding something the user set); when the backup was taken, or
+        "" when it was not copied."""
+        try:
+            good = self.backup_path.read_bytes()
+            tables = parse_database(self.backup_path, good, state_shape)
+            if only_with_user_state and not _holds_user_state(tables):
+                return ""
+            atomic_write(self.path, good)
+            return datetime.fromtimestamp(self.backup_path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        except (DamagedFileError, WriteFailedError, OSError):
+            return ""
 
     def _write_back(self, what_happened: str) -> Database:
         """The file was damaged or removed while we ran (feedtui itself only

@@ -1184,13 +1184,11 @@ class MainScreen(Screen):
         # Sources failing the same way (a server down takes all its feeds with
         # it): the first is told at once, the others in one notification at the
         # end that names two of them and counts the rest.
-        same_failure: Counter[str] = Counter()
         failed_alike: dict[str, list[str]] = {}
 
         def tell_failure(label: str, error: str) -> None:
-            if not same_failure[error]:
+            if error not in failed_alike:
                 self.notify(f"{label}: {error}", severity="error", timeout=10, markup=False)
-            same_failure[error] += 1
             failed_alike.setdefault(error, []).append(label)
 
         def progress(p: RefreshProgress) -> None:
@@ -1206,7 +1204,7 @@ class MainScreen(Screen):
         # Sources fetched but whose papers could not be stored (a full disk) fail
         # after their progress said they were fetched: the failures it did not tell.
         untold = Counter(source.error for source in report.failed)
-        untold.subtract(same_failure)
+        untold.subtract({error: len(labels) for error, labels in failed_alike.items()})
         for source in report.failed:
             if untold[source.error] > 0:
                 untold[source.error] -= 1

@@ -341,6 +341,14 @@ def squeezed(text: str) -> str:
     return "".join(text.split())
 
 
+async def toasts_at_start(app, size=SIZE) -> list[str]:
+    """The notifications on screen once the reader is up (squeezed)."""
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        return toasts_on_screen(app)
+
+
 async def test_an_unknown_binding_id_is_a_message_with_file_and_line(open_app, tmp_path):
     """The message listed all 66 ids and covered most of the screen; that
     list is config --check's."""
@@ -366,38 +374,29 @@ async def test_many_config_problems_are_the_first_and_a_count_that_names_config_
         'window_weeks = "16"\ndefault_sort = "alphabetical"\ndate_format = "%Q %Y"\ncache_limt = 5\n'
         '[keymap]\npaper.stra = "y"\n'
     )
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await ready(pilot)
-        await pilot.pause()
-        path = tmp_path / "config.toml"
-        assert toasts_on_screen(app) == [
-            squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
-            squeezed(f"…and 4 more problems in the config: feedtui config --check --config {path} lists them all"),
-        ]
+    path = tmp_path / "config.toml"
+    assert await toasts_at_start(app, (80, 24)) == [
+        squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
+        squeezed(f"…and 4 more problems in the config: feedtui config --check --config {path} lists them all"),
+    ]
 
 
 async def test_what_else_start_up_found_is_still_told_beside_the_config_count(open_app, data_dir, tmp_path):
     (data_dir / "state.json").write_text("{not json", encoding="utf-8")
     app = open_app('window_weeks = "16"\ndefault_sort = "alphabetical"\ndate_format = "%Q %Y"\n')
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await ready(pilot)
-        await pilot.pause()
-        shown = toasts_on_screen(app)
-        assert len(shown) == 3, shown
-        assert shown[1].startswith(squeezed("…and 2 more problems in the config:"))
-        assert shown[2].startswith(squeezed(f"{data_dir / 'state.json'} was damaged")), shown
+    shown = await toasts_at_start(app)
+    assert len(shown) == 3, shown
+    assert shown[1].startswith(squeezed("…and 2 more problems in the config:"))
+    assert shown[2].startswith(squeezed(f"{data_dir / 'state.json'} was damaged")), shown
 
 
 async def test_two_config_problems_are_both_shown(open_app, tmp_path):
     app = open_app('window_weeks = "16"\ndefault_sort = "alphabetical"\n')
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await ready(pilot)
-        await pilot.pause()
-        path = tmp_path / "config.toml"
-        assert toasts_on_screen(app) == [
-            squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
-            squeezed(f"{path}:4: general.default_sort = \"alphabetical\": expected one of 'followed', 'name', 'unread', 'trending'; using the default"),
-        ]
+    path = tmp_path / "config.toml"
+    assert await toasts_at_start(app, (80, 24)) == [
+        squeezed(f'{path}:3: general.window_weeks = "16": expected a number, without quotes; using the default'),
+        squeezed(f"{path}:4: general.default_sort = \"alphabetical\": expected one of 'followed', 'name', 'unread', 'trending'; using the default"),
+    ]
 
 
 async def test_a_clash_is_reported_and_the_app_still_starts(open_app, tmp_path):

@@ -96,6 +96,15 @@ def test_terms_and_lengths() -> None:
     assert index_terms("ｶﾞｲﾄﾞ")[0][:4] == ["ガ", "イ", "ド", "ガイ"]  # NFKC keeps the voicing mark
 
 
+def test_terms_of_texts_outside_ascii_with_and_without_cjk() -> None:
+    # Non-ASCII words but no CJK: plain words, accents folded.
+    assert index_terms("Étude of α–decay – résumés") == (["etude", "of", "α", "decay", "resume"], 5)
+    # A CJK run inside a word of a text that is mostly Latin is still cut into bigrams.
+    assert index_terms("fast GPU加速 kernels") == (["fast", "gpu", "加", "速", "加速", "kernel"], 5)
+    # A CJK symbol that is no word character leaves the words as they are.
+    assert index_terms("⼀ sparse kernels") == (["sparse", "kernel"], 2)
+
+
 def test_highlight_words_cut_cjk_runs_out() -> None:
     assert highlight_words("papers about GPU加速 and 注意力") == ("GPU", "加速", "注意力")
     assert highlight_words("graph kernels") == ("graph", "kernels")

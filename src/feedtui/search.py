@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from feedtui.model import Paper
-from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, has_cjk, normalize_run
+from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, normalize_run
 
 K1 = 1.2
 B = 0.75
@@ -78,15 +78,15 @@ def _fold(word: str) -> str:
 def index_terms(text: str) -> tuple[list[str], int]:
     """The terms `text` is indexed under, and its length in words (a CJK run
     counts its characters, not its bigrams as well)."""
-    if not has_cjk(text):
-        tokens = _WORD.findall(text)
+    tokens = _WORD.findall(text)
+    if text.isascii() or not _has_cjk_word(tokens):
         words = list(map(fold, tokens))
         if "-" in text:
             words += map(fold, _compound_parts(tokens))
         return words, len(tokens)
     terms: list[str] = []
     length = 0
-    for part, is_cjk in _split_cjk(_WORD.findall(text)):
+    for part, is_cjk in _split_cjk(tokens):
         if is_cjk:
             run = normalize_run(part)
             terms += run
@@ -98,6 +98,13 @@ def index_terms(text: str) -> tuple[list[str], int]:
             terms += map(fold, _compound_parts((part,)))
             length += 1
     return terms, length
+
+
+def _has_cjk_word(words: list[str]) -> bool:
+    """Whether a CJK run is in `words`. Only the few words outside ASCII are
+    looked at: searching a whole abstract for CJK took a fifth of an index's
+    build (an abstract with LaTeX is rarely pure ASCII)."""
+    return any(CJK_RUN.search(word) for word in words if not word.isascii())
 
 
 def _compound_parts(words: Iterable[str]) -> list[str]:

@@ -28,10 +28,6 @@ CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
 NON_CJK_WORD_CHAR = f"[^\\W{CJK_RANGES}]"
 
 
-def has_cjk(text: str) -> bool:
-    return not text.isascii() and CJK_RUN.search(text) is not None
-
-
 def normalize_run(run: str) -> str:
     """NFKC, not the NFKD that folds Latin accents: NFKD would split Hangul
     syllables into jamo and strip the voicing marks off kana (が → か);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import replace
 
 import pytest
@@ -481,9 +482,11 @@ def held_index_build(monkeypatch):
     from feedtui.search import SearchIndex
 
     built = threading.Event()
+    built.calls = 0
     build = SearchIndex.build
 
     def slow_build(papers):
+        built.calls += 1
         built.wait(5)
         return build(papers)
 
@@ -535,6 +538,40 @@ async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(m
             if list_title(main).startswith("Ask:"):
                 break
         assert list_title(main) == "Ask: widget — 3 papers, best match first  (esc: back)"
+
+
+async def test_the_index_is_built_while_the_question_is_typed_and_once(make_engine, held_index_build):
+    """The index was built only after Enter (seconds at 10,000 papers), and a
+    question asked again before it was ready started a second build."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert held_index_build.calls == 1
+        await pilot.press(*"widget", "enter")
+        await pilot.pause()
+        assert list_title(main) == "Asking about Widgets…"
+        await pilot.press("slash", *"sorting", "enter")
+        await pilot.pause()
+        held_index_build.set()
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if list_title(main).startswith("Ask:"):
+                break
+        assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
+        assert held_index_build.calls == 1
+
+
+async def test_an_index_built_for_a_box_closed_unasked_does_not_hold_up_quitting(make_engine, held_index_build):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press("escape")
+        builders = [t for t in threading.enumerate() if t.name == "feedtui-ask-index"]
+        assert builders and all(t.daemon for t in builders)
 
 
 async def test_ask_ranks_and_highlights(make_engine):

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
+from contextlib import suppress
+from functools import partial
 from itertools import chain
 from dataclasses import dataclass
 
@@ -73,12 +77,52 @@ class Undo:
 
 @dataclass
 class _AskIndex:
-    """A topic's search index and the papers it was built from."""
+    """A topic's search index, built or being built, and the papers it is built from."""
 
     library: object
     version: int
     members: list[int]
-    index: SearchIndex
+    index: asyncio.Future[SearchIndex]
+
+    def holds(self, library: object, members: list[int]) -> bool:
+        """Whether it answers for these papers: not if the topic was edited or
+        retagged since (here or in another process), nor if the build failed."""
+        built = self.index
+        failed = built.done() and (built.cancelled() or built.exception() is not None)
+        return not failed and self.library is library and self.version == library.version and self.members == members
+
+
+def _in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
+    """`function(*args)` in a thread the process does not wait for at exit.
+
+    Building an Ask index only reads, and takes seconds at 10,000 papers: the
+    box opened and closed unasked must not hold up quitting, as a thread of
+    asyncio's executor would. A result nobody waits for (the box closed
+    unasked) is dropped quietly, a failure too: the next question builds
+    again, and is told."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future = loop.create_future()
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    def run() -> None:
+        try:
+            settle = partial(_settle, future, function(*args), None)
+        except Exception as error:
+            settle = partial(_settle, future, None, error)
+        with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(settle)
+
+    threading.Thread(target=run, name="feedtui-ask-index", daemon=True).start()
+    return future
+
+
+def _settle(future: asyncio.Future, result: object, error: Exception | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _ask_empty_message(question: str) -> str:
@@ -979,6 +1023,8 @@ class MainScreen(Screen):
         ask.display = True
         ask.value = self.ask_question
         ask.focus()
+        # The index is built while the question is typed: seconds at 10,000 papers.
+        self._topic_index(self.current)
 
     @on(Input.Submitted, "#ask")
     def on_ask_submitted(self, event: Input.Submitted) -> None:
@@ -997,22 +1043,16 @@ class MainScreen(Screen):
         if not name:
             return
         self.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
-        library = self.engine.library
-        members = list(library.topic_positions(name))
-        cached = self._search_cache.get(name)
-        # An index holds for the papers it was built from: a topic edited or
-        # retagged since (here or in another process) gets a new one.
-        if cached is not None and cached.library is library and cached.version == library.version and cached.members == members:
-            index = cached.index
-        else:
-            index = await asyncio.to_thread(self._build_index, members)
-            self._search_cache[name] = _AskIndex(library, library.version, members, index)
+        # Shielded: a question asked again meanwhile cancels this worker, not
+        # the build it shares.
+        index = await asyncio.shield(self._topic_index(name))
         # Ranking 10,000 papers takes a few hundred milliseconds: not on the keys' thread.
         ranked = await asyncio.to_thread(index.rank, question)
         if self.current != name or self.ask_question != question:
             # Closed, or another topic shown, meanwhile: the index is kept for
             # the next question, and the list now shown stays.
             return
+        library = self.engine.library  # a refresh may have replaced it meanwhile
         positions = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
         if self.unread_only:
             positions = [i for i in positions if not library.is_read(i)]
@@ -1034,6 +1074,17 @@ class MainScreen(Screen):
         paper_list.empty_message = _ask_empty_message(question)
         paper_list.set_source(self._cards, keep=keep)
         paper_list.focus()
+
+    def _topic_index(self, name: str) -> asyncio.Future[SearchIndex]:
+        """The topic's search index: the one kept, or the one being built, or a
+        new build in a thread. Each is kept for the session."""
+        library = self.engine.library
+        members = list(library.topic_positions(name))
+        cached = self._search_cache.get(name)
+        if cached is None or not cached.holds(library, members):
+            build = _in_daemon_thread(self._build_index, members)
+            cached = self._search_cache[name] = _AskIndex(library, library.version, members, build)
+        return cached.index
 
     def _build_index(self, members: list[int]) -> SearchIndex:
         """A topic's search index, kept for the session: built with the collector

@@ -537,7 +537,7 @@ async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(m
             await pilot.pause(0.02)
             if list_title(main).startswith("Ask:"):
                 break
-        assert list_title(main) == "Ask: widget — 3 papers, best match first  (esc: back)"
+        assert list_title(main) == "Ask: widget — 3 unread of 4 papers  (u shows all)  (esc: back)"
 
 
 async def test_the_index_is_built_while_the_question_is_typed_and_once(make_engine, held_index_build):
@@ -656,6 +656,41 @@ async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engin
         await pilot.resize_terminal(160, 30)
         await pilot.pause()
         assert list_title(main) == "Ask: widget sorting network scale calibration — 4 papers, best match first  (esc: back)"
+
+
+async def asked(pilot, main, question: str) -> str:
+    """The list's title once the question typed in the Ask box is answered."""
+    await pilot.press("slash", *question, "enter")
+    for _ in range(50):
+        await pilot.pause(0.02)
+        if "Ask:" in list_title(main):
+            break
+    await pilot.pause()
+    return list_title(main)
+
+
+@pytest.mark.parametrize("width", [60, 160])
+async def test_an_ask_with_unread_only_says_so_and_that_the_papers_it_hides_are_read(make_engine, width):
+    """Matches all read were "No paper in this topic matches those words"."""
+    app = FeedtuiApp(make_engine(read=("2611.00001", "2611.00002")))
+    async with app.run_test(size=(width, 30)) as pilot:
+        main = await ready(pilot)
+        await pilot.press("u")
+        title = await asked(pilot, main, "gadget")
+        assert title.startswith("Ask: ") and "none unread" in title and title.endswith("  (esc: back)")
+        assert len(title) <= main.query_one("#list-title").size.width
+        said = "The paper that matches those words is read — u shows it"
+        if width > 100:
+            assert title == "Ask: gadget — 1 paper, none unread  (u shows all)  (esc: back)"
+            assert any(line.strip() == said for line in lines_of(main.query_one(PaperList)))
+        assert main.query_one(PaperList).empty_message == said
+        await pilot.press("escape")
+        title = await asked(pilot, main, "widget")
+        if width > 100:
+            assert title == "Ask: widget — 2 unread of 4 papers, best match first  (u shows all)  (esc: back)"
+        else:  # what does not fit goes, not the count or the way back
+            assert title.startswith("Ask: widg") and title.endswith(" — 2 unread  (esc: back)")
+            assert len(title) <= main.query_one("#list-title").size.width
 
 
 async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_engine):

@@ -52,6 +52,8 @@ TOPIC_ONLY = frozenset({"refresh_topic", "ask"})
 JUMP_HISTORY = 50
 # Cells of a question shown in the list's title.
 ASK_SHOWN = 40
+# Cells of the question kept, when it is cut, before the Ask title's count is shortened.
+ASK_CUT_TO = 12
 # Said when a key that acts on the paper under the cursor finds none.
 NO_PAPER_HERE = "No paper here"
 # The preference that remembers a welcome screen left with escape.
@@ -125,40 +127,75 @@ def _settle(future: asyncio.Future, result: object, error: Exception | None) -> 
         future.set_result(result)
 
 
-def _ask_empty_message(question: str) -> str:
+def _ask_empty_message(question: str, read_matches: int = 0, show_all_key: str = "u") -> str:
+    """Why an Ask shows no paper; `read_matches`: the papers that match but
+    are hidden as read (unread only)."""
     if query_terms(question):
+        if read_matches == 1:
+            return f"The paper that matches those words is read — {show_all_key} shows it"
+        if read_matches:
+            return f"The {read_matches:,} papers that match those words are read — {show_all_key} shows them"
         return "No paper in this topic matches those words"
     if has_words(question):
         return "Only common words (the, of, papers…) were asked: ask with others"
     return "The question has no words to search for: ask with words"
 
 
+def _papers(count: int) -> str:
+    return f"{count:,} paper{'s' if count != 1 else ''}"
+
+
 @dataclass(frozen=True)
 class AskTitle:
     """The list's title for an Ask, fitted to the width it is drawn at: the
     count and the way back stay in view; "best match first" goes first, then
-    the question is cut shorter (it is at most `ASK_SHOWN` cells anyway)."""
+    the question is cut shorter (it is at most `ASK_SHOWN` cells anyway); with
+    unread only, the key that shows every match and then the count's long form
+    go before the question is cut below `ASK_CUT_TO` cells."""
 
     question: str
     found: int
+    # Unread only: the papers that match, read or not (None: every match is shown).
+    matched: int | None = None
+    show_all_key: str = "u"
 
     def __rich_console__(self, console, options):
         yield self.fitted(options.max_width)
 
-    def fitted(self, width: int) -> Text:
-        count = f" — {self.found:,} paper{'s' if self.found != 1 else ''}" if self.found else " — no paper matches"
+    def _counts(self) -> list[str]:
+        """The count, its longest form first."""
+        found, matched = self.found, self.matched
+        if not matched:  # every match shown, or none at all
+            return [f" — {_papers(found)}" if found else " — no paper matches"]
+        if found:
+            return [f" — {found:,} unread of {_papers(matched)}", f" — {found:,} unread"]
+        return [f" — {_papers(matched)}, none unread", " — none unread"]
+
+    def _tails(self) -> list[tuple[str, str, str]]:
+        """(count, order, hint) from the whole title's to the shortest's."""
+        counts = self._counts()
         order = ", best match first" if self.found else ""
+        hint = f"  ({self.show_all_key} shows all)" if self.matched else ""
+        tails = [(counts[0], order, hint), (counts[0], "", hint), (counts[0], "", "")]
+        tails += [(count, "", "") for count in counts[1:]]
+        return list(dict.fromkeys(tails))
+
+    def fitted(self, width: int) -> Text:
         back = "  (esc: back)"
         question = Text(one_line_safe(self.question))
         question.truncate(ASK_SHOWN, overflow="ellipsis")  # in cells
-        if 5 + question.cell_len + len(count) + len(order) + len(back) > width:
-            order = ""
-            question.truncate(max(1, width - 5 - len(count) - len(back)), overflow="ellipsis")
+        tails = self._tails()
+        room = [width - 5 - len("".join(tail)) - len(back) for tail in tails]
+        whole = [i for i, cells in enumerate(room) if cells >= question.cell_len]
+        cut = [i for i, cells in enumerate(room) if cells >= ASK_CUT_TO and not tails[i][1]]
+        chosen = whole[0] if whole else cut[0] if cut else len(tails) - 1
+        count, order, hint = tails[chosen]
+        question.truncate(max(1, room[chosen]), overflow="ellipsis")
         title = Text(no_wrap=True, overflow="ellipsis", end="")
         title.append("Ask: ", style="bold")
         title.append_text(question)
         title.append(count + order, style="bold")
-        title.append(back, style="dim")
+        title.append(hint + back, style="dim")
         return title
 
 
@@ -1053,9 +1090,8 @@ class MainScreen(Screen):
             # the next question, and the list now shown stays.
             return
         library = self.engine.library  # a refresh may have replaced it meanwhile
-        positions = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
-        if self.unread_only:
-            positions = [i for i in positions if not library.is_read(i)]
+        matched = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
+        positions = [i for i in matched if not library.is_read(i)] if self.unread_only else matched
         self._cards = TopicCards(
             library,
             positions,
@@ -1069,9 +1105,11 @@ class MainScreen(Screen):
             expanded=self.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
         )
-        self.query_one("#list-title", Static).update(AskTitle(question, len(positions)))
+        show_all_key = self._key("topic.unread_only")
+        title = AskTitle(question, len(positions), len(matched) if self.unread_only else None, show_all_key)
+        self.query_one("#list-title", Static).update(title)
         paper_list = self.query_one(PaperList)
-        paper_list.empty_message = _ask_empty_message(question)
+        paper_list.empty_message = _ask_empty_message(question, len(matched) - len(positions), show_all_key)
         paper_list.set_source(self._cards, keep=keep)
         paper_list.focus()
 

@@ -768,6 +768,39 @@ async def test_escape_comes_back_from_tag_jumps_to_the_topic_and_card_they_left(
         assert main.current == "Gadgets"
 
 
+@pytest.mark.parametrize("by", ["t", "tag"])
+async def test_a_tag_jump_from_an_ask_closes_its_box_and_one_escape_comes_back_to_the_answer(make_engine, by):
+    """The box stayed open over the next topic, holding the question: the
+    first escape only closed it, the second came back to the plain list."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert await asked(pilot, main, "widget") == "Ask: widget — 4 papers, best match first  (esc: back)"
+        paper_list = main.query_one(PaperList)
+        while paper_list.cursor_card.paper_id != "2611.00002":  # the card also tagged Gadgets
+            await pilot.press("j")
+        if by == "t":
+            await pilot.press("t")
+        else:
+            paper_list.select_tag(paper_list.cursor_card.tags.index("Gadgets"))
+        await pilot.pause()
+        assert main.current == "Gadgets"
+        assert not main.query_one("#ask").display and list_title(main) == "Latest papers (2)"
+        await pilot.press("escape")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if "Ask:" in list_title(main):
+                break
+        assert main.current == "Widgets"
+        assert list_title(main) == "Ask: widget — 4 papers, best match first  (esc: back)"
+        assert main.query_one("#ask", Input).display and main.query_one("#ask", Input).value == "widget"
+        assert paper_list.cursor_card.paper_id == "2611.00002" and paper_list.has_focus
+        await pilot.press("escape")  # the Ask closes, as it does when no jump was made
+        await pilot.pause()
+        assert main.current == "Widgets" and list_title(main) == "Latest papers (4)"
+        assert not main.query_one("#ask").display
+
+
 async def test_enter_opens_the_detail_and_marks_read(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

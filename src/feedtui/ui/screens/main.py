@@ -261,8 +261,9 @@ class MainScreen(Screen):
         self._queued_refresh: dict[str, None] = {}
         self._refresh_job: Worker | None = None
         self._save_failed = False  # a save failed and none has succeeded since (the store's threads)
-        # Where tag jumps started (topic, card), for escape to come back to.
-        self._jumped_from: list[tuple[str, str | None]] = []
+        # Where tag jumps started (topic, card, question asked there or ""),
+        # for escape to come back to.
+        self._jumped_from: list[tuple[str, str | None, str]] = []
         self._following_trail = False
         self.ready = False
 
@@ -691,12 +692,13 @@ class MainScreen(Screen):
         self.jump_to_topic(event.topic)
 
     def jump_to_topic(self, name: str) -> None:
-        """Follow a paper's tag to its topic; escape comes back to this topic and card."""
+        """Follow a paper's tag to its topic; escape comes back to this topic and
+        card, and to the Ask's answer if the card was one."""
         if name not in self.engine.registry or name == self.current:
             return
         trail = self._jumped_from
         if self.current:
-            trail.append((self.current, self._cursor_id()))
+            trail.append((self.current, self._cursor_id(), self.ask_question))
             del trail[:-JUMP_HISTORY]
         self._along_trail(name)
 
@@ -704,16 +706,16 @@ class MainScreen(Screen):
         """Back to where the last tag jump started (going to a topic by any other
         way ends the trail: see show_topic)."""
         while self._jumped_from:
-            name, paper_id = self._jumped_from.pop()
+            name, paper_id, question = self._jumped_from.pop()
             if name == STARRED_VIEW or name in self.engine.registry:
-                self._along_trail(name, keep=paper_id)
+                self._along_trail(name, keep=paper_id, question=question)
                 return True
         return False
 
-    def _along_trail(self, name: str, keep: str | None = None) -> None:
+    def _along_trail(self, name: str, keep: str | None = None, question: str = "") -> None:
         self._following_trail = True
         try:
-            self.go_to_topic(name, keep=keep)
+            self.go_to_topic(name, keep=keep, question=question)
         finally:
             self._following_trail = False
 
@@ -724,7 +726,9 @@ class MainScreen(Screen):
             self.toggle_read(paper_id)  # as m does: ctrl+z takes it back
         self.app.push_screen(DetailScreen(self.engine, paper_id))
 
-    def go_to_topic(self, name: str, *, keep: str | None = None) -> None:
+    def go_to_topic(self, name: str, *, keep: str | None = None, question: str = "") -> None:
+        """Show a topic, its papers or the answer to `question` about them; the
+        question asked about the topic left goes."""
         if name not in self.engine.registry and name != STARRED_VIEW:
             return
         filter_input = self.query_one("#topic-filter", Input)
@@ -732,7 +736,9 @@ class MainScreen(Screen):
             filter_input.value = ""
             self.query_one(TopicList).show_rows(self.topic_rows(), keep=name)
         self.query_one(TopicList).select_topic(name)
-        self.ask_question = ""
+        self._close_ask()
+        if question:
+            self._open_ask(question)
         self.show_topic(name, keep=keep, focus_list=True)
 
     # -- adding, editing, removing topics ----------------------------------------
@@ -833,6 +839,13 @@ class MainScreen(Screen):
     def _close_ask(self) -> None:
         self.query_one("#ask", Input).display = False
         self.ask_question = ""
+
+    def _open_ask(self, question: str) -> None:
+        """The box holding a question asked, as after enter: show_topic shows its answer."""
+        ask = self.query_one("#ask", Input)
+        ask.value = question
+        ask.display = True
+        self.ask_question = question
 
     # -- marks ---------------------------------------------------------------------
 

@@ -218,6 +218,30 @@ async def test_n_goes_to_the_next_unread_across_topics(make_engine):
         assert main.query_one(PaperList).cursor_card.paper_id == "2611.00003"
 
 
+async def test_n_goes_to_the_next_topic_down_the_sidebar_followed_ones_first(make_engine):
+    """n went to the next topic by name: from Gadgets to Sprockets, far down
+    under "Topics", past Widgets followed right below it."""
+    from feedtui.model import TopicDefinition
+
+    topics = {
+        "Gadgets": TopicDefinition(query="abs:gadget"),
+        "Sprockets": TopicDefinition(query="abs:older"),
+        "Widgets": TopicDefinition(query="abs:widget"),
+    }
+    engine = make_engine(topics=topics, follows=("Gadgets", "Widgets"), read=("2611.00002", "2611.00003"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert main.current == "Gadgets" and engine.library.unread_count("Sprockets") == 1
+        names = [name for name in main.query_one(TopicList).names() if name != STARRED_VIEW]
+        assert names[:4] == ["::Following", "Gadgets", "Widgets", "::Topics"] and "Sprockets" in names
+        main.query_one(PaperList).focus()
+        await pilot.press("n")
+        await pilot.pause()
+        assert main.current == "Widgets"
+        assert main.query_one(PaperList).cursor_card.paper_id == "2611.00001"
+
+
 async def test_n_rounds_to_an_unread_paper_above_the_cursor_in_the_same_topic(make_engine):
     engine = make_engine(read=("2611.00002", "2611.00003", "2611.00004", "2610.00005"))
     app = FeedtuiApp(engine)

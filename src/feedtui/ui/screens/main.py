@@ -954,8 +954,9 @@ class MainScreen(Screen):
 
     def action_next_unread(self) -> None:
         """The next unread paper below the cursor; else the first in the next
-        topic with any; else, rounding, the first in this topic. The reading
-        list is a list of its own: n rounds within it."""
+        topic down the sidebar (as drawn, filtered or not) with any; else,
+        rounding, the first in this topic. The reading list is a list of its
+        own: n rounds within it."""
         library = self.engine.library
         cursor = self.query_one(PaperList).cursor
         if self._go_to_unread(range(cursor + 1, self._card_count())):

@@ -83,7 +83,6 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._rows: list[TopicRow] = []
         self._lines: list[_Line] = []
         self._index: dict[str, int] = {}
         self._cache: dict[tuple, Strip] = {}
@@ -95,7 +94,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     @property
     def rows(self) -> list[TopicRow]:
-        return list(self._rows)
+        """The rows top to bottom, as drawn: followed topics (and the reading
+        list) first, then the others."""
+        return [line.row for line in self._lines if line.row]
 
     @property
     def current(self) -> str | None:
@@ -116,9 +117,8 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     def show_rows(self, rows: Sequence[TopicRow], keep: str | None = None) -> None:
         """Replace the rows; the cursor stays on `keep` (or the current topic)."""
         keep = keep or self.current
-        self._rows = list(rows)
-        following = [r for r in self._rows if r.following or r.virtual]
-        others = [r for r in self._rows if not (r.following or r.virtual)]
+        following = [r for r in rows if r.following or r.virtual]
+        others = [r for r in rows if not (r.following or r.virtual)]
         lines: list[_Line] = []
         if following:
             lines.append(_Line(FOLLOWING))
@@ -147,7 +147,6 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if index is None:
             return
         self._lines[index] = _Line(row.name, row)
-        self._rows = [row if r.name == row.name else r for r in self._rows]
         self.refresh_line(index)
 
     def select_topic(self, name: str) -> bool:

@@ -19,6 +19,7 @@ from feedtui.sources.arxiv_api import (
 )
 from feedtui.sources.base import FeedError, ParsedFeed, Validators
 from feedtui.sources.http import Fetcher
+from feedtui.sources.parse import parse_feed
 
 UTC = timezone.utc
 NEWEST = datetime(2026, 9, 1, 12, 0, tzinfo=UTC)
@@ -140,6 +141,9 @@ class InventedApi:
         self.etag = '"page-one-v1"'
         # Submitted while a client pages: goes to the top once page one is served.
         self.late_arrival: dict | None = None
+        # start -> how many more times that page's XML is cut off halfway
+        # (the HTTP response itself complete).
+        self.cut_pages: dict[int, int] = {}
 
     async def __call__(self, request, reply) -> None:
         if request.query.get("start") == "0" and request.headers.get("if-none-match") == self.etag:
@@ -154,7 +158,11 @@ class InventedApi:
         headers = {"Content-Type": "application/atom+xml; charset=utf-8"}
         if start == 0:
             headers["ETag"] = self.etag
-        await reply.send(200, api_feed(page, len(self.papers), start, per_page), headers)
+        body = api_feed(page, len(self.papers), start, per_page)
+        if self.cut_pages.get(start, 0) > 0:
+            self.cut_pages[start] -= 1
+            body = body[: len(body) * 3 // 5]
+        await reply.send(200, body, headers)
         if start == 0 and self.late_arrival is not None:
             self.papers.insert(0, self.late_arrival)
             self.late_arrival = None
@@ -310,6 +318,31 @@ async def test_http_failure_on_a_later_page_keeps_the_earlier_ones(loopback):
     server.route("/api/query", fail_second_page)
     result = await run_query(settings_for(server), since=NEWEST - timedelta(days=365))
     assert result.error == f"HTTP 500 Internal Server Error from {server.host} (while reading results from 10 on)"
+    assert [p.id for p in result.papers] == ids(range(10))
+
+
+async def test_a_page_cut_off_in_its_xml_is_asked_for_again_not_read_leniently(loopback):
+    server = loopback()
+    api = InventedApi(30)
+    api.cut_pages[10] = 1
+    server.route("/api/query", api)
+    result = await run_query(settings_for(server), since=NEWEST - timedelta(days=365), parse=parse_feed)
+    assert result.ok, result.error
+    assert pages_asked(server) == [(0, 10), (10, 10), (10, 10), (20, 10)]
+    assert [p.id for p in result.papers] == ids(range(30))
+    assert all(p.categories == ("cs.DC",) and p.pdf_url for p in result.papers)
+    assert result.warnings == []
+
+
+async def test_a_page_that_stays_cut_off_fails_the_query_and_earlier_pages_are_kept(loopback):
+    server = loopback()
+    api = InventedApi(30)
+    api.cut_pages[10] = 99
+    server.route("/api/query", api)
+    result = await run_query(settings_for(server), since=NEWEST - timedelta(days=365), parse=parse_feed)
+    assert result.error.startswith("the arXiv API sent a page cut short (XML error at line ")
+    assert result.error.endswith("; asked 2 times); try again later (while reading results from 10 on)")
+    assert pages_asked(server) == [(0, 10), (10, 10), (10, 10)]
     assert [p.id for p in result.papers] == ids(range(10))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +27,9 @@ from feedtui.sources.http import Fetcher
 API_ERROR_PREFIX = "arXiv API error:"
 
 # A parser, plain (run in a thread) or a coroutine function (awaited as it is).
+# How an API page ends (arXiv sends UTF-8).
+_FEED_END = re.compile(rb"</(?:[\w.-]+:)?feed>\s*\Z")
+
 Parse = Callable[[bytes, str], ParsedFeed] | Callable[[bytes, str], Awaitable[ParsedFeed]]
 
 
@@ -102,12 +106,18 @@ async def fetch_query(
     warning starting with `API_ERROR_PREFIX` ("arXiv API error:"), which ends
     the query with that warning as its error. A page that comes back empty while
     `opensearch:totalResults` says there is more is asked for again up to
-    `arxiv.empty_page_retries` times, then reported.
+    `arxiv.empty_page_retries` times, then reported. A page cut short (not
+    well-formed, and without its closing `</feed>`) is asked for again like a
+    failed request, then reported, rather than read leniently: its last entry
+    would be stored incomplete and never asked for again. Any other page that
+    is not well-formed (a stray control character, say, which asking again
+    would not mend) is read leniently, with the parser's note.
     """
     result = ApiQueryResult()
     found: dict[str, Paper] = {}
     start = 0
     empty_answers = 0
+    garbled_answers = 0
     while start < arxiv.max_results:
         page_size = min(arxiv.page_size, arxiv.max_results - start)
         url = build_query_url(arxiv.api_url, search_query, start, page_size)
@@ -115,7 +125,7 @@ async def fetch_query(
         fetched = await fetcher.get(url, validators if first_page else None)
         result.pages += 1
         result.requests += fetched.attempts
-        if first_page:
+        if start == 0:
             result.validators = fetched.validators
         if not fetched.ok:
             result.error = _on_page(fetched.error, start)
@@ -138,6 +148,13 @@ async def fetch_query(
         if api_errors:
             result.error = api_errors[0]
             break
+        if page.xml_error and _cut_short(fetched.body):
+            if garbled_answers >= fetcher.fetch_settings.retries:
+                result.error = _on_page(_cut_short_message(page.xml_error, garbled_answers + 1), start)
+                break
+            garbled_answers += 1
+            continue
+        garbled_answers = 0
         result.warnings.extend(page.warnings)
         if page.total_results is not None:
             result.total_results = page.total_results
@@ -169,3 +186,12 @@ async def fetch_query(
 
 def _on_page(error: str, start: int) -> str:
     return error if start == 0 else f"{error} (while reading results from {start} on)"
+
+
+def _cut_short(body: bytes) -> bool:
+    return _FEED_END.search(body) is None
+
+
+def _cut_short_message(xml_error: str, asked: int) -> str:
+    times = f"; asked {asked} times" if asked > 1 else ""
+    return f"the arXiv API sent a page cut short ({xml_error}{times}); try again later"

@@ -25,6 +25,9 @@ class ParsedFeed:
     # Problems worth telling the user that did not stop the parse
     # (an arXiv API error entry, entries skipped for lack of an id, …).
     warnings: list[str] = field(default_factory=list)
+    # Where and why the document is not well-formed XML, when it was read
+    # leniently all the same ("" when it is well-formed).
+    xml_error: str = ""
 
 
 @dataclass(slots=True)

@@ -96,4 +96,5 @@ def _with_notes(feed: ParsedFeed, document: Document, xml_error: str) -> ParsedF
     if xml_error:
         notes.append(f"the feed is not well-formed ({xml_error}); read leniently, some entries may be incomplete")
     feed.warnings[:0] = notes
+    feed.xml_error = xml_error
     return feed

@@ -106,7 +106,9 @@ async def fetch_query(
     warning starting with `API_ERROR_PREFIX` ("arXiv API error:"), which ends
     the query with that warning as its error. A page that comes back empty while
     `opensearch:totalResults` says there is more is asked for again up to
-    `arxiv.empty_page_retries` times, then reported. A page cut short (not
+    `arxiv.empty_page_retries` times, then reported, unless the page before it
+    was short: that is the end of the results, whatever totalResults says (it
+    is known to be off), and is noted as a warning. A page cut short (not
     well-formed, and without its closing `</feed>`) is asked for again like a
     failed request, then reported, rather than read leniently: its last entry
     would be stored incomplete and never asked for again. Any other page that
@@ -118,6 +120,7 @@ async def fetch_query(
     start = 0
     empty_answers = 0
     garbled_answers = 0
+    last_page_short = False
     while start < arxiv.max_results:
         page_size = min(arxiv.page_size, arxiv.max_results - start)
         url = build_query_url(arxiv.api_url, search_query, start, page_size)
@@ -161,6 +164,11 @@ async def fetch_query(
         if not page.papers:
             if result.total_results is None or start >= result.total_results:
                 break
+            if last_page_short:
+                result.warnings.append(
+                    f"the arXiv API served {start:,} of the {result.total_results:,} results it reports"
+                )
+                break
             if empty_answers >= arxiv.empty_page_retries:
                 result.error = (
                     f"the arXiv API returned an empty page at result {start} although it reports "
@@ -170,6 +178,7 @@ async def fetch_query(
             empty_answers += 1
             continue
         empty_answers = 0
+        last_page_short = len(page.papers) < page_size
         in_window = [paper for paper in page.papers if paper.published >= since]
         for paper in in_window:
             # Papers submitted while we page push older ones down a place, so

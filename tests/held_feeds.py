@@ -1,6 +1,7 @@
 """Two feeds on a threaded loopback server: one answered at once, the other
 held until the test lets it go (or 10 s pass). A refresh of both is a long
-refresh with something to show before its end."""
+refresh with something to show before its end. Likewise a paged arXiv API
+query whose last page is held: the pages before it are something to show."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from datetime import timedelta
 from email.utils import format_datetime
 
 from pytest_httpserver import HTTPServer
-from werkzeug import Response
+from werkzeug import Request, Response
 
 from feedtui.model import utcnow
+from tests.atom import Entry, api_feed
 
 
 def rss(prefix: str, titles: list[str]) -> bytes:
@@ -56,3 +58,46 @@ def held_feeds(prompt_titles: list[str], held_titles: list[str]) -> Iterator[Hel
         feeds.release.set()
         server.clear()
         server.stop()
+
+
+@dataclass
+class HeldApi:
+    url: str
+    release: threading.Event = field(default_factory=threading.Event)
+    asked: threading.Event = field(default_factory=threading.Event)
+    starts: list[int] = field(default_factory=list)
+
+
+@contextmanager
+def held_api(count: int, held_start: int) -> Iterator[HeldApi]:
+    """An arXiv API serving `count` invented papers, an hour apart from now
+    back, newest first; the page from `held_start` on waits for `release`."""
+    now = utcnow()
+    entries = [
+        Entry(id=f"2611.{20000 + n:05d}", title=f"Invented paged study {n}", published=stamp(now - timedelta(hours=n + 1)))
+        for n in range(count)
+    ]
+    server = HTTPServer(threaded=True)
+    server.start()
+    api = HeldApi(server.url_for("/api/query"))
+
+    def page(request: Request) -> Response:
+        start, size = int(request.args["start"]), int(request.args["max_results"])
+        api.starts.append(start)
+        if start >= held_start:
+            api.asked.set()
+            api.release.wait(10)
+        body = api_feed(entries[start : start + size], total=count, start=start)
+        return Response(body, content_type="application/atom+xml")
+
+    server.expect_request("/api/query").respond_with_handler(page)
+    try:
+        yield api
+    finally:
+        api.release.set()
+        server.clear()
+        server.stop()
+
+
+def stamp(moment) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

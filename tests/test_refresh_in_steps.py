@@ -1,9 +1,15 @@
 """A long refresh stores what has come every PERIODIC_COMMIT_S and says so,
-so the reader can show it before the slowest source has answered."""
+so the reader can show it before the slowest source has answered — the pages
+of an arXiv API query as they come, too."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +17,9 @@ from feedtui import engine as engine_module
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import TopicDefinition
-from tests.held_feeds import held_feeds
+from tests.held_feeds import held_api, held_feeds
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 async def test_papers_from_prompt_sources_land_while_a_slow_one_is_still_fetched(tmp_path, monkeypatch):
@@ -70,3 +78,83 @@ async def test_a_refresh_stopped_stores_what_it_has_fetched(tmp_path, monkeypatc
     other = Engine(config, tmp_path / "data", background_writes=False)
     assert len(other.library) == 2
     other.close()
+
+
+def api_engine(data_dir, api_url: str) -> Engine:
+    config = Config()
+    config.settings.auto_refresh = False
+    config.settings.arxiv.api_url = api_url
+    config.settings.arxiv.min_interval = 0.01
+    config.settings.arxiv.page_size = 10
+    engine = Engine(config, data_dir, background_writes=False)
+    if "Paged" not in engine.registry:
+        engine.add_topic("Paged", TopicDefinition(query="ti:paged"))
+    return engine
+
+
+async def test_pages_of_an_arxiv_query_land_while_its_last_page_is_still_fetched(tmp_path, monkeypatch):
+    """The pages of one query waited for the whole query: 50 pages (2.5 minutes) showed nothing."""
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    with held_api(30, held_start=20) as api:
+        engine = api_engine(tmp_path / "data", api.url)
+        landed: list[tuple[int, bool]] = []
+
+        def on_landed() -> None:
+            landed.append((engine.library.unread_count("Paged"), api.release.is_set()))
+
+        refresh = asyncio.ensure_future(engine.refresh(["Paged"], on_landed=on_landed))
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if landed and landed[-1][0] == 20:
+                break
+        assert landed and landed[-1] == (20, False)
+        api.release.set()
+        report = await refresh
+    assert report.ok and report.new_papers == 30
+    assert engine.library.unread_count("Paged") == 30
+    engine.close()
+
+
+async def test_an_arxiv_query_stopped_midway_keeps_its_pages_and_is_asked_for_in_full_next_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 60.0)
+    with held_api(30, held_start=20) as api:
+        engine = api_engine(tmp_path / "data", api.url)
+        refresh = asyncio.ensure_future(engine.refresh(["Paged"]))
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if api.asked.is_set():
+                break
+        refresh.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await refresh
+        engine.close()
+        other = api_engine(tmp_path / "data", api.url)
+        assert other.library.unread_count("Paged") == 20
+        assert engine.stopped_refresh is not None and engine.stopped_refresh.new_papers == 20
+        # Cut short, the query is not "answered today": asked for again, from the first page.
+        api.release.set()
+        report = await other.refresh(["Paged"])
+    assert report.ok and report.new_papers == 10
+    assert other.library.unread_count("Paged") == 30
+    other.close()
+
+
+def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
+    with held_api(30, held_start=20) as api:
+        config = tmp_path / "config.toml"
+        config.write_text(
+            f'[arxiv]\napi_url = "{api.url}"\nmin_interval = 0.01\npage_size = 10\n\n'
+            '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
+        )
+        data = tmp_path / "data"
+        argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+        process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert api.asked.wait(30)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.strip().splitlines()[-1] == "feedtui: stopped: 20 papers kept"
+    engine = Engine(Config(), data, background_writes=False)
+    assert len(engine.library) == 20
+    engine.close()

@@ -424,7 +424,11 @@ def _cmd_refresh(engine, args) -> int:
             sys.stderr.write(f"\r\x1b[K[{p.done}/{p.total}] {mark} {p.label[:60]}")
             sys.stderr.flush()
 
-    report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    try:
+        report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+    except KeyboardInterrupt:
+        _say_what_was_kept(engine.stopped_refresh, interactive)
+        raise
     if engine.library_loaded:
         # Papers arrived: leave every topic's tags complete on disk, and the
         # cache within its limit (it only grows when papers are stored, so a
@@ -451,6 +455,14 @@ def _cmd_refresh(engine, args) -> int:
         print(f"feedtui: {note}", file=sys.stderr)
     print(_refresh_summary(report), file=sys.stderr)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _say_what_was_kept(stopped, interactive: bool) -> None:
+    """Ctrl-C during a refresh: the papers stored before it ended are kept."""
+    if interactive:
+        sys.stderr.write("\r\x1b[K")
+    kept = stopped.new_papers + stopped.updated_papers if stopped is not None else 0
+    print(f"feedtui: stopped: {kept:,} paper{'' if kept == 1 else 's'} kept", file=sys.stderr)
 
 
 def _refresh_summary(report) -> str:

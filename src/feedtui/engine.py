@@ -124,6 +124,8 @@ class Engine:
         # found for, so that a topic tagged by another process is taken as is.
         self._member_signatures: dict[str, str] = {}
         self.last_refresh: datetime | None = None
+        # What a refresh stopped midway had stored (its `refresh` raised).
+        self.stopped_refresh: RefreshReport | None = None
         self._cache_total_memo: tuple[tuple, int] = ((), 0)
         # The cache generation this process has seen (its own writes included):
         # a newer one on disk means another process changed the cache.
@@ -573,6 +575,9 @@ class Engine:
                 last_commit = time.monotonic()
             return landed
 
+        def on_page(outcome) -> None:
+            pending.append(outcome)
+
         def on_source(outcome) -> None:
             nonlocal done
             done += 1
@@ -603,12 +608,16 @@ class Engine:
                 now=now,
                 topics=list(self.registry),
                 on_source=on_source,
+                on_page=on_page,
             )
         except asyncio.CancelledError:
-            # Stopped (the reader quitting): what has come is stored before it ends.
+            # Stopped (the reader quitting, Ctrl-C): what has come is stored
+            # before it ends, and said in `stopped_refresh`.
             fetched.set()
             await committer
             await commit()
+            report.finished = utcnow()
+            self.stopped_refresh = report
             raise
         finally:
             fetched.set()
@@ -631,7 +640,7 @@ class Engine:
     async def _commit(self, outcomes: list, now: datetime) -> StoreOutcome | None:
         """Store fetched papers, tag them, then remember validators (in that order,
         so a 304 never hides papers that were not saved)."""
-        papers = [p for o in outcomes for p in o.papers]
+        papers = [p for o in outcomes for p in o.to_store]
         if not papers:
             # All 304s or failures: only what the sources answered is saved, and
             # the library (a second at 40,000 papers, if not loaded) is not needed.
@@ -652,7 +661,7 @@ class Engine:
         seen = Counter(p.id for p in papers)
         ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
         # Likewise their normalised texts, for the match files (checked per Paper object).
-        prepared = {p.id: (p, o.texts[p.id]) for o in outcomes for p in o.papers if p.id in o.texts}
+        prepared = {p.id: (p, o.texts[p.id]) for o in outcomes for p in o.to_store if p.id in o.texts}
 
         stale = set(self._stale_topics)
         members = {
@@ -694,7 +703,7 @@ class Engine:
             stored, found, universe = await asyncio.to_thread(write)
         except StoreError as error:
             for outcome in outcomes:
-                if outcome.report.ok and outcome.papers:
+                if outcome.report.ok and outcome.to_store:
                     outcome.report.ok = False
                     outcome.report.error = f"fetched, but could not be saved: {error}"
             return None
@@ -709,7 +718,7 @@ class Engine:
         answered = {}
         totals = {}
         for outcome in outcomes:
-            if outcome.report.ok:
+            if outcome.report.ok and not outcome.page:
                 validators.update(outcome.validators)
                 for key in outcome.plan.answers:
                     if outcome.plan.kind == "total":

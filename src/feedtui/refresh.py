@@ -81,6 +81,18 @@ class SourceOutcome:
     # computed beside the parser; see topics.tagging.parse_and_tag).
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # One page of an API query, handed over as it came (see `on_page`): its
+    # papers are stored, but it answers nothing (the query may yet fail or be
+    # stopped), so no validators or "answered" are recorded for it. It shares
+    # the query's report.
+    page: bool = False
+    # The query's final outcome when its pages were handed over: `papers`
+    # lists them all for the report, and none is stored again.
+    pages_handed_over: bool = False
+
+    @property
+    def to_store(self) -> list[Paper]:
+        return [] if self.pages_handed_over else self.papers
 
 
 def answered_key(entry: TopicEntry) -> str:
@@ -245,13 +257,17 @@ async def fetch_sources(
     now: datetime,
     topics: Sequence[TopicEntry] = (),
     on_source: ProgressCallback | None = None,
+    on_page: ProgressCallback | None = None,
 ) -> list[SourceOutcome]:
+    """Fetch every plan concurrently; `on_source` is called with each source's
+    outcome as it ends, and `on_page` (if given) with each page of an API
+    query as it comes (see `SourceOutcome.page`)."""
     parser = Parser(topics)
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace()) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:
-                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now)
+                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now, on_page)
             except Exception as error:  # one bad source never stops the others
                 outcome = SourceOutcome(
                     plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
@@ -286,7 +302,13 @@ def _expects_body(plan: PlannedSource, settings: Settings, fetch_state: FetchSta
 
 
 async def _fetch_one(
-    fetcher: Fetcher, parser: Parser, plan: PlannedSource, settings: Settings, fetch_state: FetchState, now: datetime
+    fetcher: Fetcher,
+    parser: Parser,
+    plan: PlannedSource,
+    settings: Settings,
+    fetch_state: FetchState,
+    now: datetime,
+    on_page: ProgressCallback | None = None,
 ) -> SourceOutcome:
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
@@ -299,9 +321,19 @@ async def _fetch_one(
             outcome.texts.update(texts)
             return feed
 
+        def hand_over(papers: list[Paper]) -> None:
+            assert on_page is not None
+            if plan.fetched_for:
+                for paper in papers:
+                    paper.fetched_for = (plan.fetched_for,)
+            tags = {p.id: outcome.tags[p.id] for p in papers if p.id in outcome.tags}
+            texts = {p.id: outcome.texts[p.id] for p in papers if p.id in outcome.texts}
+            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, page=True))
+
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
         arxiv = replace(settings.arxiv, max_results=cap)
+        report.url = first_page
         result = await fetch_query(
             fetcher,
             arxiv,
@@ -309,8 +341,9 @@ async def _fetch_one(
             since=plan.since or now - timedelta(weeks=settings.window_weeks),
             parse=parse_page,
             validators=fetch_state.validators(first_page),
+            on_page=hand_over if on_page else None,
         )
-        report.url = first_page
+        outcome.pages_handed_over = on_page is not None
         report.requests = result.requests
         report.not_modified = result.not_modified
         if result.error:

@@ -96,6 +96,7 @@ async def fetch_query(
     since: datetime,
     parse: Parse,
     validators: Validators | None = None,
+    on_page: Callable[[list[Paper]], None] | None = None,
 ) -> ApiQueryResult:
     """Page through `search_query` until papers fall before `since` (timezone-aware),
     `arxiv.max_results` results have been read, or the API has no more.
@@ -114,6 +115,10 @@ async def fetch_query(
     would be stored incomplete and never asked for again. Any other page that
     is not well-formed (a stray control character, say, which asking again
     would not mend) is read leniently, with the parser's note.
+
+    `on_page`, if given, is called with each page's papers within the window
+    as they come (a paper repeated from the page before, merged), so that a
+    caller can store them before the query ends or fails.
     """
     result = ApiQueryResult()
     found: dict[str, Paper] = {}
@@ -185,6 +190,8 @@ async def fetch_query(
             # the next page can repeat the last one: one record per paper.
             known = found.get(paper.id)
             found[paper.id] = paper if known is None else known.merged_with(paper)
+        if on_page is not None and in_window:
+            on_page(list({paper.id: found[paper.id] for paper in in_window}.values()))
         start += len(page.papers)
         reached_window_end = len(in_window) < len(page.papers)
         if reached_window_end or (result.total_results is not None and start >= result.total_results):

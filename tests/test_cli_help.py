@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -144,17 +145,57 @@ def test_config_needs_exactly_one_action(argv, capsys):
     assert exit_.value.code == 2
 
 
-def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
-    """`feedtui papers … --json | head`: the pipe closes; feedtui stops quietly."""
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory):
+    """The demo's data directory, and more than 64 KiB of BibTeX from it (a pipe's buffer)."""
+    directory = tmp_path_factory.mktemp("demo")
+    ids = []
+    for topic in ("LLM Inference", "Federated Learning", "Edge Inference", "KV-Cache Management", "Heterogeneous Computing"):
+        listing = subprocess.run(
+            [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(directory), "papers", topic, "--json"],
+            capture_output=True, env=ENV, check=True,
+        )
+        ids += [paper["id"] for paper in json.loads(listing.stdout)]
+    return directory, ids
+
+
+def run_into_a_pipe_read_no_further(argv: list[str], *, unbuffered: bool = False) -> tuple[int, str]:
+    """`feedtui … | head -1`: the first line is read, then the pipe is closed.
+    With PYTHONUNBUFFERED a write the reader leaves during ends short without
+    an error, so a command written at once (an export) never saw the pipe close."""
+    env = {name: value for name, value in ENV.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     process = subprocess.Popen(
-        [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(tmp_path), "papers", "LLM Inference", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+        [sys.executable, "-m", "feedtui", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
-    assert process.stdout.read(100).startswith(b"[")
+    assert process.stdout.readline()
     process.stdout.close()
     stderr = process.stderr.read().decode()
-    assert process.wait(timeout=60) == 1
-    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+    return process.wait(timeout=60), stderr
+
+
+@pytest.mark.parametrize("unbuffered", [False, True])
+@pytest.mark.parametrize("command", [
+    ["papers", "LLM Inference", "--json"],
+    ["export", "bibtex", "IDS"],
+])
+def test_a_reader_that_stops_early_is_no_failure(demo_dir, command, unbuffered):
+    """`papers` and `export` alike: exit 0, no traceback, nothing said."""
+    directory, ids = demo_dir
+    argv = ["--demo", "--data-dir", str(directory), *command]
+    if "IDS" in argv:
+        argv[argv.index("IDS") : argv.index("IDS") + 1] = ids
+    status, stderr = run_into_a_pipe_read_no_further(argv, unbuffered=unbuffered)
+    assert (status, stderr) == (0, "")
+
+
+def test_a_reader_that_stops_early_leaves_a_failure_a_failure(demo_dir):
+    """An id not in the cache is still named, and still makes the exit 1."""
+    directory, ids = demo_dir
+    status, stderr = run_into_a_pipe_read_no_further(["--demo", "--data-dir", str(directory), "export", "bibtex", *ids, "2601.99999"])
+    assert status == 1
+    assert stderr == "feedtui: 2601.99999: not in the cache (refresh first, or check the id)\n"
 
 
 @pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])

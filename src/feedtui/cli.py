@@ -1,7 +1,8 @@
 """The `feedtui` command: the TUI by default, and subcommands for scripts.
 
-Exit codes: 0 success; 1 when some sources failed (refresh) or nothing could
-be done; 2 for usage errors (bad arguments, unknown topics, bad queries).
+Exit codes: 0 success, also when the reader of stdout left early (`| head`);
+1 when some sources failed (refresh) or nothing could be done; 2 for usage
+errors (bad arguments, unknown topics, bad queries).
 Global options (--data-dir, --config, --demo) go before or after the
 subcommand.
 """
@@ -240,17 +241,29 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(args, parser, exits_after=exits_after)
+        status = _dispatch(args, parser, exits_after=exits_after)
+        # What is still buffered goes now, while a reader that left can be
+        # told from a failure, not in the interpreter's flush at exit.
+        sys.stdout.flush()
+        return status
     except UsageError as error:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # `feedtui papers … | head`: the reader left; say nothing more.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """`feedtui papers … | head`: the reader had what it wanted and closed the
+    pipe. Nothing failed here, so the exit is 0, as for a command that wrote
+    everything (a reader that failed says so in its own status); nothing more
+    is said, and what is still buffered goes nowhere."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_OK
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exits_after: bool = False) -> int:
@@ -304,8 +317,8 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         status = _run_handler(engine, command, args)
     except StoreError as error:  # a full disk, a read-only directory: tags.json, say, not written
         failure = str(error)
-    except BrokenPipeError:
-        raise
+    except BrokenPipeError:  # what the command changed is still saved, and a failed save still counts
+        status = _reader_left()
     except OSError as error:  # a file of the data directory that cannot be read
         failure = data_dir_problem(directory, error)
     finally:
@@ -769,8 +782,11 @@ def _write_output(text: str, output: str | None, what: str) -> int:
     from feedtui.store.files import StoreError, atomic_write
 
     if output is None or output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # ids not found still make the export's exit 1
+            return _reader_left()
         return EXIT_OK
     # As `>` would: through a symlink to its target, into a pipe or a device
     # as it is; a new file gets what the umask allows, a file replaced keeps
@@ -779,9 +795,7 @@ def _write_output(text: str, output: str | None, what: str) -> int:
     data = text.encode("utf-8")
     try:
         if path.exists() and not path.is_file():  # /dev/stdout, a FIFO, a terminal
-            with open(path, "wb") as stream:
-                stream.write(data)
-            return EXIT_OK
+            return _write_into(path, data)
         path = path.resolve() if path.is_symlink() else path
         if path.is_file():
             atomic_write(path, data, mode=path.stat().st_mode & 0o7777, exact_mode=True)
@@ -795,6 +809,16 @@ def _write_output(text: str, output: str | None, what: str) -> int:
         print(f"feedtui: {error}", file=sys.stderr)
         return EXIT_FAILED
     print(f"wrote {what} to {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _write_into(path, data: bytes) -> int:
+    """Into a pipe, a device or a terminal as it is; a reader that leaves early is no failure."""
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except BrokenPipeError:
+        pass
     return EXIT_OK
 
 

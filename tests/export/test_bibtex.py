@@ -168,3 +168,25 @@ def test_suffixed_keys_do_not_take_another_papers_key():
     text = bibtex_entries(papers)
     keys = [line[len("@misc{") : -1] for line in text.splitlines() if line.startswith("@misc{")]
     assert keys == ["quill2026edge", "quill2026edgea", "quill2026edgeaa"]
+
+
+@pytest.mark.parametrize(
+    ("name", "written", "family"),
+    [
+        ("Research and Development Team", "{Research and Development Team}", "research"),
+        ("Tools AND Methods Working Party", "{Tools AND Methods Working Party}", "tools"),  # BibTeX splits on AND too
+        ("The ATLAS Collaboration", "{The ATLAS Collaboration}", "atlas"),
+        ("Open Quill Consortium", "{Open Quill Consortium}", "open"),
+        ("Lab for Tiny Models Group", "{Lab for Tiny Models Group}", "lab"),
+        ("Grünwald Modelling Initiative", "{Gr{\\\"u}nwald Modelling Initiative}", "grunwald"),
+        ("Ada Quill", "Ada Quill", "quill"),  # people are left for BibTeX to split into names
+        ("Randal Anderson", "Randal Anderson", "anderson"),
+        ("Teamo Groupe", "Teamo Groupe", "groupe"),  # the words count only whole
+        ("QUILLSAT", "QUILLSAT", "quillsat"),  # one word: BibTeX takes it whole as it is
+    ],
+)
+def test_an_organisation_is_one_braced_author(name, written, family):
+    paper = make_paper(title="Edge Cases", authors=((name, ()), ("Ada Quill", ())))
+    entry = bibtex_entry(paper)
+    assert f"  author = {{{written} and Ada Quill}},\n" in entry
+    assert entry.startswith(f"@misc{{{family}2026edge,\n")

@@ -160,14 +160,44 @@ def citation_key(paper: Paper) -> str:
 
 
 def _family_name(name: str) -> str:
-    """The ASCII family name, starting with a letter, or "" when there is none."""
+    """The ASCII family name, starting with a letter, or "" when there is none.
+    An organisation has none: its first word that is not a stop word stands in
+    (`The ATLAS Collaboration` gives `atlas`)."""
     family, comma, _ = name.partition(",")
-    candidates = [family] if comma and family.strip() else reversed(name.replace(",", " ").split())
+    if is_organisation(name):
+        candidates = [w for w in name.split() if w.lower() not in _STOP]
+    elif comma and family.strip():
+        candidates = [family]
+    else:
+        candidates = reversed(name.replace(",", " ").split())
     for candidate in candidates:
         word = _ascii_word(candidate)
         if word[:1].isalpha():
             return word
     return ""
+
+
+# An author that is an organisation, not a person: written braced, so BibTeX
+# takes the name whole. Unbraced, `Research and Development Team` is two
+# authors (BibTeX splits on ` and `, in any case), and `The ATLAS
+# Collaboration` a person with given names "The ATLAS" (`T. A. Collaboration`).
+# A name is braced when it holds ` and `, or one of these words, whole and in
+# any case. A one-word name needs no braces: BibTeX takes it whole already.
+_ORGANISATION_WORDS = frozenset(
+    """collaboration consortium team group project committee organization organisation
+    institute laboratory initiative alliance network society association council foundation""".split()
+)
+_AND = re.compile(r"\sand\s", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+
+
+def is_organisation(name: str) -> bool:
+    return bool(_AND.search(name)) or any(w.lower() in _ORGANISATION_WORDS for w in _WORD.findall(name))
+
+
+def bibtex_author(name: str) -> str:
+    escaped = latex_escape(name)
+    return "{" + escaped + "}" if is_organisation(name) else escaped
 
 
 def _id_key(paper: Paper) -> str:
@@ -179,7 +209,7 @@ def _id_key(paper: Paper) -> str:
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
     fields: list[tuple[str, str]] = [
         ("title", "{" + latex_title(paper) + "}"),
-        ("author", " and ".join(latex_escape(a.name) for a in paper.authors) or "Anonymous"),
+        ("author", " and ".join(bibtex_author(a.name) for a in paper.authors) or "Anonymous"),
         ("year", str(paper.published.year)),
         ("month", MONTHS[paper.published.month - 1]),
     ]

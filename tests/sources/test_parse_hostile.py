@@ -456,3 +456,26 @@ def test_text_that_looks_like_an_encoding_is_left_alone_and_a_nul_one_on_the_fir
     assert [p.title for p in feed.papers] == ['encoding="keep" me']
     with pytest.raises(FeedError, match="names an encoding that cannot be read"):
         parse_feed(b'<?xml version="1.0"?><rss version="2.0"><channel><title>encoding="\x00x" ?></title></channel></rss>')
+
+
+def test_entities_are_decoded_once_in_a_feed_read_leniently():
+    """feedparser's loose parser left `&amp;` and `&lt;` as written in author
+    names, affiliations and arXiv's comment, journal ref and DOI (then BibTeX
+    wrote `{\\&}amp;`); the strict parser, and titles in both, decode them."""
+    data = (FEEDS / "lenient_arxiv_api.xml").read_bytes()
+    lenient = parse_feed(data, URL, now=NOW)
+    assert "read leniently" in lenient.warnings[0]
+    strict = parse_feed(data.replace(b"\x1b", b""), URL, now=NOW)
+    assert strict.warnings == []
+    paper = lenient.papers[1]
+    assert paper == strict.papers[1]
+    assert paper.title == "Q&A on &lt;tags&gt;"
+    assert paper.authors == (
+        Author("Research & Development Team", ("Lab of R&D &amp; &lt;Things&gt;",)),
+        Author('Sean O\'Brien & "Friends"'),
+    )
+    assert (paper.comment, paper.journal_ref, paper.doi) == (
+        "10 pages & 3 figures; see &lt;i&gt;",
+        "J. Foo & Bar 12 (2026) 1-2 <x>",
+        "10.1234/a&b",
+    )

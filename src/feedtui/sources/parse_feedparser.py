@@ -13,7 +13,9 @@ a canonical prefix; `_start_<prefix>_<name>` / `_end_<prefix>_<name>`
 handlers): the arXiv elements always appear as `arxiv_*` keys holding their
 text, the opensearch counts likewise, and every author dict gets the list of
 its own affiliations under `arxiv_affiliations`. Installed once, before the
-first run; every key feedparser set before is still set.
+first run; every key feedparser set before is still set. After a lenient
+read, the entities its loose parser leaves in those values and in author
+names are decoded (`_decode_what_the_loose_parser_left`).
 
 feedparser is run on bytes wrapped in BytesIO (a str would be taken as a URL or
 file name), with HTML sanitising and URI resolution off: feedtui turns every
@@ -25,6 +27,7 @@ feed wrote them. It is imported on first use: reading arXiv API responses
 from __future__ import annotations
 
 import io
+import re
 import threading
 import xml.sax
 from collections.abc import Callable
@@ -120,6 +123,11 @@ class FeedparserResult:
         return self.result.get("entries", [])
 
     @property
+    def lenient(self) -> bool:
+        """Read by feedparser's loose parser: its strict one found the document not well-formed."""
+        return isinstance(self.result.get("bozo_exception"), xml.sax.SAXException)
+
+    @property
     def xml_error(self) -> str:
         """Where and why the document is not well-formed XML ("" if it is)."""
         return describe_xml_error(self.result.get("bozo_exception"))
@@ -135,7 +143,46 @@ def run(data: bytes) -> FeedparserResult:
         # feedparser looks up the name of an encoding it finds on the first
         # line as given; one it cannot even look up (a NUL in it) raises.
         raise FeedError(f"not a feed: its first line names an encoding that cannot be read ({error})") from None
-    return FeedparserResult(result, _kind(result))
+    parsed = FeedparserResult(result, _kind(result))
+    if parsed.lenient:
+        _decode_what_the_loose_parser_left(parsed.entries)
+    return parsed
+
+
+# The loose parser decodes the five XML entities (by name or number) only in
+# what it takes as content (titles, summaries); everywhere else it leaves them
+# as written, where the strict parser decodes them: `J. Foo &amp; Bar` in a
+# journal ref, `R&amp;D` in a name. They are decoded here, once and in one
+# pass, so `&amp;lt;` in the document is the text `&lt;`, as read strictly.
+# (feedparser writes a number it keeps in lower case: `&#x3c;`.)
+_LEFT_ENCODED = {
+    "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'",
+    "&#60;": "<", "&#62;": ">", "&#38;": "&", "&#34;": '"', "&#39;": "'",
+    "&#x3c;": "<", "&#x3e;": ">", "&#x26;": "&", "&#x22;": '"', "&#x27;": "'",
+}
+_LEFT_ENCODED_PATTERN = re.compile("|".join(map(re.escape, _LEFT_ENCODED)))
+# What feedtui reads of an entry that is not content: the arXiv elements,
+# and each author's name and affiliations.
+_ENTRY_TEXT = tuple(key for key in _TEXT_ELEMENTS if key.startswith(ARXIV_PREFIX + "_")) + ("author",)
+
+
+def _decoded(value: str) -> str:
+    return _LEFT_ENCODED_PATTERN.sub(lambda match: _LEFT_ENCODED[match.group()], value)
+
+
+def _decode_what_the_loose_parser_left(entries: list) -> None:
+    for entry in entries:
+        for key in _ENTRY_TEXT:
+            value = dict.get(entry, key)
+            if isinstance(value, str):
+                entry[key] = _decoded(value)
+        for author in dict.get(entry, "authors") or ():
+            name = author.get("name")
+            if isinstance(name, str):
+                author["name"] = _decoded(name)
+            affiliations = author.get("arxiv_affiliations")
+            if affiliations:
+                author["arxiv_affiliations"] = [_decoded(str(a)) for a in affiliations]
 
 
 def _kind(result: dict[str, Any]) -> str:

@@ -560,6 +560,7 @@ def paper_json(engine, paper, tags) -> dict:
         "primary_category": paper.primary_category,
         "categories": list(paper.categories),
         "authors": [a.name for a in paper.authors],
+        "authors_omitted": paper.authors_omitted,
         "affiliations": list(paper.affiliations),
         "tags": list(tags),
         "read": engine.state.is_read(paper.id),

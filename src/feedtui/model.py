@@ -78,6 +78,9 @@ class Paper:
     published: datetime
     updated: datetime
     authors: tuple[Author, ...] = ()
+    # Authors the source named beyond the first MAX_AUTHORS kept in `authors`
+    # (a hostile feed may name millions); 0 for every real paper so far.
+    authors_omitted: int = 0
     primary_category: str = ""
     categories: tuple[str, ...] = ()
     comment: str = ""
@@ -149,7 +152,7 @@ class Paper:
                 setattr(merged, name, getattr(older, name))
         if not any(a.affiliations for a in merged.authors) and any(a.affiliations for a in older.authors):
             if [a.name for a in merged.authors] == [a.name for a in older.authors]:
-                merged.authors = older.authors
+                merged.authors, merged.authors_omitted = older.authors, older.authors_omitted
         if not merged.categories and older.categories:
             merged.categories = older.categories
         return merged

@@ -190,3 +190,9 @@ def test_an_organisation_is_one_braced_author(name, written, family):
     entry = bibtex_entry(paper)
     assert f"  author = {{{written} and Ada Quill}},\n" in entry
     assert entry.startswith(f"@misc{{{family}2026edge,\n")
+
+
+def test_authors_past_the_limit_end_in_and_others():
+    paper = make_paper(title="Edge Cases", authors=(("Ada Quill", ()), ("Bo Lantern", ())), authors_omitted=9_000)
+    assert "  author = {Ada Quill and Bo Lantern and others},\n" in bibtex_entry(paper)
+    assert "  author = {Ada Quill and Bo Lantern},\n" in bibtex_entry(make_paper(title="Edge Cases", authors=(("Ada Quill", ()), ("Bo Lantern", ()))))

@@ -12,6 +12,7 @@ from feedtui.model import Author, Paper
 from feedtui.sources.base import FeedError
 from feedtui.sources.parse import parse_feed
 from feedtui.sources.parse_ids import web_key
+from feedtui.sources.parse_text import MAX_AUTHORS
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 
@@ -848,3 +849,18 @@ def test_api_response_in_utf16_still_takes_the_fast_path_and_matches():
 def test_feed_is_parsed_the_same_with_extra_leading_white_space():
     data = (FEEDS / "arxiv_api_page.xml").read_bytes()
     assert parse_feed(b"\n\n  " + data, API_URL, now=NOW) == parse_feed(data, API_URL, now=NOW)
+
+
+def test_authors_past_the_limit_are_counted_in_a_category_feed_and_a_web_feed():
+    names = [f"Author {i}" for i in range(MAX_AUTHORS + 7)]
+    listing = (FEEDS / "arxiv_rss_cs_dc_ar.xml").read_bytes().replace(
+        b"Mireille Okonkwo-Hart, Tobias Lindqvist and Sung-min Baek", ", ".join(names).encode(), 1
+    )
+    web = (FEEDS / "atom10_xhtml.xml").read_bytes().replace(
+        b"<author>", "".join(f"<author><name>{name}</name></author>" for name in names).encode() + b"<author>", 1
+    )
+    for data, url in ((listing, RSS_URL), (web, "https://feeds.example/feed")):
+        paper = parse_feed(data, url, now=NOW).papers[0]
+        assert len(paper.authors) == MAX_AUTHORS
+        assert paper.authors[-1] == Author(f"Author {MAX_AUTHORS - 1}")
+        assert paper.authors_omitted == 7 + (2 if data is web else 0)  # the web post's own two authors

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser
 from feedtui.sources.parse_arxiv_atom import NotApiLayout, may_be_api_response, read_api_feed
 from feedtui.sources.parse_document import prepare
+from feedtui.sources.parse_text import MAX_AUTHORS
 
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 REPO = Path(__file__).resolve().parents[2]
@@ -267,6 +268,19 @@ def test_documents_outside_the_api_layout_are_left_to_feedparser(find: bytes, re
     assert feed == parse_feed_with_feedparser(data, URL, now=NOW)
     assert feed.kind == "arxiv-api"
     assert len(feed.papers) == 4
+
+
+def test_authors_past_the_limit_are_counted_alike():
+    """A name left blank is no author, before the limit or after it."""
+    names = ["Ada Quill", " ", *(f"Author {i}" for i in range(1, MAX_AUTHORS + 5)), "", "Last Author"]
+    authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in names)
+    data = PAGE.replace(b"<author>", authors.encode() + b"<author>", 1)
+    fast, slow = both_paths(data)
+    assert fast == slow
+    [paper] = [p for p in fast.papers if len(p.authors) == MAX_AUTHORS]
+    assert paper.authors[0].name == "Ada Quill" and paper.authors[-1].name == f"Author {MAX_AUTHORS - 1}"
+    # Author MAX_AUTHORS to MAX_AUTHORS + 4, the last author, and the page's own.
+    assert paper.authors_omitted == 5 + 1 + PAGE.split(b"</entry>")[0].count(b"<author>")
 
 
 def test_fast_path_is_not_tried_on_other_atom_feeds():

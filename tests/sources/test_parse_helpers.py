@@ -123,10 +123,11 @@ def test_split_creators(raw, expected):
     assert split_creators(raw) == expected
 
 
-def test_split_creators_keeps_two_hundred():
-    names = split_creators(", ".join(f"Author {i}" for i in range(500)))
-    assert len(names) == 200
-    assert names[-1] == "Author 199"
+def test_split_creators_returns_every_name():
+    """The caller keeps MAX_AUTHORS and counts the rest."""
+    names = split_creators(", ".join(f"Author {i} (Lab {i}, City)" for i in range(500)))
+    assert len(names) == 500
+    assert names[-1] == "Author 499 (Lab 499, City)"
 
 
 @pytest.mark.parametrize(

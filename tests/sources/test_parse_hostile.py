@@ -309,9 +309,10 @@ def huge_api_entry(authors: int, abstract_chars: int, title_chars: int) -> bytes
 
 @pytest.mark.parametrize("parser", PARSERS)
 def test_huge_fields_are_cut(parser):
-    [paper] = parser(huge_api_entry(500, 100_000, 5_000), URL, now=NOW).papers
-    assert len(paper.authors) == MAX_AUTHORS == 200
-    assert paper.authors[-1] == Author("Author 199")
+    [paper] = parser(huge_api_entry(MAX_AUTHORS + 298, 100_000, 5_000), URL, now=NOW).papers
+    assert len(paper.authors) == MAX_AUTHORS == 10_000
+    assert paper.authors[-1] == Author("Author 9999")
+    assert paper.authors_omitted == 298  # said on the card, in the detail and in BibTeX
     assert len(paper.abstract) == MAX_ABSTRACT == 20_000
     assert paper.abstract.endswith("…")
     assert paper.abstract.startswith("lorem ipsum lorem")
@@ -320,8 +321,8 @@ def test_huge_fields_are_cut(parser):
 
 
 def test_fields_at_the_limit_are_kept_whole():
-    [paper] = parse_feed(huge_api_entry(200, 20_000, 1_000), URL, now=NOW).papers
-    assert len(paper.authors) == 200
+    [paper] = parse_feed(huge_api_entry(MAX_AUTHORS, 20_000, 1_000), URL, now=NOW).papers
+    assert (len(paper.authors), paper.authors_omitted) == (MAX_AUTHORS, 0)
     assert not paper.abstract.endswith("…")
     assert paper.title.endswith("TTTTTTTTT")
 

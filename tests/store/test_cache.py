@@ -3,8 +3,9 @@ from __future__ import annotations
 import os
 
 from feedtui.store.cache import PaperCache
-from feedtui.store.codec import ABSTRACT_HEAD_CHARS, C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
+from feedtui.store.codec import ABSTRACT_HEAD_CHARS, C_AUTHORS, C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
 from feedtui.store.lock import DataDirLock
+from feedtui.store.shapes import paper_document_problem
 
 from tests.factories import make_paper
 
@@ -204,3 +205,32 @@ def test_a_copy_that_keeps_times_is_trusted_and_one_that_does_not_is_checked(dat
         os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     assert "2609.00001" in open_cache(plain).load_index().rows
     assert checked == [1]
+
+
+def test_authors_past_the_limit_are_counted_and_other_papers_are_stored_as_before(data_dir):
+    """`authors_omitted` is written only when some were: an ordinary paper's
+    document has the keys it always had, and one written before the field
+    existed (so without it) reads as none omitted."""
+    collaboration = make_paper(
+        "2609.00001", authors=(("Ada Quill", ()), ("Bo Lantern", ()), ("Cy Marsh", ()), ("Di Rook", ())), authors_omitted=298
+    )
+    cache = open_cache(data_dir)
+    cache.store([collaboration, make_paper("2609.00002")], known={})
+    documents = cache.read_shard_documents("2026-09-28")
+    assert documents["2609.00001"]["authors_omitted"] == 298
+    assert sorted(documents["2609.00002"]) == sorted(
+        "version title abstract title_display abstract_display published updated authors primary_category "
+        "categories comment journal_ref doi abs_url pdf_url announce_type date_estimated sources fetched_for "
+        "secondhand first_seen".split()
+    )
+    reopened = open_cache(data_dir)
+    assert reopened.load_index().rows["2609.00001"][C_AUTHORS] == "Ada Quill, Bo Lantern, Cy Marsh +299"
+    papers = reopened.get_papers({"2609.00001": "2026-09-28", "2609.00002": "2026-09-28"})
+    assert (papers["2609.00001"].authors_omitted, papers["2609.00002"].authors_omitted) == (298, 0)
+
+
+def test_a_count_of_authors_omitted_that_is_not_a_number_is_damage():
+    assert paper_document_problem({"published": "2026-09-28T10:00:00Z", "authors_omitted": 3}) == ""
+    assert paper_document_problem({"published": "2026-09-28T10:00:00Z", "authors_omitted": "3"}) == (
+        "authors_omitted has the wrong type"
+    )

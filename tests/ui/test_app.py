@@ -983,6 +983,27 @@ async def test_a_wrapped_affiliation_keeps_the_authors_indent(make_engine):
         assert screen_lines[first + 2].index("Bo Lindqvist") == indent
 
 
+async def test_authors_past_the_limit_are_counted_on_the_card_in_the_detail_and_in_bibtex(make_engine):
+    """A collaboration's paper past MAX_AUTHORS read `+1` on its card, ended its
+    detail's authors without a word, and looked complete in BibTeX."""
+    from tests.factories import make_paper
+
+    names = ("The Widget Collaboration", "Ada Quill", "Bo Lantern", "Cy Marsh")
+    paper = make_paper(
+        "2611.00009", title="Widgets at scale", abstract="A widget paper.", published="2026-11-25T10:00:00",
+        authors=tuple((name, ()) for name in names), authors_omitted=298,
+    )
+    app = FeedtuiApp(make_engine(papers=[paper]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert "The Widget Collaboration, Ada Quill, Bo Lantern +299" in "\n".join(lines_of(main.query_one(PaperList)))
+        detail = await open_detail(pilot, main)
+        assert "  Bo Lantern\n  Cy Marsh\n  … and 298 more authors\n" in detail_text(detail)
+        await pilot.press("b")
+        await pilot.pause()
+        assert "author = {{The Widget Collaboration} and Ada Quill and Bo Lantern and Cy Marsh and others}" in app.copier.copied[-1]
+
+
 async def test_space_g_and_G_page_through_the_detail_view_as_in_the_list(make_engine):
     from tests.factories import make_paper
 

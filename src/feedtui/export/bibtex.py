@@ -206,10 +206,18 @@ def _id_key(paper: Paper) -> str:
     return f"arxiv{ascii_id}" if paper.is_arxiv else ascii_id
 
 
+def _author_field(paper: Paper) -> str:
+    """Every author, and `and others` for those past MAX_AUTHORS (BibTeX's "et al.")."""
+    names = [bibtex_author(a.name) for a in paper.authors]
+    if paper.authors_omitted and names:
+        names.append("others")
+    return " and ".join(names) or "Anonymous"
+
+
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
     fields: list[tuple[str, str]] = [
         ("title", "{" + latex_title(paper) + "}"),
-        ("author", " and ".join(bibtex_author(a.name) for a in paper.authors) or "Anonymous"),
+        ("author", _author_field(paper)),
         ("year", str(paper.published.year)),
         ("month", MONTHS[paper.published.month - 1]),
     ]

@@ -144,6 +144,7 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], lines:
     updated = latest if dates.plausible(latest) and latest >= published else published
     primary, categories = _categories(entry, lines)
     abs_url, pdf_url = _links(entry.links)
+    authors, authors_omitted = _authors(entry.authors, lines)
     return Paper(
         id=arxiv_id,
         version=version or 1,
@@ -151,7 +152,8 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], lines:
         abstract=abstract,
         published=published,
         updated=updated,
-        authors=_authors(entry.authors, lines),
+        authors=authors,
+        authors_omitted=authors_omitted,
         primary_category=primary,
         categories=categories,
         comment=text.block(entry.comment, text.MAX_COMMENT),
@@ -166,10 +168,13 @@ def _paper(entry: ApiEntry, dates: DateChecker, sources: tuple[str, ...], lines:
     )
 
 
-def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[Author, ...]:
-    """Authors with a name, each with its affiliations (no repeats), the first MAX_AUTHORS."""
+def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[tuple[Author, ...], int]:
+    """Authors with a name, each with its affiliations (no repeats), the first
+    MAX_AUTHORS; and how many more are named (only then are the rest looked at)."""
     authors: list[Author] = []
-    for author in raw:
+    for index, author in enumerate(raw):
+        if len(authors) == text.MAX_AUTHORS:
+            return tuple(authors), text.named(a.name for a in raw[index:])
         name = lines.name(author.name)
         if not name:
             continue
@@ -179,9 +184,7 @@ def _authors(raw: list[ApiAuthor], lines: _Lines) -> tuple[Author, ...]:
             cleaned.pop("", None)
             affiliations = tuple(cleaned)[: text.MAX_AFFILIATIONS]
         authors.append(Author(name, affiliations))
-        if len(authors) == text.MAX_AUTHORS:
-            break
-    return tuple(authors)
+    return tuple(authors), 0
 
 
 def _categories(entry: ApiEntry, lines: _Lines) -> tuple[str, tuple[str, ...]]:

@@ -100,6 +100,7 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...], 
     published, estimated = dates.check(first or latest)
     updated = latest if dates.plausible(latest) and latest >= published else published
     categories = _categories(entry)
+    authors, authors_omitted = _authors(entry)
     return Paper(
         id=key,
         version=version,
@@ -107,7 +108,8 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...], 
         abstract=abstract,
         published=published,
         updated=updated,
-        authors=_authors(entry),
+        authors=authors,
+        authors_omitted=authors_omitted,
         primary_category=text.line(_primary_category(entry), text.MAX_CATEGORY)
         or (categories[0] if categories else ""),
         categories=categories,
@@ -138,15 +140,18 @@ def _abstract(entry: dict) -> str:
     return text.block(summary, text.MAX_ABSTRACT, html=True)
 
 
-def _authors(entry: dict) -> tuple[Author, ...]:
+def _authors(entry: dict) -> tuple[tuple[Author, ...], int]:
     """Each author once: RSS items often name the same person in <author> and
-    in <dc:creator>, and feedparser lists both."""
+    in <dc:creator>, and feedparser lists both. The first MAX_AUTHORS, and how
+    many more are named (not checked for repeats)."""
     authors: list[Author] = []
     seen: set[str] = set()
     details = dict.get(entry, "authors") or ()
     if not details and string(entry, "author"):
         details = ({"name": string(entry, "author")},)
-    for detail in details:
+    for index, detail in enumerate(details):
+        if len(authors) == text.MAX_AUTHORS:
+            return tuple(authors), text.named(str(d.get("name") or "") for d in details[index:])
         name = text.line(str(detail.get("name") or ""), text.MAX_NAME, html=True)
         if not name or name.casefold() in seen:
             continue
@@ -155,9 +160,7 @@ def _authors(entry: dict) -> tuple[Author, ...]:
             a for a in (text.line(str(a), text.MAX_AFFILIATION) for a in detail.get("arxiv_affiliations", ())) if a
         )
         authors.append(Author(name, tuple(affiliations)[: text.MAX_AFFILIATIONS]))
-        if len(authors) == text.MAX_AUTHORS:
-            break
-    return tuple(authors)
+    return tuple(authors), 0
 
 
 def _categories(entry: dict) -> tuple[str, ...]:

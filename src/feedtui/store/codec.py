@@ -22,7 +22,7 @@ CARD_NAMES = 3
 
 
 def paper_to_doc(paper: Paper, first_seen: str) -> dict:
-    return {
+    doc = {
         "version": paper.version,
         "title": paper.title,
         "abstract": paper.abstract,
@@ -45,6 +45,9 @@ def paper_to_doc(paper: Paper, first_seen: str) -> dict:
         "secondhand": paper.secondhand,
         "first_seen": first_seen,
     }
+    if paper.authors_omitted:  # only past MAX_AUTHORS: no other paper's document grows
+        doc["authors_omitted"] = paper.authors_omitted
+    return doc
 
 
 def paper_from_doc(paper_id: str, doc: dict) -> Paper:
@@ -58,6 +61,7 @@ def paper_from_doc(paper_id: str, doc: dict) -> Paper:
         published=_parse_iso(doc["published"]),
         updated=_parse_iso(doc.get("updated") or doc["published"]),
         authors=tuple(Author(name, tuple(affs)) for name, affs in doc.get("authors", ())),
+        authors_omitted=doc.get("authors_omitted", 0),
         primary_category=doc.get("primary_category", ""),
         categories=tuple(doc.get("categories", ())),
         comment=doc.get("comment", ""),
@@ -90,10 +94,11 @@ C_FIRST_SEEN = 9  # epoch seconds
 C_SHARD = 10
 
 
-def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ") -> str:
-    """`A, B, C +7`: the first `keep` names, then how many more there are."""
+def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ", omitted: int = 0) -> str:
+    """`A, B, C +7`: the first `keep` names, then how many more there are
+    (`omitted` more than `names` holds)."""
     shown = sep.join(names[:keep])
-    rest = len(names) - keep
+    rest = len(names) - keep + omitted
     return f"{shown} +{rest}" if rest > 0 else shown
 
 
@@ -105,7 +110,7 @@ def card_row(paper: Paper, first_seen: str, shard: str) -> list:
         paper.date_estimated,
         paper.primary_category,
         paper.title_display or paper.title,
-        shorten_names([a.name for a in paper.authors]),
+        shorten_names([a.name for a in paper.authors], omitted=paper.authors_omitted),
         shorten_names(paper.affiliations, sep=" · "),
         list(paper.fetched_for),
         _epoch(first_seen),

@@ -32,6 +32,7 @@ _PAPER_FIELDS: dict[str, type] = {
     "abstract_display": str,
     "updated": str,
     "authors": list,
+    "authors_omitted": int,
     "primary_category": str,
     "categories": list,
     "comment": str,

@@ -100,6 +100,9 @@ class DetailScreen(Screen):
             authors.append(author.name)
             if author.affiliations:
                 authors.append(" — " + "; ".join(author.affiliations), style="italic")
+        if paper.authors_omitted:
+            count = paper.authors_omitted
+            authors.append(f"\n… and {count:,} more author{'' if count == 1 else 's'}", style="dim")
         widget = self.query_one("#detail-authors", Static)
         widget.display = bool(paper.authors)
         widget.update(authors)

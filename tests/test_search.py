@@ -161,3 +161,41 @@ def test_highlight_marks_a_hyphenated_question_in_either_form() -> None:
     assert words == ("KV-cache", "KV", "cache")
     assert marked(words, "a KV-cache, a KV cache") == ["KV-cache", "KV", "cache"]
     assert marked(highlight_words("tenant"), "Multi-Tenant serving") == ["Tenant"]
+
+
+POSSESSIVES = [
+    make_paper("2609.40001", title="Calibration", abstract="The model's accuracy stays."),
+    make_paper("2609.40002", title="Weight Sharing", abstract="Two models' weights are shared."),
+    make_paper("2609.40003", title="Serving", abstract="A model of requests."),
+    make_paper("2609.40004", title="Scheduling", abstract="Each request's deadline is kept."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("model", ["2609.40001", "2609.40002", "2609.40003"]),
+        ("model's", ["2609.40001", "2609.40002", "2609.40003"]),
+        ("models'", ["2609.40001", "2609.40002", "2609.40003"]),
+        ("request", ["2609.40003", "2609.40004"]),
+        ("request's", ["2609.40003", "2609.40004"]),
+    ],
+)
+def test_a_possessive_is_the_same_word(question: str, expected: list[str]) -> None:
+    assert sorted(ranked_ids(POSSESSIVES, question)) == expected
+
+
+def test_possessives_are_indexed_and_asked_without_their_s() -> None:
+    assert index_terms("The model's accuracy, the models' depth") == (
+        ["the", "model", "accuracy", "the", "model", "depth"],
+        6,
+    )
+    assert query_terms("MODEL'S request's") == ["model", "request"]
+    assert query_terms("it's") == []  # `it` is a common word
+    assert index_terms("O'Brien's")[0] == ["o'brien"]
+
+
+def test_highlight_marks_a_possessive_whole_whichever_form_is_asked() -> None:
+    text = "a request's deadline, two requests, the requests' queue"
+    assert marked(highlight_words("request"), text) == ["request's", "requests", "requests"]
+    assert marked(highlight_words("request's"), text) == ["request's", "requests", "requests"]

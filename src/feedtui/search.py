@@ -3,7 +3,8 @@
 Fields are weighted: a query word in the title counts three times, in an
 author's name twice, in the abstract once. Words are compared case- and
 accent-insensitively after the same plural folding the topic queries use
-(`networks` finds `network`). Common English words in the question are
+(`networks` finds `network`), with a possessive's `'s` dropped (`model's`
+finds `model`; the `'` of `models'` is never part of a word). Common English words in the question are
 ignored, so "papers about pipeline parallelism" ranks by its content words.
 
 Chinese, Japanese and Korean runs have no spaces to find words by; they are
@@ -66,6 +67,8 @@ def _fold(word: str) -> str:
     else:
         word = unicodedata.normalize("NFKD", word.casefold())
         word = "".join(ch for ch in word if not unicodedata.combining(ch))
+    if word.endswith("'s"):
+        word = word[:-2]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
@@ -73,6 +76,11 @@ def _fold(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def without_possessive(word: str) -> str:
+    """`word` without a final `'s`: `model's` → `model`."""
+    return word[:-2] if word.endswith(("'s", "'S")) else word
 
 
 def index_terms(text: str) -> tuple[list[str], int]:
@@ -132,7 +140,7 @@ def _content_parts(question: str) -> list[tuple[str, bool]]:
     """The question's words without common ones; a hyphenated word is
     followed by its parts, so that the question finds it written either way."""
     words = []
-    for word in _WORD.findall(question):
+    for word in map(without_possessive, _WORD.findall(question)):
         words += (w for w in (word, *_compound_parts((word,))) if w.casefold() not in STOPWORDS)
     return _split_cjk(words)
 
@@ -159,15 +167,19 @@ def highlight_words(question: str) -> tuple[str, ...]:
 
 def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words`: a word at the start of a word,
-    running on to the end of the word it starts (`graph` marks `graphs`, not
-    `paragraph`); a CJK run wherever it occurs, and only its own characters.
-    A word's run-on stops at CJK, which has no word ends to stop at.
+    running on to the end of the word it starts and its possessive `'s`
+    (`graph` marks `graphs` and `graph's`, not `paragraph`); a CJK run
+    wherever it occurs, and only its own characters. A word's run-on stops
+    at CJK, which has no word ends to stop at.
     """
     cleaned = sorted(set(words) - {""}, key=len, reverse=True)
     if not cleaned:
         return None
+    possessive = rf"(?:'s(?!{NON_CJK_WORD_CHAR}))?"
     alternatives = (
-        re.escape(word) if CJK_RUN.fullmatch(word) else rf"(?<!{NON_CJK_WORD_CHAR}){re.escape(word)}{NON_CJK_WORD_CHAR}*"
+        re.escape(word)
+        if CJK_RUN.fullmatch(word)
+        else rf"(?<!{NON_CJK_WORD_CHAR}){re.escape(word)}{NON_CJK_WORD_CHAR}*{possessive}"
         for word in cleaned
     )
     return re.compile("|".join(alternatives), re.IGNORECASE)

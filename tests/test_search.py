@@ -199,3 +199,41 @@ def test_highlight_marks_a_possessive_whole_whichever_form_is_asked() -> None:
     text = "a request's deadline, two requests, the requests' queue"
     assert marked(highlight_words("request"), text) == ["request's", "requests", "requests"]
     assert marked(highlight_words("request's"), text) == ["request's", "requests", "requests"]
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "highlights"),
+    [
+        # Not `k`, a letter nearly every paper has.
+        ("k-means", ["k-mean", "mean"], ("k-means", "means")),
+        ("GPT-4 latency", ["gpt-4", "gpt", "latency"], ("GPT-4", "GPT", "latency")),
+        ("C++ compilers", ["compiler"], ("compilers",)),
+        ("C++", ["c"], ("C",)),  # nothing longer was asked: the letter is all there is
+        ("O(n^2)", ["o", "n", "2"], ("O", "n", "2")),
+        ("力 gpu", ["力", "gpu"], ("力", "gpu")),  # a CJK character is a word
+    ],
+)
+def test_single_characters_are_asked_only_when_nothing_longer_is(
+    question: str, terms: list[str], highlights: tuple[str, ...]
+) -> None:
+    assert query_terms(question) == terms
+    assert highlight_words(question) == highlights
+
+
+SHORT = [
+    make_paper("2609.50001", title="K-Means Clustering at Scale", abstract="Lloyd's algorithm, batched."),
+    make_paper("2609.50002", title="Top-k Retrieval", abstract="The k nearest neighbours of a query."),
+    make_paper("2609.50003", title="Means and Variances", abstract="Moments of sketches."),
+]
+
+
+def test_k_means_finds_k_means_first_and_not_every_k() -> None:
+    assert ranked_ids(SHORT, "k-means") == ["2609.50001", "2609.50003"]
+
+
+def test_short_words_are_highlighted_only_whole() -> None:
+    text = "O(n log n) on networks, of 2 GPUs or 20; n's; O'Brien; KVs, a KV-cache"
+    assert marked(highlight_words("O(n^2)"), text) == ["O", "n", "n", "2", "n's"]
+    assert marked(("KV",), text) == ["KV"]
+    assert marked(highlight_words("k-means"), "k-means beats kernels, K-Means") == ["k-means", "K-Means"]
+    assert marked(("GPU",), text) == ["GPUs"]  # three characters run on to their plural, as before

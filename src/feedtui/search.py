@@ -17,6 +17,11 @@ A hyphenated compound is indexed as a whole and as its parts, so `tenant`
 finds `Multi-Tenant`; a compound in a question is looked up the same way,
 so `KV-cache` finds `KV cache` too, and ranks `KV-cache` higher. The parts
 add no length: a text without hyphens scores as it did.
+
+A one-character word (`k` of `k-means`, `4` of `GPT-4`, an author's
+initial) is in nearly every paper and says nothing on its own: a question
+asks it only when it has nothing longer (`C++`, `O(n^2)`). Words of one or
+two characters are highlighted only as whole words.
 """
 
 from __future__ import annotations
@@ -137,12 +142,16 @@ def _split_cjk(words: list[str]) -> list[tuple[str, bool]]:
 
 
 def _content_parts(question: str) -> list[tuple[str, bool]]:
-    """The question's words without common ones; a hyphenated word is
-    followed by its parts, so that the question finds it written either way."""
+    """The question's words without common ones, nor single characters
+    beside longer words; a hyphenated word is followed by its parts, so that
+    the question finds it written either way."""
     words = []
     for word in map(without_possessive, _WORD.findall(question)):
         words += (w for w in (word, *_compound_parts((word,))) if w.casefold() not in STOPWORDS)
-    return _split_cjk(words)
+    parts = _split_cjk(words)
+    # A CJK character is a word; a Latin letter or a digit is not.
+    longer = [(part, is_cjk) for part, is_cjk in parts if is_cjk or len(fold(part)) > 1]
+    return longer or parts
 
 
 def has_words(question: str) -> bool:
@@ -165,24 +174,37 @@ def highlight_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(part for part, _ in _content_parts(question)))
 
 
+# Words this long or shorter are highlighted only whole: as prefixes, `n` or
+# `KV` would mark every word they start. It is also where plural folding
+# stops: `fold` drops no `s` from a word of three characters or fewer, so
+# `KVs` is not `KV` in the index either, and a whole-word mark agrees with it.
+SHORT_WORD = 2
+
+
 def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words`: a word at the start of a word,
     running on to the end of the word it starts and its possessive `'s`
-    (`graph` marks `graphs` and `graph's`, not `paragraph`); a CJK run
-    wherever it occurs, and only its own characters. A word's run-on stops
-    at CJK, which has no word ends to stop at.
+    (`graph` marks `graphs` and `graph's`, not `paragraph`); a short word
+    only whole (`n` marks `n` and `n's`, not `network`); a CJK run wherever
+    it occurs, and only its own characters. A word's run-on stops at CJK,
+    which has no word ends to stop at.
     """
     cleaned = sorted(set(words) - {""}, key=len, reverse=True)
     if not cleaned:
         return None
-    possessive = rf"(?:'s(?!{NON_CJK_WORD_CHAR}))?"
-    alternatives = (
-        re.escape(word)
-        if CJK_RUN.fullmatch(word)
-        else rf"(?<!{NON_CJK_WORD_CHAR}){re.escape(word)}{NON_CJK_WORD_CHAR}*{possessive}"
-        for word in cleaned
-    )
-    return re.compile("|".join(alternatives), re.IGNORECASE)
+    return re.compile("|".join(map(_highlight_alternative, cleaned)), re.IGNORECASE)
+
+
+def _highlight_alternative(word: str) -> str:
+    if CJK_RUN.fullmatch(word):
+        return re.escape(word)
+    char = NON_CJK_WORD_CHAR
+    possessive = rf"(?:'s(?!{char}))?"
+    start = rf"(?<!{char}){re.escape(word)}"
+    if len(word) <= SHORT_WORD:
+        # Not followed by more of a word, nor by an apostrophe inside one (`O'Brien`).
+        return rf"{start}{possessive}(?!{char}|'{char})"
+    return rf"{start}{char}*{possessive}"
 
 
 @dataclass(slots=True)

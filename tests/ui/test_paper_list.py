@@ -419,6 +419,19 @@ async def test_highlighted_words_are_styled_case_insensitively_at_word_starts():
     assert {segment.style.bgcolor for segment in strips[1] if segment.text == " and paragraphs: "} == {cursor_tint}
 
 
+async def test_a_short_word_is_highlighted_only_where_it_is_a_whole_word():
+    title = "Early-Exit Networks in O(n log n) Time on 2 GPUs"
+    cards = [make_card(n, title=title, highlight=("O", "n", "2")) for n in range(2)]
+    app, running = run(cards)
+    async with running:
+        paper_list = app.query_one(PaperList)
+        highlight = paper_list.get_component_rich_style("paper-list--highlight")
+        strips = paper_list.render_lines(Region(0, 0, 80, 30))
+    for row in (1, CARD_HEIGHT + 1):
+        marked = [segment.text for segment in strips[row] if segment.style.bgcolor == highlight.bgcolor]
+        assert marked == ["O", "n", "n", "2"]
+
+
 async def test_resize_reflows_cards_to_the_new_width():
     app, running = run([make_card(0), make_card(1)], size=(100, 30))
     async with running as pilot:

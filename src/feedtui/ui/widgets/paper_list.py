@@ -175,7 +175,8 @@ def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words` at the start of a word.
 
     A match runs on to the end of the word it starts, so `graph` highlights
-    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`; a
+    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`; a word
+    of one or two characters only whole (`n` of `O(n^2)`); a
     Chinese, Japanese or Korean word is marked wherever it occurs, and only
     its own characters (see `feedtui.search.highlight_pattern`).
     """

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
+from rich.color import ColorSystem
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.scroll_view import ScrollView
@@ -430,6 +431,30 @@ async def test_a_short_word_is_highlighted_only_where_it_is_a_whole_word():
     for row in (1, CARD_HEIGHT + 1):
         marked = [segment.text for segment in strips[row] if segment.style.bgcolor == highlight.bgcolor]
         assert marked == ["O", "n", "n", "2"]
+
+
+def look(style, system: ColorSystem | None) -> tuple:
+    """How a style shows in a terminal of `system` colours (None: no colour)."""
+
+    def shown(color):
+        return None if color is None or system is None else color.downgrade(system).get_ansi_codes()
+
+    return (shown(style.color), shown(style.bgcolor), style.bold, style.underline, style.reverse, style.italic)
+
+
+@pytest.mark.parametrize("system", [ColorSystem.TRUECOLOR, ColorSystem.EIGHT_BIT, ColorSystem.STANDARD, None])
+async def test_a_highlight_on_the_cursor_card_shows_in_every_colour_depth(system):
+    """In 256 colours the highlight's background and the cursor card's tint
+    came out as one colour, and the title is bold anyway: the best match,
+    where the cursor lands, showed no highlight."""
+    title = "Belane: Up to 3.2× Faster On-Device Vision"
+    cards = [make_card(n, title=title, highlight=("on-device",)) for n in range(2)]
+    app, running = run(cards)
+    async with running:
+        paper_list = app.query_one(PaperList)
+        strips = paper_list.render_lines(Region(0, 0, 80, 30))
+    segments = {segment.text: segment.style for segment in strips[1]}  # the cursor card's title
+    assert look(segments["On-Device"], system) != look(segments["Belane: Up to 3.2× Faster "], system)
 
 
 async def test_resize_reflows_cards_to_the_new_width():

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
 import threading
+import webbrowser
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -870,16 +873,124 @@ async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch
     """Python's webbrowser answers False when it finds no browser (no display,
     no $BROWSER): the reader said "Opened …" all the same."""
     monkeypatch.delenv("BROWSER", raising=False)
-    monkeypatch.setattr("feedtui.ui.services.webbrowser.open", lambda url, new=0: False)
+
+    def no_browser(using=None):
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr("feedtui.ui.services.webbrowser.get", no_browser)
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
         await pilot.press("o")
+        await app.workers.wait_for_complete()
         await pilot.pause()
         messages = [n.message for n in app._notifications]
         assert not any(m.startswith("Opened") for m in messages)
         assert "Could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
+
+
+@pytest.fixture
+def console_browser(tmp_path, monkeypatch):
+    """A headless machine whose only browser is lynx, as Python's webbrowser
+    finds it: no display, no $BROWSER, `lynx` on PATH. The stand-in is a
+    script that writes its arguments to a file and exits."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    argv_file = tmp_path / "lynx-argv.txt"
+    script = bin_dir / "lynx"
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {shlex.quote(str(argv_file))}\n', encoding="utf-8")
+    script.chmod(0o755)
+    for name in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("PATH", str(bin_dir))
+    # webbrowser looks for browsers once: make it look again, here.
+    monkeypatch.setattr(webbrowser, "_browsers", {})
+    monkeypatch.setattr(webbrowser, "_tryorder", None)
+    monkeypatch.setattr(webbrowser, "_os_preferred_browser", None)
+    return argv_file
+
+
+def notifications(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_terminal_browser_gets_the_terminal_with_the_reader_suspended(make_engine, console_browser, monkeypatch):
+    """lynx ran on the event loop, drawing into the reader's screen, and the
+    reader froze until it exited."""
+    app = FeedtuiApp(make_engine())
+    handed_over: list[tuple[str, bool]] = []
+
+    @contextmanager
+    def suspend():
+        handed_over.append(("suspended", console_browser.exists()))
+        yield
+        handed_over.append(("resumed", console_browser.exists()))
+
+    monkeypatch.setattr(app, "suspend", suspend)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    assert handed_over == [("suspended", False), ("resumed", True)]
+    assert console_browser.read_text().split() == ["https://arxiv.org/abs/2611.00001v1"]
+
+
+async def test_a_terminal_browser_is_not_run_where_the_reader_cannot_hand_over_the_terminal(
+    make_engine, console_browser
+):
+    """Under a driver that cannot suspend (here the test's headless one) the
+    reader says why nothing opened, and lynx never runs."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert (
+            "Could not start the browser: lynx runs in the terminal, which feedtui cannot hand over here; "
+            "set browser in the config file, or $BROWSER"
+        ) in notifications(app)
+        assert not any(m.startswith("Opened") for m in notifications(app))
+    assert not console_browser.exists()
+
+
+class SlowBrowser(webbrowser.BaseBrowser):
+    """A graphical browser that takes its time to answer (webbrowser waits up
+    to five seconds for some); it answers when the test says so."""
+
+    def __init__(self) -> None:
+        super().__init__("slowbrowser")
+        self.answer = threading.Event()
+        self.asked: list[str] = []
+
+    def open(self, url, new=0, autoraise=True):
+        self.asked.append(url)
+        return self.answer.wait(timeout=5)
+
+
+async def test_the_reader_keeps_going_while_the_system_browser_starts(make_engine, monkeypatch):
+    monkeypatch.delenv("BROWSER", raising=False)
+    browser = SlowBrowser()
+    monkeypatch.setattr("feedtui.ui.services.webbrowser.get", lambda using=None: browser)
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("o", "j")
+        await pilot.pause()
+        assert paper_list.cursor == 1  # moved while the browser had not answered
+        browser.answer.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    assert browser.asked == ["https://arxiv.org/abs/2611.00001v1"]
 
 
 async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading_list(make_engine):

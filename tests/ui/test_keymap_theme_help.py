@@ -723,6 +723,23 @@ async def test_an_empty_browser_setting_uses_the_browser_variable(open_app, tmp_
         assert wait_for(out) == ["--from-env", "https://arxiv.org/abs/2611.00001v1"]
 
 
+async def test_the_browser_variable_may_list_commands_and_the_first_that_starts_opens(open_app, tmp_path, monkeypatch):
+    """Python's convention: $BROWSER is a `:`-separated list, tried in order.
+    It was run as one command, `no-such-browser:…`, which never started."""
+    import os
+
+    command, out = write_recorder(tmp_path)
+    monkeypatch.setenv("BROWSER", f"no-such-browser-here %s{os.pathsep}{command} --from-list %s")
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        assert wait_for(out) == ["--from-list", "https://arxiv.org/abs/2611.00001v1"]
+        await pilot.pause()
+        assert "Opened https://arxiv.org/abs/2611.00001v1" in [n.message for n in app._notifications]
+
+
 @pytest.fixture
 def arxiv_server(httpserver):
     from tests.atom import Entry, api_feed

@@ -1,15 +1,22 @@
 """What `o`, `O`, `c` and `b` do with a paper, on the list and in the detail
 view alike: open its abstract page or PDF, copy its link or a BibTeX entry,
-and say what happened (or why nothing did) in a notification."""
+and say what happened (or why nothing did) in a notification.
+
+Nothing here waits for a browser on the event loop: a command is started
+and left to run, the system's browser is found and started in a thread,
+and a browser that runs in the terminal gets it, with the app suspended."""
 
 from __future__ import annotations
 
-from textual.app import App
+import webbrowser
+from functools import partial
+
+from textual.app import App, SuspendNotSupported
 
 from feedtui.model import Paper, shown_title
 from feedtui.sources.parse_text import cut
 from feedtui.text.links import safe_link
-from feedtui.ui.services import LinkRefused
+from feedtui.ui.services import LinkRefused, NoBrowser, runs_in_terminal
 
 
 def open_abstract(app: App, paper: Paper) -> None:
@@ -43,11 +50,62 @@ def copy_bibtex(app: App, paper: Paper) -> None:
 
 def _open(app: App, url: str) -> None:
     try:
-        opened = app.browser.open(url)
+        link = app.browser.checked(url)
+        started = app.browser.start_command(link)
     except LinkRefused as refused:
         app.notify(str(refused), severity="error", markup=False)
         return
     except OSError as error:
-        app.notify(f"Could not start the browser: {error}", severity="error", markup=False)
+        _could_not_start(app, error)
         return
-    app.notify(f"Opened {opened}", markup=False)
+    if started:
+        app.notify(f"Opened {link}", markup=False)
+        return
+    app.run_worker(partial(_open_with_system_browser, app, link), thread=True, group="browser", exit_on_error=False)
+
+
+def _open_with_system_browser(app: App, link: str) -> None:
+    """In a thread: webbrowser may run a program to find the system's
+    browser, and waits up to seconds for some browsers to answer."""
+    try:
+        browser = app.browser.system_browser()
+    except NoBrowser as error:
+        app.call_from_thread(_could_not_start, app, error)
+        return
+    if runs_in_terminal(browser):
+        app.call_from_thread(_open_in_terminal, app, browser, link)
+        return
+    try:
+        opened = browser.open(link, new=2)
+    except OSError as error:
+        app.call_from_thread(_could_not_start, app, error)
+        return
+    app.call_from_thread(_say_opened, app, browser, link, opened)
+
+
+def _open_in_terminal(app: App, browser: webbrowser.BaseBrowser, link: str) -> None:
+    """A browser that draws in this terminal (lynx, w3m) gets it to itself
+    until it exits, with the app suspended."""
+    try:
+        with app.suspend():
+            opened = browser.open(link, new=2)
+    except SuspendNotSupported:
+        app.notify(
+            f"Could not start the browser: {browser.basename} runs in the terminal, which feedtui cannot hand over here; "
+            "set browser in the config file, or $BROWSER",
+            severity="error", markup=False,
+        )
+        return
+    _say_opened(app, browser, link, opened)
+
+
+def _say_opened(app: App, browser: webbrowser.BaseBrowser, link: str, opened: bool) -> None:
+    if opened:
+        app.browser.launched.append(link)
+        app.notify(f"Opened {link}", markup=False)
+    else:
+        app.notify(f"Could not open {link} with {browser.basename}", severity="error", markup=False)
+
+
+def _could_not_start(app: App, error: OSError) -> None:
+    app.notify(f"Could not start the browser: {error}", severity="error", markup=False)

@@ -342,3 +342,20 @@ def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, ca
     assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 3 sources; 2 failed, 1 skipped"
     assert cli("refresh", "Quantum Widgets", "--force") == 0
     assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 1 source; 0 failed"
+
+
+def test_arxiv_asking_to_wait_longer_than_feedtui_waits_is_kept_to_by_the_next_refresh(tmp_path, httpserver, monkeypatch, capsys):
+    """The next `feedtui refresh` sent its arXiv request 3 s after a Retry-After: 200."""
+    httpserver.expect_request("/api/query").respond_with_data("", status=429, headers={"Retry-After": "200"})
+    cli = loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
+    cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"')
+    cli("follow", "Quantum Widgets")
+    capsys.readouterr()
+    assert cli("refresh") == 1
+    first = capsys.readouterr().err
+    sent = len(httpserver.log)
+    assert "the server asked to wait 200 s; try again after" in first
+    assert cli("refresh", "--force") == 1
+    second = capsys.readouterr().err
+    assert len(httpserver.log) == sent
+    assert "Quantum Widgets" in second and "arXiv asked to wait until" in second

@@ -58,7 +58,10 @@ async def endless(request, reply):
 
 async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_path, loopback, closed_port):
     now = utcnow()
-    server, tls = loopback(), loopback()
+    # The API has a host of its own: the Retry-After: 3600 below, from an arXiv
+    # host, would hold every request to it for the hour.
+    server, tls, api = loopback(), loopback(), loopback()
+    api.route("/api/query", api.respond(200, API_ERROR, {"Content-Type": "application/atom+xml"}))
     tls.greeting = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
     bomb = gzip.compress(b"\0" * (4 * 1024 * 1024), compresslevel=9)
     assert len(bomb) * 1000 < 4 * 1024 * 1024 * 1.1
@@ -79,7 +82,6 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
         "/limited.xml": server.respond(429, headers={"Retry-After": "3600"}),
         "/busy.xml": server.respond(503, headers={"Retry-After": far}),
         "/page.xml": server.respond(200, b"<!DOCTYPE html><html><body>Sign in</body></html>", {"Content-Type": "text/html"}),
-        "/api/query": server.respond(200, API_ERROR, {"Content-Type": "application/atom+xml"}),
         # Cut short: in the first entry, and after the first of two.
         "/cut.xml": server.respond(200, healthy_rss(now)[:130], {"Content-Type": "application/rss+xml"}),
         "/partly.xml": server.respond(200, partly, {"Content-Type": "application/rss+xml"}),
@@ -111,7 +113,7 @@ async def test_each_bad_server_is_named_and_the_healthy_feed_still_lands(tmp_pat
     fetch = config.settings.fetch
     fetch.connect_timeout, fetch.read_timeout, fetch.timeout = 1.0, 0.5, 2.0
     fetch.max_bytes, fetch.retries, fetch.backoff, fetch.max_retry_after = 1024 * 1024, 1, 0.01, 5.0
-    config.settings.arxiv.api_url = server.url("/api/query")
+    config.settings.arxiv.api_url = api.url("/api/query")
     config.settings.arxiv.min_interval = 0.05
     engine = Engine(config, tmp_path / "data", background_writes=False)
     try:

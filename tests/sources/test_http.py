@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import time
 import zlib
 from datetime import datetime, timedelta, timezone
@@ -15,6 +16,7 @@ from feedtui import __version__
 from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import Validators
 from feedtui.sources.http import BoundedDecoder, Fetcher, retry_after_seconds
+from feedtui.sources.pace import SharedPace
 
 FEED = b"<?xml version='1.0'?><rss version='2.0'><channel><title>Invented</title></channel></rss>"
 
@@ -191,6 +193,66 @@ async def test_arxiv_retry_after_is_honoured_beyond_the_budget_of_other_hosts(lo
     assert from_arxiv.ok and gaps(arxiv.requests)[0] >= 1.0
     assert not elsewhere.ok and "asked to wait 1 s; try again later" in elsewhere.error
     assert len(other.requests) == 1
+
+
+def clock_between(earliest: float, latest: float) -> set[str]:
+    """The local times of day ("14:05:12") a message may name for a moment in [earliest, latest]."""
+    return {datetime.fromtimestamp(t).strftime("%H:%M:%S") for t in range(int(earliest), int(latest) + 2)}
+
+
+async def test_a_retry_after_too_long_to_wait_for_holds_arxiv_in_every_process(loopback, tmp_path):
+    """feedtui gave up on arXiv's Retry-After: 200 and said "try again later",
+    then sent its next arXiv request 3 s later, and so did the next refresh."""
+    arxiv = loopback()
+    arxiv.route("/api/query", arxiv.respond(429, headers={"Retry-After": "200"}))
+    arxiv.route("/rss/cs.DC", arxiv.respond(200, FEED))
+    pace_file = tmp_path / "arxiv-pace.json"
+    asked_at = time.time()
+    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.05), shared_pace=SharedPace(pace_file)) as fetcher:
+        limited = await fetcher.get(arxiv.url("/api/query"))
+        started = time.monotonic()
+        same_run = await fetcher.get(arxiv.url("/rss/cs.DC"))
+        assert time.monotonic() - started < 1.0
+    # Another process reads the hold from the pace file.
+    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.05), shared_pace=SharedPace(pace_file)) as fetcher:
+        next_run = await fetcher.get(arxiv.url("/api/query"))
+    assert len(arxiv.requests) == 1
+    until = clock_between(asked_at + 200, time.time() + 200)
+    advice = limited.error.removeprefix(f"rate-limited by {arxiv.host}: the server asked to wait 200 s; try again after ")
+    assert advice in until
+    for refused in (same_run, next_run):
+        assert not refused.ok
+        assert refused.error == f"arXiv asked to wait until {advice}; no request goes to it before then"
+
+
+async def test_arxiv_is_held_at_most_an_hour_whatever_it_asks(loopback, tmp_path):
+    arxiv = loopback()
+    arxiv.route("/api/query", arxiv.respond(503, headers={"Retry-After": "9" * 26}))
+    pace_file = tmp_path / "arxiv-pace.json"
+    asked_at = time.time()
+    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.05), shared_pace=SharedPace(pace_file)) as fetcher:
+        result = await fetcher.get(arxiv.url("/api/query"))
+    assert "the server asked to wait more than a day; try again after " in result.error
+    assert result.error[-8:] in clock_between(asked_at + 3600, time.time() + 3600)
+    held_until = json.loads(pace_file.read_text())["held_until"]
+    assert asked_at + 3600 <= held_until <= time.time() + 3600
+
+
+async def test_another_host_s_long_retry_after_holds_that_host_for_the_refresh(loopback):
+    server, other = loopback(), loopback()
+    server.route("/a.xml", server.respond(429, headers={"Retry-After": "200"}))
+    server.route("/b.xml", server.respond(200, FEED))
+    other.route("/c.xml", other.respond(200, FEED))
+    asked_at = time.time()
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        limited = await fetcher.get(server.url("/a.xml"))
+        same_host = await fetcher.get(server.url("/b.xml"))
+        elsewhere = await fetcher.get(other.url("/c.xml"))
+    assert limited.error == f"rate-limited by {server.host}: the server asked to wait 200 s; try again later"
+    assert [r.path for r in server.requests] == ["/a.xml"]
+    until = same_host.error.removeprefix(f"{server.host} asked to wait until ").removesuffix("; not asked again in this refresh")
+    assert until in clock_between(asked_at + 200, time.time() + 200)
+    assert elsewhere.ok
 
 
 def test_which_hosts_share_the_arxiv_lane():

@@ -95,3 +95,17 @@ async def test_an_unusable_file_never_stops_fetching(tmp_path, unusable):
     assert await pace.take_turn(3.0) == 0.0
     pace.record(time.time() + 3)
     pace.end_turn()
+
+
+async def test_a_hold_waits_for_another_process_s_turn_rather_than_be_lost(tmp_path):
+    """That process would end its turn writing its own pause, knowing nothing of the hold."""
+    path = tmp_path / "arxiv-pace.json"
+    holder = lock_holder(path, 0.5)
+    try:
+        await SharedPace(path).hold(time.time() + 200, time.time() + 200)
+    finally:
+        holder.kill()
+        holder.wait()
+    later = SharedPace(path)
+    assert await later.take_turn(3.0) > 190
+    assert later.held_until > time.time() + 190

@@ -42,6 +42,11 @@ ACCEPT_ENCODING = "gzip, deflate"
 
 # The longest the arXiv lane waits on Retry-After answers for one request, in all.
 ARXIV_RETRY_BUDGET_S = 120.0
+# The longest a Retry-After holds a host once feedtui has given up waiting for
+# it (for arXiv, in every process, through arxiv-pace.json). An hour outlasts
+# any real rate-limit episode; a longer ask is more likely a server's mistake
+# (a date in the wrong year), and it must not shut feedtui out of arXiv for days.
+RETRY_AFTER_HOLD_CAP_S = 3600.0
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # Worth asking again: rate limiting and gateways that are busy or restarting.
 # Other errors (400, 404, 410, 500 …) would answer the same way next time.
@@ -129,6 +134,9 @@ class Fetcher:
         self._all_hosts = asyncio.Semaphore(fetch.concurrency)
         self._per_host: dict[str, asyncio.Semaphore] = {}
         self._arxiv_lane = PacedLane(arxiv.min_interval, shared_pace)
+        # Other hosts whose Retry-After was too long to wait for: host key →
+        # wall-clock moment, for this Fetcher's life (one refresh).
+        self._held_hosts: dict[str, float] = {}
         self._arxiv_hosts = frozenset(
             _host_key(url) for url in map(_parse_or_none, (arxiv.api_url, arxiv.rss_url)) if url is not None
         )
@@ -217,25 +225,48 @@ class Fetcher:
                 if answer.status not in RETRY_STATUSES:
                     _raise_for_status(answer)
                     return answer
-                if retries >= settings.retries:
-                    raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
+                asked = retry_after_seconds(answer.headers.get("retry-after", ""))
                 budget = settings.max_retry_after
                 if self._in_arxiv_lane(current):
                     # arXiv's requests are honoured at greater length: its lane is
                     # shared, and asking again early is what it asked us not to do.
                     budget = max(budget, ARXIV_RETRY_BUDGET_S)
-                wait = _retry_wait(answer, settings.backoff * 2**retries, max(0.0, budget - waited))
+                if asked is not None and asked > max(0.0, budget - waited):
+                    raise await self._too_long_to_wait(answer, asked)
+                if retries >= settings.retries:
+                    if asked is not None and self._in_arxiv_lane(current):
+                        await self._arxiv_lane.hold_off(asked)
+                    raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
+                wait = settings.backoff * 2**retries if asked is None else asked
             retries += 1
             waited += wait
             self.stats.retries += 1
             if self._in_arxiv_lane(current):
-                self._arxiv_lane.hold_off(wait)
+                await self._arxiv_lane.hold_off(wait)
             await asyncio.sleep(wait)
+
+    async def _too_long_to_wait(self, answer: _Answer, asked: float) -> _Failure:
+        """Give up on a Retry-After too long to wait for, but keep to it: the host
+        is not asked again before then (arXiv by no process, up to an hour;
+        another host by this Fetcher)."""
+        until = time.time() + min(asked, RETRY_AFTER_HOLD_CAP_S)
+        if self._in_arxiv_lane(answer.url):
+            await self._arxiv_lane.hold_off(until - time.time(), refuse=True)
+            advice = f"try again after {_clock(until)}"
+        else:
+            self._held_hosts[_host_key(answer.url)] = until
+            advice = "try again later"
+        lead = f"rate-limited by {_host_label(answer.url)}" if answer.status == 429 else _status_message(answer)
+        wait = "more than a day" if asked > _DAY_S else f"{asked:.0f} s"
+        return _Failure(f"{lead}: the server asked to wait {wait}; {advice}", status=answer.status)
 
     async def _attempt(self, url: httpx.URL, headers: dict[str, str]) -> _Answer:
         """One HTTP request within its host's limits and the whole-request deadline."""
         settings = self.fetch_settings
         host = _host_label(url)
+        held_until = self._held_hosts.get(_host_key(url), 0.0)
+        if held_until > time.time():
+            raise _Failure(f"{host} asked to wait until {_clock(held_until)}; not asked again in this refresh")
         async with self._slot(url) as answered:
             self.stats.requests += 1
             try:
@@ -346,6 +377,8 @@ class PacedLane:
         self.shared = shared
         self._lock = asyncio.Lock()
         self._not_before = 0.0
+        # Wall-clock moment before which a request fails at once (see refuse in hold_off).
+        self._refused_until = 0.0
 
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[Callable[[], None]]:
@@ -355,9 +388,12 @@ class PacedLane:
                 if self.shared is not None:
                     wait = await self.shared.take_turn(self.interval)
                     self._not_before = max(self._not_before, loop.time() + wait)
-                delay = self._not_before - loop.time()
-                if delay > 0:
+                    self._refused_until = max(self._refused_until, self.shared.held_until)
+                self._check_not_refused()
+                # A hold can come while this request waits (a retry's Retry-After).
+                while (delay := self._not_before - loop.time()) > 0:
                     await asyncio.sleep(delay)
+                    self._check_not_refused()
                 # In case this process dies mid-request: a request whose answer was never
                 # seen counts as started a little later than now.
                 self._share(loop.time() + self.interval * (1 + UNSEEN_ANSWER_SLACK))
@@ -372,11 +408,21 @@ class PacedLane:
                 if self.shared is not None:
                     self.shared.end_turn()
 
-    def hold_off(self, seconds: float) -> None:
-        """No request in this lane starts within the next `seconds` (a Retry-After)."""
+    async def hold_off(self, seconds: float, *, refuse: bool = False) -> None:
+        """No request in this lane starts within the next `seconds` (a Retry-After).
+
+        With `refuse` (a wait feedtui gave up on), requests meanwhile fail at
+        once, saying until when, instead of sleeping for minutes."""
         now = asyncio.get_running_loop().time()
         self._not_before = max(self._not_before, now + seconds)
-        self._share(self._not_before)
+        if refuse:
+            self._refused_until = max(self._refused_until, time.time() + seconds)
+        if self.shared is not None:
+            await self.shared.hold(time.time() + (self._not_before - now), self._refused_until if refuse else 0.0)
+
+    def _check_not_refused(self) -> None:
+        if self._refused_until > time.time():
+            raise _Failure(f"arXiv asked to wait until {_clock(self._refused_until)}; no request goes to it before then")
 
     def _share(self, not_before: float) -> None:
         if self.shared is not None:
@@ -447,18 +493,9 @@ def retry_after_seconds(value: str, now: datetime | None = None) -> float | None
     return max(0.0, (when - now).total_seconds())
 
 
-def _retry_wait(answer: _Answer, backoff: float, room: float) -> float:
-    """How long to wait before asking again: the server's Retry-After if it
-    fits in the `room` left of the source's retry budget, else give up now."""
-    asked = retry_after_seconds(answer.headers.get("retry-after", ""))
-    if asked is None:
-        return backoff
-    if asked > room:
-        host = _host_label(answer.url)
-        lead = f"rate-limited by {host}" if answer.status == 429 else _status_message(answer)
-        wait = "more than a day" if asked > _DAY_S else f"{asked:.0f} s"
-        raise _Failure(f"{lead}: the server asked to wait {wait}; try again later", status=answer.status)
-    return asked
+def _clock(wall: float) -> str:
+    """A wall-clock moment as the local time of day."""
+    return datetime.fromtimestamp(wall).strftime("%H:%M:%S")
 
 
 def _checked_url(url: str) -> httpx.URL:

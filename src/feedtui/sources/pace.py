@@ -14,7 +14,9 @@ lane keeps its turn in a small file in the data directory:
   (`not_before`) and when that was written. It is written when a request
   starts (pessimistically: start + interval, in case the process dies before
   the answer), when it ends (answer + interval) and when a Retry-After holds
-  the lane.
+  the lane. A Retry-After longer than feedtui waits for is kept as well
+  (`held_until`): until then every process fails its arXiv requests at once
+  instead of sending them or sleeping on them.
 
 A record written "in the future" means the clock went backwards since: it is
 not trusted, and the lane waits one interval to be safe. A file that cannot
@@ -39,6 +41,9 @@ class SharedPace:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fd: int | None = None
+        # Wall-clock moment before which arXiv asked not to be asked at all, as
+        # last read from or written to the file (0 when none).
+        self.held_until = 0.0
 
     async def take_turn(self, interval: float) -> float:
         """Wait for the lane to be free of other processes and take it; returns
@@ -46,22 +51,16 @@ class SharedPace:
         fd = self._open()
         if fd is None:
             return 0.0
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                await asyncio.sleep(POLL_SECONDS)
-            except OSError:
-                self._close()
-                return 0.0
+        if not await _lock(fd):
+            os.close(fd)
+            return 0.0
         self._fd = fd
         return self._wait_from_record(fd, interval)
 
     def record(self, not_before_wall: float) -> None:
         """Remember that no request may start before this wall-clock moment."""
         if self._fd is not None:
-            self._write(self._fd, not_before_wall)
+            self._write(self._fd, not_before_wall, self.held_until)
             return
         fd = self._open()
         if fd is None:
@@ -77,7 +76,36 @@ class SharedPace:
             except ValueError:
                 current = None
             if current is None or current[1] < not_before_wall:
-                self._write(fd, not_before_wall)
+                self._write(fd, not_before_wall, max(self.held_until, current[2] if current else 0.0))
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    async def hold(self, not_before_wall: float, held_until_wall: float) -> None:
+        """Remember a Retry-After: no request before `not_before_wall`, and none
+        even tried before `held_until_wall` (0 when the wait is being waited out).
+
+        Unlike record(), this waits for another process's turn to end instead
+        of leaving the file to it: that process does not know of the hold."""
+        self.held_until = max(self.held_until, held_until_wall)
+        if self._fd is not None:
+            self._write(self._fd, not_before_wall, self.held_until)
+            return
+        fd = self._open()
+        if fd is None:
+            return
+        if not await _lock(fd):
+            os.close(fd)
+            return
+        try:
+            try:
+                current = _read(fd)
+            except ValueError:
+                current = None
+            if current is not None:
+                not_before_wall = max(not_before_wall, current[1])
+                self.held_until = max(self.held_until, current[2])
+            self._write(fd, not_before_wall, self.held_until)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
@@ -107,14 +135,18 @@ class SharedPace:
             return interval
         if record is None:
             return 0.0
-        written, not_before = record
+        written, not_before, held_until = record
         if written > now + 1.0:  # the clock went backwards since
             return interval
+        self.held_until = max(self.held_until, held_until)
         return max(0.0, not_before - now)
 
     @staticmethod
-    def _write(fd: int, not_before_wall: float) -> None:
-        data = json.dumps({"written": time.time(), "not_before": not_before_wall}).encode()
+    def _write(fd: int, not_before_wall: float, held_until_wall: float = 0.0) -> None:
+        record = {"written": time.time(), "not_before": not_before_wall}
+        if held_until_wall > time.time():
+            record["held_until"] = held_until_wall
+        data = json.dumps(record).encode()
         try:
             os.pwrite(fd, data, 0)
             os.ftruncate(fd, len(data))
@@ -122,9 +154,22 @@ class SharedPace:
             pass
 
 
-def _read(fd: int) -> tuple[float, float] | None:
-    """(written, not_before) from the file; None when it is empty or unreadable.
-    Raises ValueError when it is garbled."""
+async def _lock(fd: int) -> bool:
+    """Take the file's exclusive lock, waiting for another process to let go of
+    it; False when it cannot be locked at all."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            await asyncio.sleep(POLL_SECONDS)
+        except OSError:
+            return False
+
+
+def _read(fd: int) -> tuple[float, float, float] | None:
+    """(written, not_before, held_until) from the file; None when it is empty or
+    unreadable. Raises ValueError when it is garbled."""
     try:
         raw = os.pread(fd, 4096, 0)
     except OSError:
@@ -133,6 +178,6 @@ def _read(fd: int) -> tuple[float, float] | None:
         return None
     try:
         data = json.loads(raw)
-        return float(data["written"]), float(data["not_before"])
+        return float(data["written"]), float(data["not_before"]), float(data.get("held_until", 0.0))
     except (ValueError, KeyError, TypeError) as error:
         raise ValueError("garbled pace record") from error

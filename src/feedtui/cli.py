@@ -859,33 +859,34 @@ def _import_opml(engine, args) -> int:
     added: list[str] = []
     merged: list[str] = []
     already = skipped = 0
-    for topic in result.topics:
-        taken = engine.name_taken(engine.topic_name(topic.name))
-        existing = engine.registry.get(taken) if taken else None
-        try:
-            if existing is not None and existing.topic.definition.feeds:
-                current = existing.topic.definition
-                feeds = tuple(dict.fromkeys(current.feeds + topic.definition.feeds))
-                if feeds == current.feeds:
-                    already += 1
+    with engine.adding_topics():
+        for topic in result.topics:
+            taken = engine.name_taken(engine.topic_name(topic.name))
+            existing = engine.registry.get(taken) if taken else None
+            try:
+                if existing is not None and existing.topic.definition.feeds:
+                    current = existing.topic.definition
+                    feeds = tuple(dict.fromkeys(current.feeds + topic.definition.feeds))
+                    if feeds == current.feeds:
+                        already += 1
+                        continue
+                    definition = TopicDefinition(query=current.query, categories=current.categories, feeds=feeds)
+                    engine.add_topic(existing.name, definition, existing.topic.description, replace=True)
+                    merged.append(existing.name)
+                    _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
                     continue
-                definition = TopicDefinition(query=current.query, categories=current.categories, feeds=feeds)
-                engine.add_topic(existing.name, definition, existing.topic.description, replace=True)
-                merged.append(existing.name)
-                _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
-                continue
-            name = _free_name(engine, f"{topic.name} (feeds)") if taken else topic.name
-            entry = engine.add_topic(name, topic.definition, topic.description)
-            added.append(entry.name)
-            if existing is None:
-                holder = "the reading list"
-            else:
-                holder = "a topic without feeds" if existing.name == topic.name else f"{existing.name}, a topic without feeds"
-            renamed = f" (the name '{topic.name}' is taken by {holder})" if taken else ""
-            _confirm(f"added {entry.name}{renamed}: {topic.definition.describe()}")
-        except ValueError as error:
-            skipped += 1
-            print(f"feedtui: {source}: skipped topic '{topic.name}': {error}", file=sys.stderr)
+                name = _free_name(engine, f"{topic.name} (feeds)") if taken else topic.name
+                entry = engine.add_topic(name, topic.definition, topic.description)
+                added.append(entry.name)
+                if existing is None:
+                    holder = "the reading list"
+                else:
+                    holder = "a topic without feeds" if existing.name == topic.name else f"{existing.name}, a topic without feeds"
+                renamed = f" (the name '{topic.name}' is taken by {holder})" if taken else ""
+                _confirm(f"added {entry.name}{renamed}: {topic.definition.describe()}")
+            except ValueError as error:
+                skipped += 1
+                print(f"feedtui: {source}: skipped topic '{topic.name}': {error}", file=sys.stderr)
     if args.follow:
         for name in added + merged:
             engine.follow(name)

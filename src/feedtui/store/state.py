@@ -199,9 +199,16 @@ class StateStore:
         return len(ops)
 
     def put_topic(self, name: str, document: dict) -> None:
-        ops = [Operation(TOPICS, name, {**document, "updated": _now()})]
-        if name in self._tables[HIDDEN_TOPICS]:
-            ops.append(Operation(HIDDEN_TOPICS, name, None))
+        self.put_topics({name: document})
+
+    def put_topics(self, documents: Mapping[str, dict]) -> None:
+        """Add or replace topics (showing again a hidden catalogue topic of the same name), as one change."""
+        now = _now()
+        ops: list[Operation] = []
+        for name, document in documents.items():
+            ops.append(Operation(TOPICS, name, {**document, "updated": now}))
+            if name in self._tables[HIDDEN_TOPICS]:
+                ops.append(Operation(HIDDEN_TOPICS, name, None))
         self._apply(ops)
 
     def remove_topic(self, name: str, *, hide: bool) -> None:

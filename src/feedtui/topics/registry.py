@@ -95,6 +95,11 @@ class TopicEntry:
         return f"{self.name}@{digest}"
 
 
+def user_topic(name: str, document: dict) -> Topic:
+    """A topic of the user's, from its document in state.json."""
+    return Topic(name, TopicDefinition.from_dict(document), str(document.get("description", "")), origin="user")
+
+
 def definition_signature(definition: TopicDefinition) -> str:
     """Changes whenever what the topic matches could change."""
     from feedtui.topics.tagging import MATCHER_VERSION
@@ -144,11 +149,10 @@ class TopicRegistry:
         for topic in config_topics:
             merged[name_key(topic.name)] = topic
         for name, doc in user_topics.items():
-            merged[name_key(name)] = Topic(
-                name, TopicDefinition.from_dict(doc), str(doc.get("description", "")), origin="user"
-            )
+            merged[name_key(name)] = user_topic(name, doc)
         self.entries: dict[str, TopicEntry] = {t.name: TopicEntry(t) for t in merged.values()}
         self.catalogue_names = {t.name for t in catalogue}
+        self._names_by_key = {key: topic.name for key, topic in merged.items()}
 
     def __contains__(self, name: str) -> bool:
         return name in self.entries
@@ -164,6 +168,20 @@ class TopicRegistry:
 
     def get(self, name: str) -> TopicEntry | None:
         return self.entries.get(name)
+
+    def same_name(self, name: str) -> str:
+        """The topic's name that is `name` but for case ("" when none is)."""
+        return self._names_by_key.get(name_key(name), "")
+
+    def put(self, topic: Topic) -> None:
+        """Add a topic, or replace the one of its name, in place (a topic
+        added in a batch; see Engine.adding_topics)."""
+        key = name_key(topic.name)
+        old = self._names_by_key.get(key)
+        if old is not None and old != topic.name:
+            del self.entries[old]
+        self.entries[topic.name] = TopicEntry(topic)
+        self._names_by_key[key] = topic.name
 
     def resolve(self, name: str) -> TopicEntry:
         """The topic called `name`, forgiving case and unambiguous prefixes."""

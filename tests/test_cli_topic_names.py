@@ -223,3 +223,27 @@ def test_opml_import_adds_its_topics_in_one_change_with_each_name_sorted_out(env
         "Sparse (feeds)": ({"feeds": ["https://sparse.example.org/rss"]}, True),
         "Sparse (2)": ({"feeds": ["https://sparse.example.org/other.rss"]}, True),
     }
+
+
+def test_opml_import_renames_every_spelling_of_the_reading_list_s_name(env, capsys):
+    """"Starred" and "starred" were skipped with their feeds, and named as
+    '★ Starred', while "★ Starred" was renamed."""
+    opml = env.tmp / "starred.opml"
+    opml.write_text(
+        '<opml version="2.0"><body>'
+        '<outline type="rss" text="Starred" xmlUrl="https://d.example.org/rss"/>'
+        '<outline type="rss" text="★ Starred" xmlUrl="https://e.example.org/rss"/>'
+        '<outline text="starred"><outline type="rss" text="S" xmlUrl="https://s.example.org/rss"/></outline>'
+        "</body></opml>",
+        encoding="utf-8",
+    )
+    assert env.run("import", "opml", str(opml)) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[:3] == [
+        "added Starred (feeds) (the name 'Starred' is taken by the reading list): feeds https://d.example.org/rss",
+        "added ★ Starred (feeds) (the name '★ Starred' is taken by the reading list): feeds https://e.example.org/rss",
+        "added starred (feeds) 2 (the name 'starred' is taken by the reading list): feeds https://s.example.org/rss",
+    ]
+    assert err[3].endswith("3 topic(s) added, 0 merged into existing topics, 0 already here, 0 topic(s) skipped")
+    names = topics(env, capsys)
+    assert names["starred (feeds) 2"]["definition"] == {"feeds": ["https://s.example.org/rss"]}

@@ -37,7 +37,7 @@ from feedtui.text.links import feed_url
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
-from feedtui.topics.names import READING_LIST, name_key, name_problem, same_name
+from feedtui.topics.names import READING_LIST, is_reading_list_name, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry, user_topic
 from feedtui.topics.tagging import (
@@ -222,8 +222,9 @@ class Engine:
 
     def name_taken(self, name: str) -> str:
         """The topic, or the reading list, that already has this name but for
-        case ("" when none has): a new topic may not take it."""
-        if name_key(name) == name_key(READING_LIST):
+        case ("" when none has): a new topic may not take it. The reading list
+        has `Starred` too (see is_reading_list_name)."""
+        if is_reading_list_name(name):
             return READING_LIST
         return self.registry.same_name(name)
 

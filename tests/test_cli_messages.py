@@ -102,8 +102,8 @@ def test_a_feed_url_stored_before_the_check_fails_in_words_and_is_never_echoed_r
     err = capsys.readouterr().err
     assert "\x1b" not in err
     assert err.splitlines()[:2] == [
-        "feedtui: failed: http://127.0.0.1:99999/x: invalid URL 'http://127.0.0.1:99999/x': port 99999 is not from 1 to 65535",
-        "feedtui: failed: http://127.0.0.1:9/red: invalid URL 'http://127.0.0.1:9/red': "
+        "feedtui: failed: Old lab (http://127.0.0.1:99999/x): invalid URL 'http://127.0.0.1:99999/x': port 99999 is not from 1 to 65535",
+        "feedtui: failed: Old lab (http://127.0.0.1:9/red): invalid URL 'http://127.0.0.1:9/red': "
         "Invalid non-printable ASCII character in URL, '\\x1b' at position 19.",
     ]
 

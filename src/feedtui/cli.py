@@ -457,7 +457,8 @@ def _cmd_refresh(engine, args) -> int:
     for source in report.sources:
         if not source.ok:
             url = clean_line(source.url, html_allowed=False)
-            where = f" ({url})" if url and url != source.label else ""
+            # A feed's label shows its URL already: "Lab blog (https://…)".
+            where = f" ({url})" if url and f"({url})" not in source.label else ""
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)

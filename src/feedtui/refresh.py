@@ -155,7 +155,8 @@ def plan_refresh(
         plans.append(PlannedSource("rss", f"arXiv {'+'.join(rss_categories)}", url=url, topics=tuple(rss_topics)))
     for url, names in feeds.items():
         # A URL stored before feed URLs were checked may hold an escape sequence.
-        plans.append(PlannedSource("feed", clean_line(url, html_allowed=False), url=url, topics=tuple(names)))
+        label = f"{topics_label(names)} ({clean_line(url, html_allowed=False)})"
+        plans.append(PlannedSource("feed", label, url=url, topics=tuple(names)))
     if any(p.kind in ("api", "rss") for p in plans):
         key = new_papers_key(now)
         if fetch_state.total(key, today) is None:
@@ -190,16 +191,22 @@ def _combined(topics: list[tuple[TopicEntry, datetime]]) -> str:
 
 def _batch(topics: list[tuple[TopicEntry, datetime]], query: str) -> PlannedSource:
     names = tuple(entry.name for entry, _ in topics)
-    label = names[0] if len(names) == 1 else f"{len(names)} topics ({', '.join(names[:3])}{'…' if len(names) > 3 else ''})"
     return PlannedSource(
         "api",
-        label,
+        topics_label(names),
         query=query,
         topics=names,
         answers=tuple(answered_key(entry) for entry, _ in topics),
         since=min(since for _, since in topics),
         fetched_for=topics[0][0].fetch_key if len(topics) == 1 else "",
     )
+
+
+def topics_label(names: Sequence[str]) -> str:
+    """How a source is named: its topic, or "4 topics (A, B, C…)"."""
+    if len(names) == 1:
+        return names[0]
+    return f"{len(names)} topics ({', '.join(names[:3])}{'…' if len(names) > 3 else ''})"
 
 
 def total_query(now: datetime) -> str:

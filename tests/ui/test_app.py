@@ -1358,9 +1358,9 @@ async def test_sources_failing_the_same_way_are_one_notification_not_one_each(ma
         errors = [n.message for n in app._notifications if n.severity == "error"]
         refused = f"could not connect to 127.0.0.1:{closed_port}: connection refused"
         assert len(errors) == 2
-        assert errors[0].startswith("http://127.0.0.1:") and errors[0].endswith(f": {refused}")
-        first = errors[0].removesuffix(f": {refused}")
-        others = [url for url in feeds if url != first]
+        assert errors[0].startswith("Down (http://127.0.0.1:") and errors[0].endswith(f"): {refused}")
+        first = errors[0].removeprefix("Down (").removesuffix(f"): {refused}")
+        others = [f"Down ({url})" for url in feeds if url != first]
         assert errors[1] == f"“{others[0]}”, “{others[1]}” and 9 more sources failed the same way: {refused}"
 
 

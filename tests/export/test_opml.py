@@ -240,7 +240,9 @@ def test_latin1_encoded_file_is_read():
 @pytest.mark.parametrize(
     ("data", "problem"),
     [
-        (b"", "not valid XML: no element found (line 1, column 1)"),
+        # As `import json` says it ("not valid XML: no element found" before).
+        (b"", "the file is empty (expected OPML from a feed reader or `feedtui export opml`)"),
+        (b" \n\t\n", "the file is empty (expected OPML from a feed reader or `feedtui export opml`)"),
         (b"feeds: https://example.org/rss\n", "not valid XML: syntax error (line 1, column 1)"),
         (b"<opml><body><outline text='x'></body></opml>", "not valid XML: mismatched tag (line 1, column 33)"),
         (b"<opml version='2.0'><head/></opml>", "it has no <body> element, where OPML lists its feeds"),

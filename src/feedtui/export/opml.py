@@ -121,6 +121,8 @@ def _xml_text(text: str) -> str:
 
 def import_opml(data: bytes, source: str) -> OpmlImport:
     """Topics from another reader's OPML; raises OpmlError for a file that is not usable OPML."""
+    if not data.strip():
+        raise OpmlError(source, "the file is empty (expected OPML from a feed reader or `feedtui export opml`)")
     root, ours = _parse(data, source)
     tag = _local(root.tag)
     if tag != "opml":

@@ -234,6 +234,39 @@ def test_latin1_encoded_file_is_read():
     assert [t.name for t in import_opml(data, "latin.opml").topics] == ["Café"]
 
 
+def test_a_file_in_windows_1252_that_names_no_encoding_is_read_as_such_with_a_warning():
+    """What older readers wrote: it failed as "not well-formed (invalid token)",
+    with no word of the encoding."""
+    name = "Café “Quotes” — Ü"
+    data = (
+        f'<opml version="2.0"><body><outline text="{name}"><outline type="rss" text="x" xmlUrl="https://c.example.org/"/>'
+        "</outline></body></opml>"
+    ).encode("cp1252")
+    result = import_opml(data, "old.opml")
+    assert [t.name for t in result.topics] == [name]
+    assert result.warnings == ["old.opml: the file is not UTF-8 and names no encoding; read as windows-1252"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        '<opml><body><outline title="Café"><outline type="rss" text="x" xmlUrl="https://c.example.org/"/></outline></body></opml>'.encode(),
+        '<?xml version="1.0"?><opml><body><outline title="Café"><outline type="rss" text="x" xmlUrl="https://c.example.org/"/></outline></body></opml>'.encode(),
+        '<opml><body><outline title="Café"><outline type="rss" text="x" xmlUrl="https://c.example.org/"/></outline></body></opml>'.encode("utf-16"),
+    ],
+    ids=["utf-8", "utf-8 declared without encoding", "utf-16 with a byte order mark"],
+)
+def test_a_file_in_utf_8_or_with_a_byte_order_mark_is_read_as_it_is_without_a_warning(data):
+    result = import_opml(data, "new.opml")
+    assert [t.name for t in result.topics] == ["Café"] and result.warnings == []
+
+
+def test_a_file_that_names_its_encoding_wrongly_is_still_refused():
+    data = '<?xml version="1.0" encoding="UTF-8"?><opml><body><outline title="Café"/></body></opml>'.encode("latin-1")
+    with pytest.raises(OpmlError, match="not well-formed"):
+        import_opml(data, "lying.opml")
+
+
 # -- invalid and hostile input ---------------------------------------------------------
 
 

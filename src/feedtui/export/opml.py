@@ -30,6 +30,10 @@ Import (newsboat, nom, Thunderbird, any reader):
   folders stays in both (as tags do in newsboat).
 - only http(s) feed URLs are kept; `query:`, `exec:`, `file:` … are skipped
   with a warning. Names pass through `clean_line` (no control characters).
+- a file that is not UTF-8 and says nothing of its encoding (no byte order
+  mark, no `encoding=`), as older readers wrote them, is read as
+  windows-1252 with a warning, as feeds are (sources/parse_document.py) and
+  as feedparser does; XML would read it as UTF-8 and stop at the first accent.
 
 Safety: expat parses the bytes with every entity declaration refused, so an
 entity-expansion bomb never expands and an external entity (XXE) is never
@@ -38,6 +42,8 @@ resolved; references to entities defined outside the file are refused too.
 
 from __future__ import annotations
 
+import codecs
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,6 +58,11 @@ from feedtui.text.sanitize import clean_line, strip_controls
 
 FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
 MAX_NAME = 200
+# UTF-32's marks begin with UTF-16's.
+_BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
+# Bytes 0x80–0x9F as windows-1252 reads them (Latin-1 reads them as controls).
+_CP1252_FOR_C1 = {code: char for code in range(0x80, 0xA0) if (char := bytes([code]).decode("cp1252", errors="ignore"))}
 
 
 class OpmlError(ValueError):
@@ -123,6 +134,9 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
     """Topics from another reader's OPML; raises OpmlError for a file that is not usable OPML."""
     if not data.strip():
         raise OpmlError(source, "the file is empty (expected OPML from a feed reader or `feedtui export opml`)")
+    text = _undeclared_windows_1252(data)
+    if text is not None:
+        data = text.encode("utf-8")
     root, ours = _parse(data, source)
     tag = _local(root.tag)
     if tag != "opml":
@@ -132,10 +146,24 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
     if body is None:
         raise OpmlError(source, "it has no <body> element, where OPML lists its feeds")
     collector = _Collector(source, ours=ours)
+    if text is not None:
+        collector.warnings.append(f"{source}: the file is not UTF-8 and names no encoding; read as windows-1252")
     for child in body:
         if _local(child.tag) == "outline":
             collector.visit(child, None)
     return collector.result()
+
+
+def _undeclared_windows_1252(data: bytes) -> str | None:
+    """The text of a file that is not UTF-8 and says nothing of its encoding,
+    read as windows-1252; None for any other file."""
+    if data.startswith(_BYTE_ORDER_MARKS) or b"\0" in data[:4] or _DECLARES_ENCODING.match(data.lstrip()[:512]):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1").translate(_CP1252_FOR_C1)
+    return None
 
 
 class _Refused(Exception):

@@ -193,6 +193,8 @@ def test_possessives_are_indexed_and_asked_without_their_s() -> None:
     assert query_terms("MODEL'S request's") == ["model", "request"]
     assert query_terms("it's") == []  # `it` is a common word
     assert index_terms("O'Brien's")[0] == ["o'brien"]
+    assert index_terms("Gödel's GÖDEL'S")[0] == ["godel", "godel"]
+    assert query_terms("GÖDEL'S") == ["godel"]
 
 
 def test_highlight_marks_a_possessive_whole_whichever_form_is_asked() -> None:

@@ -72,8 +72,7 @@ def _fold(word: str) -> str:
     else:
         word = unicodedata.normalize("NFKD", word.casefold())
         word = "".join(ch for ch in word if not unicodedata.combining(ch))
-    if word.endswith("'s"):
-        word = word[:-2]
+    word = without_possessive(word)
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":

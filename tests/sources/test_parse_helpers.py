@@ -10,6 +10,7 @@ import pytest
 from feedtui.sources.base import FeedError
 from feedtui.sources.parse_arxiv_rss import split_creators
 from feedtui.sources.parse_dates import DateChecker, parse_datetime
+from feedtui.sources.parse_text import MAX_AUTHORS, MAX_NAME
 from feedtui.sources.parse_document import prepare
 from feedtui.sources.parse_ids import arxiv_id_from_reference, first_version_month, web_key
 from feedtui.sources.parse_links import http_url
@@ -128,6 +129,15 @@ def test_split_creators_returns_every_name():
     names = split_creators(", ".join(f"Author {i} (Lab {i}, City)" for i in range(500)))
     assert len(names) == 500
     assert names[-1] == "Author 499 (Lab 499, City)"
+
+
+def test_split_creators_keeps_a_long_collaboration_and_cuts_a_huge_line():
+    collaboration = ", ".join(f"Firstname{i} van der Lastname{i}" for i in range(MAX_AUTHORS))
+    assert len(split_creators(collaboration)) == MAX_AUTHORS
+    huge = ", ".join(f"{i} " + "x" * (MAX_NAME - 10) for i in range(MAX_AUTHORS))
+    names = split_creators(huge)
+    assert sum(len(name) + 2 for name in names) <= 64 * MAX_AUTHORS + 2
+    assert names[-1].endswith("…")
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from feedtui.sources.base import FeedError
-from feedtui.sources.parse_arxiv_rss import split_creators
+from feedtui.sources.parse_arxiv_rss import _top_level_parts, split_creators
 from feedtui.sources.parse_dates import DateChecker, parse_datetime
 from feedtui.sources.parse_text import MAX_AUTHORS, MAX_NAME
 from feedtui.sources.parse_document import prepare
@@ -129,6 +130,29 @@ def test_split_creators_returns_every_name():
     names = split_creators(", ".join(f"Author {i} (Lab {i}, City)" for i in range(500)))
     assert len(names) == 500
     assert names[-1] == "Author 499 (Lab 499, City)"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("A, B, C", ["A", " B", " C"]),
+        ("A (x, y), B", ["A (x, y)", " B"]),
+        ("A, x) B, C", ["A, x) B", " C"]),
+        ("A (x, y, C", ["A (x", " y", " C"]),
+        ("", [""]),
+    ],
+)
+def test_top_level_parts(line, expected):
+    assert _top_level_parts(line) == expected
+
+
+def test_top_level_parts_without_a_closing_parenthesis_splits_as_the_full_scan_does():
+    """Such a line takes a plain split; `()` at its end forces the scan, which must agree."""
+    rng = random.Random(6)
+    for _ in range(5_000):
+        line = "".join(rng.choice("ab ,(") for _ in range(rng.randint(0, 24)))
+        *head, last = _top_level_parts(line)
+        assert _top_level_parts(line + "()") == [*head, last + "()"], line
 
 
 def test_split_creators_keeps_a_long_collaboration_and_cuts_a_huge_line():

@@ -140,6 +140,8 @@ def _top_level_parts(line: str) -> list[str]:
     """`line` split at each comma whose next parenthesis, if any, is not a
     closing one, in one pass: a lookahead regex for that took time growing
     with the square of the line (9 s for a 10,000-name collaboration)."""
+    if ")" not in line:  # every comma cuts; the common line, at a tenth of the cost
+        return line.split(",")
     cuts: list[int] = []
     pending: list[int] = []
     for match in _COMMA_OR_PARENTHESIS.finditer(line):

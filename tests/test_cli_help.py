@@ -7,10 +7,12 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import tomllib
 from pathlib import Path
 
 import pytest
+from werkzeug.wrappers import Response
 
 from feedtui import __version__
 from feedtui.cli import build_parser, main
@@ -196,6 +198,29 @@ def test_a_reader_that_stops_early_leaves_a_failure_a_failure(demo_dir):
     status, stderr = run_into_a_pipe_read_no_further(["--demo", "--data-dir", str(directory), "export", "bibtex", *ids, "2601.99999"])
     assert status == 1
     assert stderr == "feedtui: 2601.99999: not in the cache (refresh first, or check the id)\n"
+
+
+def test_a_reader_that_stops_early_leaves_failed_sources_a_failure(tmp_path, httpserver):
+    """`feedtui refresh 2>&1 | head -1` with a feed answering 404: exit 1, as
+    without the pipe. The first line is the warning about the missing config
+    file; the feed answers only once the pipe is closed, so the report meets it."""
+    closed = threading.Event()
+
+    def not_found(request):
+        closed.wait(timeout=30)
+        return Response("gone", status=404)
+
+    httpserver.expect_request("/lab.xml").respond_with_handler(not_found)
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "absent.toml")]
+    assert main([*base, "topic", "add", "Lab", "--feed", httpserver.url_for("/lab.xml")]) == 0
+    process = subprocess.Popen(
+        [sys.executable, "-m", "feedtui", *base, "refresh", "Lab"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=ENV,
+    )
+    assert b"no config file there" in process.stdout.readline()
+    process.stdout.close()
+    closed.set()
+    assert process.wait(timeout=60) == 1
+    assert len(httpserver.log) == 1
 
 
 @pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])

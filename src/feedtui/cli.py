@@ -240,8 +240,9 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
     command built can be left to the exit instead of collected."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    _settled.clear()
     try:
-        status = _dispatch(args, parser, exits_after=exits_after)
+        status = _settle(_dispatch(args, parser, exits_after=exits_after))
         # What is still buffered goes now, while a reader that left can be
         # told from a failure, not in the interpreter's flush at exit.
         sys.stdout.flush()
@@ -257,13 +258,24 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
 
 def _reader_left() -> int:
     """`feedtui papers … | head`: the reader had what it wanted and closed the
-    pipe. Nothing failed here, so the exit is 0, as for a command that wrote
-    everything (a reader that failed says so in its own status); nothing more
-    is said, and what is still buffered goes nowhere."""
+    pipe. That is no failure, so the exit is the status the command had
+    settled on, or 0, as for a command that wrote everything (a reader that
+    failed says so in its own status); nothing more is said, and what is
+    still buffered goes nowhere."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
-    return EXIT_OK
+    return _settled[-1] if _settled else EXIT_OK
+
+
+# The exit status a command settled on before it wrote its report: `feedtui
+# refresh 2>&1 | head -1` still exits 1 when sources failed.
+_settled: list[int] = []
+
+
+def _settle(status: int) -> int:
+    _settled.append(status)
+    return status
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exits_after: bool = False) -> int:
@@ -450,6 +462,7 @@ def _cmd_refresh(engine, args) -> int:
         pruned = engine.prune()
     else:
         pruned = 0
+    status = _settle(EXIT_OK if report.ok else EXIT_FAILED)
     if pruned:
         print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
     if interactive:
@@ -468,7 +481,7 @@ def _cmd_refresh(engine, args) -> int:
     for note in report.notes:
         print(f"feedtui: {note}", file=sys.stderr)
     print(_refresh_summary(report), file=sys.stderr)
-    return EXIT_OK if report.ok else EXIT_FAILED
+    return status
 
 
 def _say_what_was_kept(stopped, interactive: bool) -> None:

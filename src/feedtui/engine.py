@@ -278,7 +278,7 @@ class Engine:
         self._topic_batch = {}
         try:
             yield
-        finally:
+        finally:  # also on an error or Ctrl-C: the topics added before it are kept, as one by one
             batch, self._topic_batch = self._topic_batch, None
             if batch:
                 self.state.put_topics(batch)

@@ -67,3 +67,24 @@ def test_queries_are_parsed_when_first_asked_for_and_catalogue_errors_cost_none(
     assert entry.query is not None and entry.api_query is not None
     assert parsed == ["ti:(open", first.definition.query]
     assert entry.query == compile_topic(first).query
+
+
+def test_a_later_spelling_of_a_name_takes_the_earlier_ones_place_built_or_put():
+    """Config over catalogue, the user's over both, and `put` (a topic added in
+    a batch) follow one rule: the later spelling wins, where the earlier stood."""
+    from feedtui.topics.registry import TopicRegistry
+
+    def topic(name: str) -> Topic:
+        return Topic(name, TopicDefinition(query=f'abs:"{name}"'))
+
+    catalogue = [topic("Alpha"), topic("Beta"), topic("Gamma")]
+    built = TopicRegistry(catalogue, [topic("BETA")], {"gamma": {"query": "abs:gamma"}}, set())
+    assert built.names() == ["Alpha", "BETA", "gamma"]
+    assert built.same_name("beta") == "BETA"
+
+    put = TopicRegistry(catalogue, [], {}, set())
+    put.put(topic("BETA"))
+    put.put(topic("Delta"))
+    assert put.names() == ["Alpha", "BETA", "Gamma", "Delta"]
+    assert put.get("BETA").topic == topic("BETA") and put.get("Beta") is None
+    assert put.same_name("beta") == "BETA"

@@ -142,17 +142,16 @@ class TopicRegistry:
         user_topics: dict[str, dict],
         hidden: set[str],
     ) -> None:
-        merged: dict[str, Topic] = {}  # by name_key: the later source's spelling wins
+        self.entries: dict[str, TopicEntry] = {}
+        self._names_by_key: dict[str, str] = {}
         for topic in catalogue:
             if topic.name not in hidden:
-                merged[name_key(topic.name)] = topic
+                self.put(topic)
         for topic in config_topics:
-            merged[name_key(topic.name)] = topic
+            self.put(topic)
         for name, doc in user_topics.items():
-            merged[name_key(name)] = user_topic(name, doc)
-        self.entries: dict[str, TopicEntry] = {t.name: TopicEntry(t) for t in merged.values()}
+            self.put(user_topic(name, doc))
         self.catalogue_names = {t.name for t in catalogue}
-        self._names_by_key = {key: topic.name for key, topic in merged.items()}
 
     def __contains__(self, name: str) -> bool:
         return name in self.entries
@@ -174,12 +173,14 @@ class TopicRegistry:
         return self._names_by_key.get(name_key(name), "")
 
     def put(self, topic: Topic) -> None:
-        """Add a topic, or replace the one of its name, in place (a topic
-        added in a batch; see Engine.adding_topics)."""
+        """Add a topic, or replace the one of its name by name_key: the later
+        spelling wins, in the earlier one's place (a config topic over the
+        catalogue's, the user's over both, a topic added in a batch; see
+        Engine.adding_topics)."""
         key = name_key(topic.name)
         old = self._names_by_key.get(key)
         if old is not None and old != topic.name:
-            del self.entries[old]
+            self.entries = {topic.name if name == old else name: entry for name, entry in self.entries.items()}
         self.entries[topic.name] = TopicEntry(topic)
         self._names_by_key[key] = topic.name
 

@@ -97,15 +97,45 @@ async def test_an_unusable_file_never_stops_fetching(tmp_path, unusable):
     pace.end_turn()
 
 
-async def test_a_hold_waits_for_another_process_s_turn_rather_than_be_lost(tmp_path):
-    """That process would end its turn writing its own pause, knowing nothing of the hold."""
+async def test_a_hold_does_not_wait_for_another_process_s_turn_and_is_not_lost(tmp_path):
+    """That process may hold its turn for minutes, and would end it writing its
+    own pause, knowing nothing of the hold: the hold goes aside, for the next turn."""
     path = tmp_path / "arxiv-pace.json"
-    holder = lock_holder(path, 0.5)
+    holder = lock_holder(path, 60)
     try:
-        await SharedPace(path).hold(time.time() + 200, time.time() + 200)
+        await asyncio.wait_for(SharedPace(path).hold(time.time() + 200, time.time() + 200), timeout=5)
     finally:
         holder.kill()
         holder.wait()
     later = SharedPace(path)
     assert await later.take_turn(3.0) > 190
     assert later.held_until > time.time() + 190
+
+
+async def test_a_hold_made_during_another_s_turn_outlives_that_turn_s_own_record(tmp_path):
+    """Two lanes on one file: the one in its turn records its pause and ends it;
+    the one that was held never takes another turn; a third finds the hold."""
+    path = tmp_path / "arxiv-pace.json"
+    in_turn, held = SharedPace(path), SharedPace(path)
+    assert await in_turn.take_turn(3.0) == 0.0
+    await asyncio.wait_for(held.hold(time.time() + 200, time.time() + 200), timeout=5)
+    in_turn.record(time.time() + 3.0)
+    in_turn.end_turn()
+
+    third = SharedPace(path)
+    assert await third.take_turn(3.0) > 190
+    assert third.held_until > time.time() + 190
+    third.record(time.time() + 3.0)  # the turn's own record keeps the hold
+    third.end_turn()
+    assert json.loads(path.read_text())["held_until"] > time.time() + 190
+    assert held.holds_path.read_bytes() == b""  # taken in: the next turn does not read it again
+
+
+async def test_a_hold_outside_any_turn_goes_straight_into_the_record(tmp_path):
+    path = tmp_path / "arxiv-pace.json"
+    path.write_text(json.dumps({"written": time.time(), "not_before": time.time() + 300}))
+    await SharedPace(path).hold(time.time() + 100, time.time() + 100)
+    record = json.loads(path.read_text())
+    assert record["not_before"] > time.time() + 290  # a later pause already there is kept
+    assert record["held_until"] > time.time() + 90
+    assert not SharedPace(path).holds_path.exists()

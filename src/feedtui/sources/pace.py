@@ -18,6 +18,12 @@ lane keeps its turn in a small file in the data directory:
   (`held_until`): until then every process fails its arXiv requests at once
   instead of sending them or sleeping on them.
 
+A hold never waits for another process's turn, which can last minutes (that
+process may be sleeping out a Retry-After of its own): when the lock is taken,
+the hold goes to a second file beside the first (`arxiv-pace.holds.json`,
+locked only while it is read or written), and the next turn, of any process,
+takes it into its pause and empties that file.
+
 A record written "in the future" means the clock went backwards since: it is
 not trusted, and the lane waits one interval to be safe. A file that cannot
 be read or written never stops a refresh: the lane then paces this process
@@ -31,6 +37,8 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 # How often a process waiting for another one's arXiv request looks again.
@@ -40,6 +48,8 @@ POLL_SECONDS = 0.05
 class SharedPace:
     def __init__(self, path: Path) -> None:
         self.path = path
+        # Holds written while another process had its turn (see the module's doc).
+        self.holds_path = path.with_name(f"{path.stem}.holds{path.suffix}")
         self._fd: int | None = None
         # Wall-clock moment before which arXiv asked not to be asked at all, as
         # last read from or written to the file (0 when none).
@@ -60,55 +70,33 @@ class SharedPace:
     def record(self, not_before_wall: float) -> None:
         """Remember that no request may start before this wall-clock moment."""
         if self._fd is not None:
-            self._write(self._fd, not_before_wall, self.held_until)
+            _write(self._fd, not_before_wall, self.held_until)
             return
-        fd = self._open()
-        if fd is None:
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)  # another process is in its turn and will write its own
-            return
-        try:
-            try:
-                current = _read(fd)
-            except ValueError:
-                current = None
+        with _locked(self.path, wait=False) as fd:
+            if fd is None:  # another process is in its turn and will write its own
+                return
+            current = _read_or_none(fd)
             if current is None or current[1] < not_before_wall:
-                self._write(fd, not_before_wall, max(self.held_until, current[2] if current else 0.0))
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+                _write(fd, not_before_wall, max(self.held_until, current[2] if current else 0.0))
 
     async def hold(self, not_before_wall: float, held_until_wall: float) -> None:
         """Remember a Retry-After: no request before `not_before_wall`, and none
         even tried before `held_until_wall` (0 when the wait is being waited out).
 
-        Unlike record(), this waits for another process's turn to end instead
-        of leaving the file to it: that process does not know of the hold."""
+        Unlike record(), this does not leave the file to another process in its
+        turn, which does not know of the hold: it goes into the holds file, for
+        the next turn to take (waiting for that turn to end took minutes)."""
         self.held_until = max(self.held_until, held_until_wall)
         if self._fd is not None:
-            self._write(self._fd, not_before_wall, self.held_until)
+            _write(self._fd, not_before_wall, self.held_until)
             return
-        fd = self._open()
-        if fd is None:
-            return
-        if not await _lock(fd):
-            os.close(fd)
-            return
-        try:
-            try:
-                current = _read(fd)
-            except ValueError:
-                current = None
-            if current is not None:
-                not_before_wall = max(not_before_wall, current[1])
-                self.held_until = max(self.held_until, current[2])
-            self._write(fd, not_before_wall, self.held_until)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        with _locked(self.path, wait=False) as fd:
+            if fd is not None:
+                _merge_into(fd, not_before_wall, self.held_until)
+                return
+        with _locked(self.holds_path, wait=True) as fd:  # another process is in its turn
+            if fd is not None:
+                _merge_into(fd, not_before_wall, self.held_until)
 
     def end_turn(self) -> None:
         self._close()
@@ -128,6 +116,7 @@ class SharedPace:
                 self._fd = None
 
     def _wait_from_record(self, fd: int, interval: float) -> float:
+        self._take_holds_aside(fd)
         now = time.time()
         try:
             record = _read(fd)
@@ -141,17 +130,62 @@ class SharedPace:
         self.held_until = max(self.held_until, held_until)
         return max(0.0, not_before - now)
 
-    @staticmethod
-    def _write(fd: int, not_before_wall: float, held_until_wall: float = 0.0) -> None:
-        record = {"written": time.time(), "not_before": not_before_wall}
-        if held_until_wall > time.time():
-            record["held_until"] = held_until_wall
-        data = json.dumps(record).encode()
-        try:
-            os.pwrite(fd, data, 0)
-            os.ftruncate(fd, len(data))
-        except OSError:
-            pass
+    def _take_holds_aside(self, fd: int) -> None:
+        """Move what the holds file has into the record (`fd`, this turn's), and empty it."""
+        if not self.holds_path.exists():
+            return
+        with _locked(self.holds_path, wait=True) as holds:
+            if holds is None:
+                return
+            held = _read_or_none(holds)
+            if held is not None and held[0] <= time.time() + 1.0:  # else the clock went back: not trusted
+                _merge_into(fd, held[1], held[2])
+            with suppress(OSError):
+                os.ftruncate(holds, 0)
+
+
+def _write(fd: int, not_before_wall: float, held_until_wall: float = 0.0) -> None:
+    record = {"written": time.time(), "not_before": not_before_wall}
+    if held_until_wall > time.time():
+        record["held_until"] = held_until_wall
+    data = json.dumps(record).encode()
+    try:
+        os.pwrite(fd, data, 0)
+        os.ftruncate(fd, len(data))
+    except OSError:
+        pass
+
+
+@contextmanager
+def _locked(path: Path, *, wait: bool) -> Iterator[int | None]:
+    """The file, opened and locked; None when it cannot be, or (without
+    `wait`) when another process holds the lock. `wait` is for the holds
+    file only: it is never locked for longer than a read and a write."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield None
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        yield None
+        return
+    try:
+        yield fd
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _merge_into(fd: int, not_before_wall: float, held_until_wall: float) -> None:
+    """Write a hold into a locked record, keeping any later moment it has."""
+    current = _read_or_none(fd)
+    if current is not None:
+        not_before_wall = max(not_before_wall, current[1])
+        held_until_wall = max(held_until_wall, current[2])
+    _write(fd, not_before_wall, held_until_wall)
 
 
 async def _lock(fd: int) -> bool:
@@ -165,6 +199,14 @@ async def _lock(fd: int) -> bool:
             await asyncio.sleep(POLL_SECONDS)
         except OSError:
             return False
+
+
+def _read_or_none(fd: int) -> tuple[float, float, float] | None:
+    """As _read, with a garbled record read as none."""
+    try:
+        return _read(fd)
+    except ValueError:
+        return None
 
 
 def _read(fd: int) -> tuple[float, float, float] | None:

@@ -6,6 +6,8 @@
     arxiv-pace.json   when the next request to arXiv may start, and the lock
                       that keeps one such request in flight across processes
                       (see feedtui.sources.pace)
+    arxiv-pace.holds.json  a Retry-After met during another process's turn,
+                      for the next turn to take in
 
 arXiv publishes once a day, so an API query answered today is not sent again
 unless forced. If the clock jumps backwards, an "answered" day in the future

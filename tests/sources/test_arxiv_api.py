@@ -314,9 +314,39 @@ async def test_a_short_page_then_an_empty_one_is_the_end_whatever_total_results_
     server.route("/api/query", api)
     result = await run_query(settings_for(server, empty_page_retries=2), since=NEWEST - timedelta(days=365))
     assert result.ok, result.error
-    assert pages_asked(server) == [(0, 10), (10, 10), (20, 10), (25, 10)]
+    # The empty page is asked for again all the same: arXiv serves empty pages that are not the end.
+    assert pages_asked(server) == [(0, 10), (10, 10), (20, 10), (25, 10), (25, 10), (25, 10)]
     assert [p.id for p in result.papers] == ids(range(25))
     assert result.warnings == ["the arXiv API served 25 of the 40 results it reports"]
+
+
+async def test_an_entry_that_cannot_be_read_still_counts_towards_its_page(loopback):
+    """Paging went on from the papers read: one entry without an id made the next page start one early."""
+    server = loopback()
+    api = InventedApi(30)
+    api.papers[3]["id"] = "garbled"
+    server.route("/api/query", api)
+    result = await run_query(settings_for(server), since=NEWEST - timedelta(days=365), parse=parse_feed)
+    assert result.ok, result.error
+    assert pages_asked(server) == [(0, 10), (10, 10), (20, 10)]
+    assert [p.id for p in result.papers] == ids([*range(3), *range(4, 30)])
+
+
+async def test_an_empty_page_after_a_page_with_an_unreadable_entry_is_asked_for_again(loopback):
+    """A full page with one unreadable entry looked short, so arXiv's passing empty
+    page ended the query as a success: 9 of 29 papers, and a false "served 9 of 30"."""
+    server = loopback()
+    api = InventedApi(30)
+    api.papers[3]["id"] = "garbled"
+    # The second page comes back empty once, wherever it starts.
+    api.empty_pages.update({9: 1, 10: 1})
+    server.route("/api/query", api)
+    arxiv = settings_for(server, empty_page_retries=2)
+    result = await run_query(arxiv, since=NEWEST - timedelta(days=365), parse=parse_feed)
+    assert result.ok, result.error
+    assert pages_asked(server) == [(0, 10), (10, 10), (10, 10), (20, 10)]
+    assert len(result.papers) == 29
+    assert result.warnings == ["1 entry without an arXiv id skipped"]
 
 
 async def test_http_failure_on_a_later_page_keeps_the_earlier_ones(loopback):

@@ -108,7 +108,8 @@ async def fetch_query(
     the query with that warning as its error. A page that comes back empty while
     `opensearch:totalResults` says there is more is asked for again up to
     `arxiv.empty_page_retries` times, then reported, unless the page before it
-    was short: that is the end of the results, whatever totalResults says (it
+    was short (fewer entries served than asked for, whether or not they could
+    be read): that is the end of the results, whatever totalResults says (it
     is known to be off), and is noted as a warning. A page cut short (not
     well-formed, and without its closing `</feed>`) is asked for again like a
     failed request, then reported, rather than read leniently: its last entry
@@ -166,24 +167,27 @@ async def fetch_query(
         result.warnings.extend(page.warnings)
         if page.total_results is not None:
             result.total_results = page.total_results
-        if not page.papers:
+        # Entries the parser dropped were served all the same: they count
+        # towards a full page and the next page's start.
+        served = len(page.papers) if page.entries is None else page.entries
+        if not served:
             if result.total_results is None or start >= result.total_results:
                 break
+            if empty_answers < arxiv.empty_page_retries:
+                empty_answers += 1
+                continue
             if last_page_short:
                 result.warnings.append(
                     f"the arXiv API served {start:,} of the {result.total_results:,} results it reports"
                 )
                 break
-            if empty_answers >= arxiv.empty_page_retries:
-                result.error = (
-                    f"the arXiv API returned an empty page at result {start} although it reports "
-                    f"{result.total_results} results (asked {empty_answers + 1} times); try again later"
-                )
-                break
-            empty_answers += 1
-            continue
+            result.error = (
+                f"the arXiv API returned an empty page at result {start} although it reports "
+                f"{result.total_results} results (asked {empty_answers + 1} times); try again later"
+            )
+            break
         empty_answers = 0
-        last_page_short = len(page.papers) < page_size
+        last_page_short = served < page_size
         in_window = [paper for paper in page.papers if paper.published >= since]
         for paper in in_window:
             # Papers submitted while we page push older ones down a place, so
@@ -192,7 +196,7 @@ async def fetch_query(
             found[paper.id] = paper if known is None else known.merged_with(paper)
         if on_page is not None and in_window:
             on_page(list({paper.id: found[paper.id] for paper in in_window}.values()))
-        start += len(page.papers)
+        start += served
         reached_window_end = len(in_window) < len(page.papers)
         if reached_window_end or (result.total_results is not None and start >= result.total_results):
             break

@@ -22,6 +22,9 @@ class ParsedFeed:
     total_results: int | None = None
     start_index: int | None = None
     items_per_page: int | None = None
+    # arXiv API: the entries the response held, read or not (papers are the
+    # ones that could be read): how far the results went.
+    entries: int | None = None
     # Problems worth telling the user that did not stop the parse
     # (an arXiv API error entry, entries skipped for lack of an id, …).
     warnings: list[str] = field(default_factory=list)

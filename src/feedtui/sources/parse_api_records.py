@@ -85,6 +85,7 @@ def build_api_feed(feed: ApiFeed, url: str, now: datetime) -> ParsedFeed:
         total_results=_integer(feed.total_results),
         start_index=_integer(feed.start_index),
         items_per_page=_integer(feed.items_per_page),
+        entries=len(feed.entries),
     )
     skipped = 0
     lines = _Lines()

@@ -69,9 +69,11 @@ class HeldApi:
 
 
 @contextmanager
-def held_api(count: int, held_start: int) -> Iterator[HeldApi]:
+def held_api(count: int, held_start: int, arrivals: int = 0) -> Iterator[HeldApi]:
     """An arXiv API serving `count` invented papers, an hour apart from now
-    back, newest first; the page from `held_start` on waits for `release`."""
+    back, newest first; the page from `held_start` on waits for `release`.
+    `arrivals` papers are submitted meanwhile: from `held_start` on, every
+    paper has moved down that many places (the newcomers wait for the next refresh)."""
     now = utcnow()
     entries = [
         Entry(id=f"2611.{20000 + n:05d}", title=f"Invented paged study {n}", published=stamp(now - timedelta(hours=n + 1)))
@@ -84,10 +86,12 @@ def held_api(count: int, held_start: int) -> Iterator[HeldApi]:
     def page(request: Request) -> Response:
         start, size = int(request.args["start"]), int(request.args["max_results"])
         api.starts.append(start)
+        moved = 0
         if start >= held_start:
             api.asked.set()
             api.release.wait(10)
-        body = api_feed(entries[start : start + size], total=count, start=start)
+            moved = arrivals
+        body = api_feed(entries[start - moved : start - moved + size], total=count + moved, start=start)
         return Response(body, content_type="application/atom+xml")
 
     server.expect_request("/api/query").respond_with_handler(page)

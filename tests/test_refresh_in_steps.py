@@ -115,6 +115,28 @@ async def test_pages_of_an_arxiv_query_land_while_its_last_page_is_still_fetched
     engine.close()
 
 
+async def test_a_paper_repeated_on_the_next_page_is_new_once_not_also_updated(tmp_path, monkeypatch):
+    """A paper pushed onto the next page by a newcomer was stored again with that
+    page's URL among its sources: "20 new, 1 updated" for 20 papers."""
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    with held_api(20, held_start=10, arrivals=1) as api:
+        engine = api_engine(tmp_path / "data", api.url)
+        landed: list[int] = []
+        refresh = asyncio.ensure_future(
+            engine.refresh(["Paged"], on_landed=lambda: landed.append(engine.library.unread_count("Paged")))
+        )
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if landed:
+                break
+        assert landed == [10]
+        api.release.set()
+        report = await refresh
+    assert report.ok and (report.new_papers, report.updated_papers) == (20, 0)
+    assert engine.library.unread_count("Paged") == 20
+    engine.close()
+
+
 async def test_an_arxiv_query_stopped_midway_keeps_its_pages_and_is_asked_for_in_full_next_time(tmp_path, monkeypatch):
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 60.0)
     with held_api(30, held_start=20) as api:

@@ -266,6 +266,40 @@ async def test_a_paper_pushed_onto_the_next_page_is_kept_once(loopback):
     assert [p.id for p in result.papers] == ids(range(30))
 
 
+async def handed_over_with_a_newcomer(loopback, revise_the_repeated_paper: bool) -> list[str]:
+    """The ids `on_page` is given while paper 9 is pushed onto page two (and, if
+    asked, revised to its next version meanwhile)."""
+    server = loopback()
+    api = InventedApi(30)
+    api.late_arrival = invented_paper(0) | {"id": "2609.20000"}
+
+    async def serve(request, reply):
+        await api(request, reply)
+        if request.query["start"] == "0" and revise_the_repeated_paper:
+            api.papers[10]["version"] += 1  # paper 9, now at the top of page two
+
+    server.route("/api/query", serve)
+    arxiv = settings_for(server)
+    handed: list[str] = []
+    async with Fetcher(fetch_settings(), arxiv) as fetcher:
+        result = await fetch_query(
+            fetcher, arxiv, QUERY, since=NEWEST - timedelta(days=365), parse=parse_api_page,
+            on_page=lambda papers: handed.extend(p.id for p in papers),
+        )
+    assert result.ok and [p.id for p in result.papers] == ids(range(30))
+    return handed
+
+
+async def test_a_paper_repeated_on_the_next_page_is_handed_over_once(loopback):
+    """Handed over again with the second page's URL added to its sources, it was stored as updated."""
+    assert await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=False) == ids(range(30))
+
+
+async def test_a_paper_revised_while_it_moved_to_the_next_page_is_handed_over_again(loopback):
+    handed = await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=True)
+    assert handed == ids([*range(10), *range(9, 30)])
+
+
 async def test_an_empty_result_is_not_an_error(loopback):
     server = loopback()
     server.route("/api/query", InventedApi(0))

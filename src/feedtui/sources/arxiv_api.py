@@ -12,7 +12,7 @@ import asyncio
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from urllib.parse import quote, urlencode
 
@@ -118,11 +118,14 @@ async def fetch_query(
     would not mend) is read leniently, with the parser's note.
 
     `on_page`, if given, is called with each page's papers within the window
-    as they come (a paper repeated from the page before, merged), so that a
-    caller can store them before the query ends or fails.
+    as they come, so that a caller can store them before the query ends or
+    fails. A paper repeated from the page before is handed over again (merged)
+    only if it changed in more than its `sources`: stored again, it would count
+    as updated.
     """
     result = ApiQueryResult()
     found: dict[str, Paper] = {}
+    handed_over: dict[str, Paper] = {}
     start = 0
     empty_answers = 0
     garbled_answers = 0
@@ -194,14 +197,24 @@ async def fetch_query(
             # the next page can repeat the last one: one record per paper.
             known = found.get(paper.id)
             found[paper.id] = paper if known is None else known.merged_with(paper)
-        if on_page is not None and in_window:
-            on_page(list({paper.id: found[paper.id] for paper in in_window}.values()))
+        if on_page is not None:
+            page_ids = dict.fromkeys(paper.id for paper in in_window)
+            news = [found[pid] for pid in page_ids if _news(handed_over.get(pid), found[pid])]
+            handed_over.update((paper.id, paper) for paper in news)
+            if news:
+                on_page(news)
         start += served
         reached_window_end = len(in_window) < len(page.papers)
         if reached_window_end or (result.total_results is not None and start >= result.total_results):
             break
     result.papers = list(found.values())
     return result
+
+
+def _news(handed_over: Paper | None, merged: Paper) -> bool:
+    """Whether `merged` says more than the record handed over before (if any):
+    a paper repeated on the next page only adds that page's URL to its sources."""
+    return handed_over is None or replace(handed_over, sources=merged.sources) != merged
 
 
 def _on_page(error: str, start: int) -> str:

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,41 @@ async def test_a_refresh_stopped_stores_what_it_has_fetched(tmp_path, monkeypatc
         refresh.cancel()
         with pytest.raises(asyncio.CancelledError):
             await refresh
+    engine.close()
+    other = Engine(config, tmp_path / "data", background_writes=False)
+    assert len(other.library) == 2
+    other.close()
+
+
+async def test_a_refresh_stopped_while_storing_its_last_batch_stores_it_and_says_so(tmp_path, monkeypatch):
+    """The stop cut the last store short: its batch was lost, and `stopped_refresh`
+    left unset ("0 papers kept")."""
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 60.0)
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = Engine(config, tmp_path / "data", background_writes=False)
+    storing, go_on = threading.Event(), threading.Event()
+    compile_matchers = engine_module.build_matchers
+
+    def held_compile(entries):
+        storing.set()
+        go_on.wait(10)
+        return compile_matchers(entries)
+
+    with held_feeds(["Prompt widget one", "Prompt widget two"], []) as feeds:
+        engine.add_topic("Prompt", TopicDefinition(feeds=(feeds.prompt_url,)))
+        monkeypatch.setattr(engine_module, "build_matchers", held_compile)
+        refresh = asyncio.ensure_future(engine.refresh(["Prompt"]))
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if storing.is_set():
+                break
+        assert storing.is_set()
+        refresh.cancel()
+        go_on.set()
+        with pytest.raises(asyncio.CancelledError):
+            await refresh
+    assert engine.stopped_refresh is not None and engine.stopped_refresh.new_papers == 2
     engine.close()
     other = Engine(config, tmp_path / "data", background_writes=False)
     assert len(other.library) == 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -84,6 +84,21 @@ class Problems:
     """Things the user must be told about at start-up (damage found, bad config)."""
 
     messages: list[str] = field(default_factory=list)
+
+
+async def _to_its_end(work: Awaitable[None]) -> None:
+    """Await `work` to its end even when cancelled meanwhile, then pass the
+    cancellation on: a store cut short loses the batch it had taken."""
+    task = asyncio.ensure_future(work)
+    stop: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as error:
+            stop = stop or error
+    if stop is not None:
+        raise stop
+    task.result()
 
 
 class Engine:
@@ -625,6 +640,18 @@ class Engine:
                     if await commit() and on_landed:
                         on_landed()
 
+        async def store_the_rest() -> None:
+            fetched.set()
+            await committer
+            await commit()
+
+        def stopped() -> None:
+            report.finished = utcnow()
+            self.stopped_refresh = report
+
+        # Stopped (the reader quitting, Ctrl-C) while fetching or storing the
+        # last batch: what has come is stored before it ends, and said in
+        # `stopped_refresh`.
         committer = asyncio.ensure_future(periodic_commits())
         try:
             outcomes = await fetch_sources(
@@ -637,18 +664,20 @@ class Engine:
                 on_page=on_page,
             )
         except asyncio.CancelledError:
-            # Stopped (the reader quitting, Ctrl-C): what has come is stored
-            # before it ends, and said in `stopped_refresh`.
-            fetched.set()
-            await committer
-            await commit()
-            report.finished = utcnow()
-            self.stopped_refresh = report
+            try:
+                await _to_its_end(store_the_rest())
+            finally:
+                stopped()
             raise
-        finally:
+        except BaseException:
             fetched.set()
             await committer
-        await commit()
+            raise
+        try:
+            await _to_its_end(store_the_rest())
+        except asyncio.CancelledError:
+            stopped()
+            raise
         for outcome in outcomes:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             report.sources.append(outcome.report)

@@ -212,7 +212,7 @@ def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130
-    assert stderr.strip().splitlines()[-1] == "feedtui: stopped: 20 papers kept"
+    assert stderr.strip().splitlines()[-1] == "feedtui: 20 new, 0 updated papers stored before it stopped"
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
     engine.close()

@@ -488,8 +488,8 @@ def _say_what_was_kept(stopped, interactive: bool) -> None:
     """Ctrl-C during a refresh: the papers stored before it ended are kept."""
     if interactive:
         sys.stderr.write("\r\x1b[K")
-    kept = stopped.new_papers + stopped.updated_papers if stopped is not None else 0
-    print(f"feedtui: stopped: {kept:,} paper{'' if kept == 1 else 's'} kept", file=sys.stderr)
+    new, updated = (stopped.new_papers, stopped.updated_papers) if stopped is not None else (0, 0)
+    print(f"feedtui: {new:,} new, {updated:,} updated papers stored before it stopped", file=sys.stderr)
 
 
 def _refresh_summary(report) -> str:

@@ -66,6 +66,8 @@ class HeldApi:
     release: threading.Event = field(default_factory=threading.Event)
     asked: threading.Event = field(default_factory=threading.Event)
     starts: list[int] = field(default_factory=list)
+    # The HTTP status the held pages are answered with.
+    held_status: int = 200
 
 
 @contextmanager
@@ -92,7 +94,8 @@ def held_api(count: int, held_start: int, arrivals: int = 0) -> Iterator[HeldApi
             api.release.wait(10)
             moved = arrivals
         body = api_feed(entries[start - moved : start - moved + size], total=count + moved, start=start)
-        return Response(body, content_type="application/atom+xml")
+        status = api.held_status if start >= held_start else 200
+        return Response(body, status=status, content_type="application/atom+xml")
 
     server.expect_request("/api/query").respond_with_handler(page)
     try:

@@ -18,6 +18,7 @@ from feedtui import engine as engine_module
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import TopicDefinition
+from feedtui.store.files import StoreError
 from tests.held_feeds import held_api, held_feeds
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -195,6 +196,35 @@ async def test_an_arxiv_query_stopped_midway_keeps_its_pages_and_is_asked_for_in
     assert report.ok and report.new_papers == 10
     assert other.library.unread_count("Paged") == 30
     other.close()
+
+
+async def test_a_page_that_could_not_be_saved_is_still_said_when_the_query_then_fails(tmp_path, monkeypatch):
+    """The query's own failure replaced "fetched, but could not be saved" in the report they share."""
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    with held_api(30, held_start=20) as api:
+        engine = api_engine(tmp_path / "data", api.url)
+        store, refused = engine.cache.store, threading.Event()
+
+        def full_disk_once(*args, **kwargs):
+            if not refused.is_set():
+                refused.set()
+                raise StoreError("could not save the cache: the disk is full")
+            return store(*args, **kwargs)
+
+        monkeypatch.setattr(engine.cache, "store", full_disk_once)
+        api.held_status = 500
+        refresh = asyncio.ensure_future(engine.refresh(["Paged"]))
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if refused.is_set():
+                break
+        assert refused.is_set() and not api.release.is_set()
+        api.release.set()
+        report = await refresh
+    [failed] = report.failed
+    assert failed.error.startswith("fetched, but could not be saved: could not save the cache: the disk is full; then ")
+    assert failed.error.endswith("(while reading results from 20 on)")
+    engine.close()
 
 
 def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):

@@ -354,7 +354,10 @@ async def _fetch_one(
         report.requests = result.requests
         report.not_modified = result.not_modified
         if result.error:
-            report.ok, report.error = False, result.error
+            # A page that could not be saved said so in the report it shares
+            # with the query: that cause comes first.
+            report.ok = False
+            report.error = f"{report.error}; then {result.error}" if report.error else result.error
         else:
             outcome.validators[first_page] = result.validators
         papers = result.papers

@@ -68,14 +68,17 @@ class HeldApi:
     starts: list[int] = field(default_factory=list)
     # The HTTP status the held pages are answered with.
     held_status: int = 200
+    # Requests answered 429 (see retry_after).
+    throttled: int = 0
 
 
 @contextmanager
-def held_api(count: int, held_start: int, arrivals: int = 0) -> Iterator[HeldApi]:
+def held_api(count: int, held_start: int, arrivals: int = 0, *, retry_after: str = "") -> Iterator[HeldApi]:
     """An arXiv API serving `count` invented papers, an hour apart from now
     back, newest first; the page from `held_start` on waits for `release`.
     `arrivals` papers are submitted meanwhile: from `held_start` on, every
-    paper has moved down that many places (the newcomers wait for the next refresh)."""
+    paper has moved down that many places (the newcomers wait for the next refresh).
+    With `retry_after`, the first request is answered 429 with that Retry-After."""
     now = utcnow()
     entries = [
         Entry(id=f"2611.{20000 + n:05d}", title=f"Invented paged study {n}", published=stamp(now - timedelta(hours=n + 1)))
@@ -86,6 +89,9 @@ def held_api(count: int, held_start: int, arrivals: int = 0) -> Iterator[HeldApi
     api = HeldApi(server.url_for("/api/query"))
 
     def page(request: Request) -> Response:
+        if retry_after and not api.throttled:
+            api.throttled += 1
+            return Response(status=429, headers={"Retry-After": retry_after})
         start, size = int(request.args["start"]), int(request.args["max_results"])
         api.starts.append(start)
         moved = 0

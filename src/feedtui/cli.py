@@ -15,6 +15,7 @@ import gc
 import json
 import os
 import sys
+import time
 from datetime import datetime
 
 from feedtui import __version__
@@ -24,6 +25,8 @@ from feedtui.model import UTC, TopicDefinition, shown_title
 from feedtui.text.sanitize import clean_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
+LONG_WAIT_S = 30.0
 
 EPILOG = """\
 examples:
@@ -436,21 +439,38 @@ def _check_config(path) -> int:
 
 def _cmd_refresh(engine, args) -> int:
     from feedtui.engine import RefreshProgress
+    from feedtui.refresh import Waiting
 
     names = [engine.topic(n).name for n in args.topics]
     if not names and not engine.followed() and not engine.demo:
         print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
         return EXIT_OK
     interactive = sys.stderr.isatty()
+    # The last source ended, shown again once a wait or a query's paging is over.
+    ended = [""]
+    # Without a terminal: when each long wait said ends (by why), so that the
+    # requests waiting in arXiv's lane behind the one told do not repeat it.
+    waits_said: dict[str, float] = {}
 
     def progress(p: RefreshProgress) -> None:
         if interactive:
             mark = "ok" if p.ok else "FAILED"
-            sys.stderr.write(f"\r\x1b[K[{p.done}/{p.total}] {mark} {p.label[:60]}")
-            sys.stderr.flush()
+            ended[0] = f"[{p.done}/{p.total}] {mark} {p.label[:60]}"
+            _progress_line(ended[0])
+
+    def activity(p: RefreshProgress) -> None:
+        if interactive:
+            count = f"[{p.done}/{p.total}]"
+            _progress_line(f"{count} {p.activity.text(40)}" if p.activity else ended[0] or f"{count} refreshing…")
+        elif isinstance(wait := p.activity, Waiting) and wait.seconds >= LONG_WAIT_S:
+            # No progress line without a terminal, but a long silence is explained.
+            if time.monotonic() >= waits_said.get(wait.why, 0.0):
+                waits_said[wait.why] = time.monotonic() + wait.seconds
+                print(f"feedtui: {wait.text()}", file=sys.stderr)
 
     try:
-        report = asyncio.run(engine.refresh(names or None, force=args.force, on_progress=progress))
+        refresh = engine.refresh(names or None, force=args.force, on_progress=progress, on_activity=activity)
+        report = asyncio.run(refresh)
     except KeyboardInterrupt:
         _say_what_was_kept(engine.stopped_refresh, interactive)
         raise
@@ -482,6 +502,17 @@ def _cmd_refresh(engine, args) -> int:
         print(f"feedtui: {note}", file=sys.stderr)
     print(_refresh_summary(report), file=sys.stderr)
     return status
+
+
+def _progress_line(text: str) -> None:
+    """Draw the one progress line of `refresh` on the terminal, over the last."""
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except OSError:
+        columns = 0
+    # A terminal that does not say its size (0 columns) is taken as 80 wide.
+    sys.stderr.write(f"\r\x1b[K{text[: max(columns or 80, 21) - 1]}")
+    sys.stderr.flush()
 
 
 def _say_what_was_kept(stopped, interactive: bool) -> None:

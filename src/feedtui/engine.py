@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from feedtui.config import Config
 from feedtui.library import Library
@@ -51,6 +52,9 @@ from feedtui.topics.tagging import (
     topic_specs,
 )
 
+if TYPE_CHECKING:
+    from feedtui.refresh import Activity
+
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
@@ -72,11 +76,16 @@ class TopicNameTaken(ValueError):
 
 @dataclass(slots=True)
 class RefreshProgress:
+    """`done` of `total` sources have ended, the last one `label`. Told to
+    `on_activity`, `activity` says what the refresh is at now (None: nothing
+    worth saying), and `label` is empty."""
+
     done: int
     total: int
     label: str
     ok: bool
     error: str = ""
+    activity: Activity = None
 
 
 @dataclass(slots=True)
@@ -569,13 +578,16 @@ class Engine:
         force: bool = False,
         on_progress: Callable[[RefreshProgress], None] | None = None,
         on_landed: Callable[[], None] | None = None,
+        on_activity: Callable[[RefreshProgress], None] | None = None,
         now: datetime | None = None,
     ) -> RefreshReport:
         """Fetch the named topics (default: the followed ones) and store what comes.
 
         A long refresh stores what it has every PERIODIC_COMMIT_S; `on_landed`
         is called after each such step that added or changed papers, so a
-        reader can show them before the last source has answered."""
+        reader can show them before the last source has answered.
+        `on_progress` is called as each source ends, `on_activity` as an arXiv
+        query pages and when a wait worth telling begins or ends."""
         from feedtui.refresh import fetch_sources, plan_refresh
 
         now = now or self.clock()
@@ -626,6 +638,10 @@ class Engine:
             if on_progress:
                 on_progress(RefreshProgress(done, len(plans), outcome.report.label, outcome.report.ok, outcome.report.error))
 
+        def activity(now_at: Activity) -> None:
+            assert on_activity is not None
+            on_activity(RefreshProgress(done, len(plans), "", True, activity=now_at))
+
         fetched = asyncio.Event()
 
         async def periodic_commits() -> None:
@@ -662,6 +678,7 @@ class Engine:
                 topics=list(self.registry),
                 on_source=on_source,
                 on_page=on_page,
+                on_activity=activity if on_activity else None,
             )
         except asyncio.CancelledError:
             try:

@@ -37,6 +37,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 
 from feedtui.model import Paper, SourceReport
 from feedtui.settings import Settings
@@ -93,6 +94,45 @@ class SourceOutcome:
     @property
     def to_store(self) -> list[Paper]:
         return [] if self.pages_handed_over else self.papers
+
+
+@dataclass(slots=True, frozen=True)
+class Paging:
+    """An arXiv API query part way: `read` results so far, of about `expected`."""
+
+    label: str
+    read: int
+    expected: int
+
+    def text(self, label_width: int = 60) -> str:
+        label = _cut(self.label, label_width)
+        if self.expected > self.read:
+            return f"{label}: {self.read:,} of ~{_about(self.expected):,} papers"
+        return f"{label}: {self.read:,} papers so far"
+
+
+@dataclass(slots=True, frozen=True)
+class Waiting:
+    """A wait of `seconds` before the next request, and why (see Fetcher's on_wait)."""
+
+    seconds: float
+    why: str
+
+    def text(self, label_width: int = 60) -> str:
+        return f"waiting {self.seconds:.0f} s: {self.why}"
+
+
+# What a refresh is at, beyond the sources it has ended (None: nothing to say).
+Activity = Paging | Waiting | None
+
+
+def _about(count: int) -> int:
+    """An estimate as it is said: to two significant figures."""
+    return round(count, 2 - len(str(count))) if count >= 100 else count
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def answered_key(entry: TopicEntry) -> str:
@@ -215,6 +255,35 @@ def total_query(now: datetime) -> str:
 
 
 ProgressCallback = Callable[[SourceOutcome], None]
+ActivityCallback = Callable[[Activity], None]
+
+
+class ActivityTeller:
+    """Tells what a refresh is at: the query being paged, or a wait worth
+    telling; when the wait is over, the query paged before it again, and
+    nothing once that query has ended."""
+
+    def __init__(self, tell: ActivityCallback) -> None:
+        self._tell = tell
+        self.paging: Paging | None = None
+        self.shown: Activity = None
+
+    def paged(self, label: str, read: int, expected: int) -> None:
+        self.paging = Paging(label, read, expected)
+        self.tell(self.paging)
+
+    def waited(self, seconds: float, why: str) -> None:
+        self.tell(Waiting(seconds, why) if seconds else self.paging)
+
+    def ended(self, label: str) -> None:
+        if self.paging is not None and self.paging.label == label:
+            if self.shown is self.paging:
+                self.tell(None)
+            self.paging = None
+
+    def tell(self, activity: Activity) -> None:
+        self.shown = activity
+        self._tell(activity)
 
 
 class Parser:
@@ -265,20 +334,26 @@ async def fetch_sources(
     topics: Sequence[TopicEntry] = (),
     on_source: ProgressCallback | None = None,
     on_page: ProgressCallback | None = None,
+    on_activity: ActivityCallback | None = None,
 ) -> list[SourceOutcome]:
     """Fetch every plan concurrently; `on_source` is called with each source's
-    outcome as it ends, and `on_page` (if given) with each page of an API
-    query as it comes (see `SourceOutcome.page`)."""
+    outcome as it ends, `on_page` (if given) with each page of an API query as
+    it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
+    far an API query has paged and with the waits worth telling."""
     parser = Parser(topics)
-    async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace()) as fetcher:
+    teller = ActivityTeller(on_activity) if on_activity is not None else None
+    on_wait = teller.waited if teller is not None else None
+    async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
             try:
-                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now, on_page)
+                outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now, on_page, teller)
             except Exception as error:  # one bad source never stops the others
                 outcome = SourceOutcome(
                     plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
                 )
+            if teller is not None:
+                teller.ended(plan.label)
             if on_source:
                 on_source(outcome)
             return outcome
@@ -316,6 +391,7 @@ async def _fetch_one(
     fetch_state: FetchState,
     now: datetime,
     on_page: ProgressCallback | None = None,
+    teller: ActivityTeller | None = None,
 ) -> SourceOutcome:
     report = SourceReport(url=plan.url, label=plan.label, ok=True)
     outcome = SourceOutcome(plan, report)
@@ -349,6 +425,7 @@ async def _fetch_one(
             parse=parse_page,
             validators=fetch_state.validators(first_page),
             on_page=hand_over if on_page else None,
+            on_read=partial(teller.paged, plan.label) if teller is not None else None,
         )
         outcome.pages_handed_over = on_page is not None
         report.requests = result.requests

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
@@ -15,6 +16,7 @@ from feedtui.sources.arxiv_api import (
     API_ERROR_PREFIX,
     build_query_url,
     category_feed_url,
+    expected_results,
     fetch_query,
 )
 from feedtui.sources.base import FeedError, ParsedFeed, Validators
@@ -234,6 +236,31 @@ async def test_pages_until_papers_fall_outside_the_window_paced_on_one_connectio
     times = [r.arrived for r in server.requests]
     assert min(b - a for a, b in zip(times, times[1:])) >= 0.2
     assert server.max_connections == 1
+
+
+async def test_each_page_tells_how_many_results_are_read_of_about_how_many(loopback):
+    """A query of 50 pages said nothing for 2.5 minutes. Papers a day apart, a
+    window of 25.5 days: the pages read so far tell the rest (10 in 9 days → ~28),
+    while totalResults and max_results bound it."""
+    server = loopback()
+    server.route("/api/query", InventedApi(100))
+    arxiv = settings_for(server)
+    read: list[tuple[int, int]] = []
+    async with Fetcher(fetch_settings(), arxiv) as fetcher:
+        result = await fetch_query(
+            fetcher, arxiv, QUERY, since=NEWEST - timedelta(days=25, hours=12), parse=parse_api_page,
+            on_read=lambda n, of: read.append((n, of)),
+        )
+    assert result.ok and len(result.papers) == 26
+    assert read == [(10, 28), (20, 27), (30, 26)]
+    read.clear()
+    async with Fetcher(fetch_settings(), arxiv) as fetcher:
+        await fetch_query(
+            fetcher, replace(arxiv, max_results=25), QUERY, since=NEWEST - timedelta(days=365), parse=parse_api_page,
+            on_read=lambda n, of: read.append((n, of)),
+        )
+    assert read == [(10, 25), (20, 25), (25, 25)]
+    assert expected_results(10, 23, 2000, NEWEST, NEWEST - timedelta(days=9), NEWEST - timedelta(days=365)) == 23
 
 
 async def test_max_results_caps_the_pages(loopback):

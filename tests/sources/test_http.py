@@ -195,6 +195,34 @@ async def test_arxiv_retry_after_is_honoured_beyond_the_budget_of_other_hosts(lo
     assert len(other.requests) == 1
 
 
+async def test_waits_worth_telling_are_told_with_why_as_they_begin_and_end(loopback, monkeypatch):
+    """A refresh sleeping on a Retry-After showed nothing: the Fetcher now tells
+    `on_wait` of each long wait, the request that got it and the ones waiting
+    in arXiv's lane behind it; the lane's usual pause is not told."""
+    from feedtui.sources import http
+
+    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    arxiv, other = loopback(), loopback()
+    arxiv.route("/api/query", arxiv.in_turn(arxiv.respond(429, headers={"Retry-After": "1"}), arxiv.respond(200, FEED)))
+    arxiv.route("/rss/cs.AR", arxiv.respond(200, FEED))
+    other.route("/feed", other.in_turn(other.respond(503, headers={"Retry-After": "1"}), other.respond(200, FEED)))
+    told: list[tuple[float, str]] = []
+    async with Fetcher(fast(), arxiv_on(arxiv, interval=0.05), on_wait=lambda s, why: told.append((s, why))) as fetcher:
+        throttled = asyncio.create_task(fetcher.get(arxiv.url("/api/query")))
+        await asyncio.sleep(0.1)
+        behind = await fetcher.get(arxiv.url("/rss/cs.AR"))
+        assert (await throttled).ok and behind.ok
+        assert told[0] == (1.0, "arXiv asked (Retry-After)")
+        assert [why for seconds, why in told if seconds] == ["arXiv asked (Retry-After)"] * 2
+        assert [why for seconds, why in told if not seconds] == ["arXiv asked (Retry-After)"] * 2
+        told.clear()
+        assert (await fetcher.get(other.url("/feed"))).ok
+        assert told == [(1.0, f"{other.host} asked (Retry-After)"), (0.0, f"{other.host} asked (Retry-After)")]
+        told.clear()
+        assert (await fetcher.get(arxiv.url("/rss/cs.AR"))).ok and (await fetcher.get(arxiv.url("/rss/cs.AR"))).ok
+    assert told == []
+
+
 def clock_between(earliest: float, latest: float) -> set[str]:
     """The local times of day ("14:05:12") a message may name for a moment in [earliest, latest]."""
     return {datetime.fromtimestamp(t).strftime("%H:%M:%S") for t in range(int(earliest), int(latest) + 2)}

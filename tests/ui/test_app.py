@@ -1315,6 +1315,36 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             assert paper_list.cursor_card.paper_id == chosen
 
 
+async def test_the_status_line_says_what_a_refresh_waits_for_at_80_columns(make_engine, monkeypatch):
+    """It said "refreshing… 0%" through arXiv's Retry-After and "refreshing… 50%"
+    while a query paged for minutes."""
+    from feedtui.model import TopicDefinition
+    from feedtui.sources import http
+
+    from tests.held_feeds import held_api
+
+    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    with held_api(30, held_start=20, retry_after="2") as api:
+        engine = make_engine(papers=[], topics={"Paged": TopicDefinition(query="ti:paged")}, follows=("Paged",))
+        engine.settings.arxiv.api_url = api.url
+        engine.settings.arxiv.page_size = 10
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            main = await ready(pilot)
+            await pilot.press("R")
+            said = []
+            for _ in range(200):
+                await pilot.pause(0.05)
+                said.append(terminal_lines(app)[-2].strip())
+                if api.asked.is_set() and "Paged: 20" in said[-1]:
+                    break
+            assert any(line.startswith("refreshing… waiting 2 s: arXiv asked (Retry-After)") for line in said)
+            assert said[-1].startswith("refreshing… Paged: 20 of ~30 papers ") and said[-1].endswith("%")
+            api.release.set()
+            await refresh_over(pilot, main)
+            assert terminal_lines(app)[-2].strip().endswith("30 new papers")
+
+
 async def test_a_topic_added_and_tagged_by_another_process_shows_its_papers(make_engine, tmp_path):
     """The new topic showed in the sidebar with no papers until a restart: the
     CLI had tagged it, and the reader took those tags for its own, empty ones."""

@@ -97,6 +97,7 @@ async def fetch_query(
     parse: Parse,
     validators: Validators | None = None,
     on_page: Callable[[list[Paper]], None] | None = None,
+    on_read: Callable[[int, int], None] | None = None,
 ) -> ApiQueryResult:
     """Page through `search_query` until papers fall before `since` (timezone-aware),
     `arxiv.max_results` results have been read, or the API has no more.
@@ -121,7 +122,9 @@ async def fetch_query(
     as they come, so that a caller can store them before the query ends or
     fails. A paper repeated from the page before is handed over again (merged)
     only if it changed in more than its `sources`: stored again, it would count
-    as updated.
+    as updated. `on_read`, if given, is called after each page with the results
+    read so far and about how many the query will have read when it ends (see
+    `expected_results`).
     """
     result = ApiQueryResult()
     found: dict[str, Paper] = {}
@@ -130,6 +133,7 @@ async def fetch_query(
     empty_answers = 0
     garbled_answers = 0
     last_page_short = False
+    newest: datetime | None = None
     while start < arxiv.max_results:
         page_size = min(arxiv.page_size, arxiv.max_results - start)
         url = build_query_url(arxiv.api_url, search_query, start, page_size)
@@ -204,6 +208,10 @@ async def fetch_query(
             if news:
                 on_page(news)
         start += served
+        if on_read is not None and page.papers:
+            newest = newest or page.papers[0].published
+            oldest = page.papers[-1].published
+            on_read(start, expected_results(start, result.total_results, arxiv.max_results, newest, oldest, since))
         reached_window_end = len(in_window) < len(page.papers)
         if reached_window_end or (result.total_results is not None and start >= result.total_results):
             break
@@ -215,6 +223,22 @@ def _news(handed_over: Paper | None, merged: Paper) -> bool:
     """Whether `merged` says more than the record handed over before (if any):
     a paper repeated on the next page only adds that page's URL to its sources."""
     return handed_over is None or replace(handed_over, sources=merged.sources) != merged
+
+
+def expected_results(
+    read: int, total: int | None, cap: int, newest: datetime, oldest: datetime, since: datetime
+) -> int:
+    """About how many results a query newest first will have read when it ends,
+    having read `read` from `newest` back to `oldest`: no more than the API
+    reports or the cap allows, and, if the window ends first, as many as the
+    part of it read so far suggests for the whole (papers come at about the
+    same rate week by week)."""
+    bounds = [cap] if total is None else [cap, total]
+    span = (newest - since).total_seconds()
+    covered = (newest - oldest).total_seconds()
+    if span > 0 and covered > 0:
+        bounds.append(round(read * span / covered))
+    return min(bounds)
 
 
 def _on_page(error: str, start: int) -> str:

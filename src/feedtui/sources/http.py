@@ -65,6 +65,13 @@ _BYTES_SHOWN = re.compile(r":\s*(?:bytearray\()?b['\"].*$", re.DOTALL)
 _DAY_S = 86400.0
 # Where a redirect's Location is kept once it is out of httpx's sight (see _hide_location).
 _LOCATION = "feedtui.location"
+# A wait at least this long is told to `on_wait` (arXiv's usual 3 s pause is not).
+WAIT_WORTH_TELLING_S = 5.0
+# Two moments of the arXiv lane this close are one (read back from the pace file).
+_SAME_MOMENT_S = 0.25
+
+# Told of a wait worth telling: `(seconds, why)` as it begins, `(0, why)` when it is over.
+WaitCallback = Callable[[float, str], None]
 
 
 @dataclass(slots=True)
@@ -116,6 +123,10 @@ class Fetcher:
     from the previous start makes the gap hold on the server's clock too,
     whatever the latency. Retries and redirect hops go through the lane like any
     other request, and a Retry-After from an arXiv host holds the whole lane.
+
+    `on_wait`, if given, is told of every wait of WAIT_WORTH_TELLING_S or more
+    (a Retry-After, a retry's backoff, the arXiv lane's pause) and why, for a
+    progress line; no request costs more for it.
     """
 
     def __init__(
@@ -125,6 +136,7 @@ class Fetcher:
         *,
         user_agent: str | None = None,
         shared_pace: SharedPace | None = None,
+        on_wait: WaitCallback | None = None,
     ) -> None:
         self.fetch_settings = fetch
         self.arxiv_settings = arxiv
@@ -133,7 +145,8 @@ class Fetcher:
         self._client: httpx.AsyncClient | None = None
         self._all_hosts = asyncio.Semaphore(fetch.concurrency)
         self._per_host: dict[str, asyncio.Semaphore] = {}
-        self._arxiv_lane = PacedLane(arxiv.min_interval, shared_pace)
+        self.on_wait = on_wait
+        self._arxiv_lane = PacedLane(arxiv.min_interval, shared_pace, on_wait=on_wait)
         # Other hosts whose Retry-After was too long to wait for: host key →
         # wall-clock moment, for this Fetcher's life (one refresh).
         self._held_hosts: dict[str, float] = {}
@@ -216,7 +229,7 @@ class Fetcher:
             except _Failure as failure:
                 if not failure.retryable or retries >= settings.retries:
                     raise _Failure(_after_attempts(failure.message, retries + 1), status=failure.status) from None
-                wait = settings.backoff * 2**retries
+                wait, asked = settings.backoff * 2**retries, None
             else:
                 if answer.status in REDIRECT_STATUSES:
                     current = _redirect_target(answer, visited, len(visited) - 1, settings.max_redirects)
@@ -235,15 +248,21 @@ class Fetcher:
                     raise await self._too_long_to_wait(answer, asked)
                 if retries >= settings.retries:
                     if asked is not None and self._in_arxiv_lane(current):
-                        await self._arxiv_lane.hold_off(asked)
+                        await self._arxiv_lane.hold_off(asked, why=self._wait_reason(current, asked))
                     raise _Failure(_after_attempts(_status_message(answer), retries + 1), status=answer.status)
                 wait = settings.backoff * 2**retries if asked is None else asked
             retries += 1
             waited += wait
             self.stats.retries += 1
+            why = self._wait_reason(current, asked)
             if self._in_arxiv_lane(current):
-                await self._arxiv_lane.hold_off(wait)
-            await asyncio.sleep(wait)
+                await self._arxiv_lane.hold_off(wait, why=why)
+            await _told_sleep(wait, why, self.on_wait)
+
+    def _wait_reason(self, url: httpx.URL, asked: float | None) -> str:
+        """Why a retry waits, for `on_wait`: "arXiv asked (Retry-After)"."""
+        host = "arXiv" if self._in_arxiv_lane(url) else _host_label(url)
+        return f"{host} asked (Retry-After)" if asked is not None else f"before asking {host} again"
 
     async def _too_long_to_wait(self, answer: _Answer, asked: float) -> _Failure:
         """Give up on a Retry-After too long to wait for, but keep to it: the host
@@ -370,13 +389,18 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
 class PacedLane:
     """One request at a time, each starting at least `interval` seconds after
     the previous one was answered (or failed). With a `SharedPace`, the same
-    holds across processes and across a restart (see feedtui.sources.pace)."""
+    holds across processes and across a restart (see feedtui.sources.pace).
+    A pause of WAIT_WORTH_TELLING_S or more is told to `on_wait`, with why."""
 
-    def __init__(self, interval: float, shared: SharedPace | None = None) -> None:
+    def __init__(self, interval: float, shared: SharedPace | None = None, *, on_wait: WaitCallback | None = None) -> None:
         self.interval = interval
         self.shared = shared
+        self.on_wait = on_wait
         self._lock = asyncio.Lock()
         self._not_before = 0.0
+        # Why no request may start before _not_before, for on_wait.
+        self._why = ""
+        self._pace_why = f"arXiv's pace (one request every {interval:g} s)"
         # Wall-clock moment before which a request fails at once (see refuse in hold_off).
         self._refused_until = 0.0
 
@@ -387,12 +411,12 @@ class PacedLane:
             try:
                 if self.shared is not None:
                     wait = await self.shared.take_turn(self.interval)
-                    self._not_before = max(self._not_before, loop.time() + wait)
+                    self._push_shared(loop.time() + wait)
                     self._refused_until = max(self._refused_until, self.shared.held_until)
                 self._check_not_refused()
                 # A hold can come while this request waits (a retry's Retry-After).
                 while (delay := self._not_before - loop.time()) > 0:
-                    await asyncio.sleep(delay)
+                    await _told_sleep(delay, self._why, self.on_wait)
                     self._check_not_refused()
                 # In case this process dies mid-request: a request whose answer was never
                 # seen counts as started a little later than now.
@@ -402,23 +426,36 @@ class PacedLane:
                     yield lambda: answered_at.append(loop.time())
                 finally:
                     mark = answered_at[0] if answered_at else loop.time()
-                    self._not_before = max(self._not_before, mark + self.interval)
+                    self._push(mark + self.interval, self._pace_why)
                     self._share(self._not_before)
             finally:
                 if self.shared is not None:
                     self.shared.end_turn()
 
-    async def hold_off(self, seconds: float, *, refuse: bool = False) -> None:
+    async def hold_off(self, seconds: float, *, refuse: bool = False, why: str = "arXiv asked (Retry-After)") -> None:
         """No request in this lane starts within the next `seconds` (a Retry-After).
 
         With `refuse` (a wait feedtui gave up on), requests meanwhile fail at
         once, saying until when, instead of sleeping for minutes."""
         now = asyncio.get_running_loop().time()
-        self._not_before = max(self._not_before, now + seconds)
+        self._push(now + seconds, why)
         if refuse:
             self._refused_until = max(self._refused_until, time.time() + seconds)
         if self.shared is not None:
             await self.shared.hold(time.time() + (self._not_before - now), self._refused_until if refuse else 0.0)
+
+    def _push(self, not_before: float, why: str) -> None:
+        """No request before `not_before` (loop time), for the reason `why`, unless a later moment holds already."""
+        if not_before > self._not_before:
+            self._not_before, self._why = not_before, why
+
+    def _push_shared(self, not_before: float) -> None:
+        """The pace file's moment: this process's own hold read back (give or take
+        the clocks' conversion) keeps its reason; a later one is another process's."""
+        if not_before > self._not_before + _SAME_MOMENT_S:
+            self._push(not_before, "arXiv's pace, kept across feedtui processes")
+        else:
+            self._not_before = max(self._not_before, not_before)
 
     def _check_not_refused(self) -> None:
         if self._refused_until > time.time():
@@ -466,6 +503,17 @@ class BoundedDecoder:
 
     def flush(self) -> bytes:
         return self._inflater.flush() if self._inflater is not None else b""
+
+
+async def _told_sleep(seconds: float, why: str, on_wait: WaitCallback | None) -> None:
+    """Sleep; a wait worth telling is told to `on_wait` as it begins and when it
+    is over (not when the refresh is stopped meanwhile: nothing is to be said then)."""
+    tell = on_wait if on_wait is not None and seconds >= WAIT_WORTH_TELLING_S else None
+    if tell is not None:
+        tell(seconds, why)
+    await asyncio.sleep(seconds)
+    if tell is not None:
+        tell(0.0, why)
 
 
 def _new_inflater(encoding: str) -> zlib._Decompress | None:

@@ -41,7 +41,8 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 SORTS = ("followed", "name", "unread", "trending")
-REFRESHING = "refreshing…"
+# A query's name in the status line's "refreshing… Name: 300 of ~1,200 papers", cut to fit 80 columns.
+ACTIVITY_LABEL_WIDTH = 18
 # How long quitting waits for a refresh to store what it has fetched.
 STOP_REFRESH_S = 10.0
 REFRESH_RUNNING = "A refresh is running; what it fetches shows as it is stored"
@@ -246,6 +247,8 @@ class MainScreen(Screen):
         self.ask_question = ""
         self._key_hints: dict[str, str] = {}
         self.refreshing = False
+        # What the refresh under way is at, as the status line says it.
+        self._refresh_activity = ""
         self._auto_refreshed_at = float("-inf")
         self._list_total = 0
         self.refresh_failed = ""
@@ -1282,7 +1285,8 @@ class MainScreen(Screen):
         status = self.query_one(StatusLine)
         self.refreshing = True
         status.start_progress(1)
-        self.show_status(REFRESHING)
+        self._refresh_activity = ""
+        self.show_refreshing()
 
         # Sources failing the same way (a server down takes all its feeds with
         # it): the first is told at once, the others in one notification at the
@@ -1299,8 +1303,14 @@ class MainScreen(Screen):
             if not p.ok:
                 tell_failure(p.label, p.error)
 
+        def activity(p: RefreshProgress) -> None:
+            self._refresh_activity = p.activity.text(ACTIVITY_LABEL_WIDTH) if p.activity else ""
+            self.show_refreshing()
+
         try:
-            report = await engine.refresh(names, force=force, on_progress=progress, on_landed=self._landed)
+            report = await engine.refresh(
+                names, force=force, on_progress=progress, on_landed=self._landed, on_activity=activity
+            )
         finally:
             self.refreshing = False
             status.stop_progress()
@@ -1346,7 +1356,10 @@ class MainScreen(Screen):
     def _landed(self) -> None:
         """A step of a long refresh is stored: the views, and the count of papers cached, show it."""
         self.catch_up()
-        self.show_status(REFRESHING)
+        self.show_refreshing()
+
+    def show_refreshing(self) -> None:
+        self.query_one(StatusLine).show_refreshing(self._refresh_activity, papers=len(self.engine.library))
 
     def catch_up(self) -> None:
         """The sidebar and the list show the library as it is now (after a

@@ -13,8 +13,9 @@ from textual.widgets import ProgressBar, Static
 class StatusLine(Horizontal):
     DEFAULT_CSS = """
     StatusLine { height: 1; }
-    StatusLine > #status-text { width: 1fr; height: 1; }
-    StatusLine > ProgressBar { width: 40; height: 1; display: none; }
+    StatusLine > #status-text { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    StatusLine > ProgressBar { width: 26; height: 1; margin-left: 1; display: none; }
+    StatusLine > ProgressBar Bar { width: 20; }
     StatusLine.-refreshing > ProgressBar { display: block; }
     """
 
@@ -39,6 +40,15 @@ class StatusLine(Horizontal):
         text = Text()
         for index, (part, style) in enumerate(parts):
             text.append(f"  ·  {part}" if index else part, style=style)
+        self.query_one("#status-text", Static).update(text)
+
+    def show_refreshing(self, activity: str = "", *, papers: int = 0) -> None:
+        """During a refresh: what it is at (paging a query, waiting), first, to be
+        seen at 80 columns beside the bar, and the papers cached so far."""
+        text = Text("refreshing…")
+        if activity:
+            text.append(f" {activity}")
+        text.append(f"  ·  {papers:,} papers cached", style="dim")
         self.query_one("#status-text", Static).update(text)
 
     def start_progress(self, total: int) -> None:

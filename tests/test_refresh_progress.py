@@ -1,0 +1,60 @@
+"""What `feedtui refresh` says while it waits on arXiv: the query being paged
+and how far, and the waits arXiv asked for (on a terminal, one line redrawn)."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+
+from feedtui.cli import main
+from feedtui.sources import http
+from tests.held_feeds import held_api
+
+DRAW = "\r\x1b[K"
+
+
+class Terminal(io.StringIO):
+    """stderr as a terminal: `refresh` draws its progress line on it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def refresh_paged(tmp_path, api_url: str) -> int:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[arxiv]\napi_url = "{api_url}"\nmin_interval = 0.01\npage_size = 10\n\n'
+        '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
+    )
+    return main(["--data-dir", str(tmp_path / "data"), "--config", str(config), "refresh", "Paged"])
+
+
+def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(tmp_path, monkeypatch):
+    """Only "[1/2] ok arXiv new-paper count" showed while a query paged, and
+    nothing at all while arXiv's Retry-After was waited out."""
+    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with held_api(30, held_start=30, retry_after="1") as api:
+        assert refresh_paged(tmp_path, api.url) == 0
+    assert api.throttled == 1
+    drawn = [line for line in terminal.getvalue().split(DRAW) if line]
+    waits = [line for line in drawn if "waiting" in line]
+    assert waits and all(re.fullmatch(r"\[\d/2\] waiting 1 s: arXiv asked \(Retry-After\)", line) for line in waits), drawn
+    paged = [line.split("] ", 1)[1] for line in drawn if "Paged:" in line]
+    assert paged == ["Paged: 10 of ~30 papers", "Paged: 20 of ~30 papers", "Paged: 30 papers so far"]
+    assert drawn[-1].startswith("30 new, 0 updated papers from 2 sources")
+
+
+def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, capsys):
+    from feedtui import cli
+
+    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(cli, "LONG_WAIT_S", 0.5)
+    with held_api(30, held_start=30, retry_after="1") as api:
+        assert refresh_paged(tmp_path, api.url) == 0
+    said = capsys.readouterr().err.splitlines()
+    # Said once, though the count of new papers waited in arXiv's lane behind it.
+    assert [line for line in said if "waiting" in line] == ["feedtui: waiting 1 s: arXiv asked (Retry-After)"]
+    assert DRAW not in "".join(said) and not any("Paged:" in line for line in said)

@@ -1115,6 +1115,32 @@ async def test_authors_past_the_limit_are_counted_on_the_card_in_the_detail_and_
         assert "author = {{The Widget Collaboration} and Ada Quill and Bo Lantern and Cy Marsh and others}" in app.copier.copied[-1]
 
 
+async def test_a_collaborations_detail_shows_its_first_authors_and_counts_the_rest(make_engine):
+    """All 3,000 authors of an ATLAS paper were laid out on the UI thread as the
+    detail opened (a second at 10,000), and again at every resize."""
+    from tests.factories import make_paper
+
+    names = [f"Author {i:04d}" for i in range(3000)]
+    paper = make_paper(
+        "2611.00009", title="Widgets at scale", abstract="A widget paper.", published="2026-11-25T10:00:00",
+        authors=tuple((name, ("CERN",)) for name in names), authors_omitted=7,
+    )
+    app = FeedtuiApp(make_engine(papers=[paper]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        detail = await open_detail(pilot, main)
+        shown = detail_text(detail)
+        assert "  Author 0249 — CERN\n  … and 2,757 more authors (a shows all 3,000 kept; it takes a moment)\n" in shown
+        assert "Author 0250" not in shown
+        await pilot.press("b")
+        await pilot.pause()
+        assert "Author 0249 and Author 0250 and " in app.copier.copied[-1]
+        assert "Author 2999 and others}" in app.copier.copied[-1]
+        await pilot.press("a")
+        await pilot.pause()
+        assert "  Author 2998 — CERN\n  Author 2999 — CERN\n  … and 7 more authors\n" in detail_text(detail)
+
+
 async def test_space_g_and_G_page_through_the_detail_view_as_in_the_list(make_engine):
     from tests.factories import make_paper
 

@@ -18,6 +18,10 @@ from feedtui.text.links import safe_link
 from feedtui.ui import paper_actions
 from feedtui.ui.cards import paper_date
 
+# Authors shown before "… and N more": a collaboration's 3,000 take a second
+# to lay out on the UI thread, again at every resize.
+SHOWN_AUTHORS = 250
+
 
 class DetailScreen(Screen):
     BINDINGS = [
@@ -28,6 +32,7 @@ class DetailScreen(Screen):
         Binding("b", "copy_bibtex", "Copy BibTeX", id="detail.copy_bibtex"),
         Binding("s", "star", "Star", id="detail.star"),
         Binding("m", "toggle_read", "Read/unread", id="detail.toggle_read"),
+        Binding("a", "all_authors", "Show every author", show=False, id="detail.all_authors"),
         Binding("j,down", "scroll_down", "Scroll", show=False, id="detail.down"),
         Binding("k,up", "scroll_up", "Scroll", show=False, id="detail.up"),
         Binding("space,pagedown", "page_down", "Page down", show=False, id="detail.page_down"),
@@ -41,6 +46,7 @@ class DetailScreen(Screen):
         self.engine = engine
         self.paper_id = paper_id
         self.paper: Paper | None = None
+        self.every_author = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -93,19 +99,28 @@ class DetailScreen(Screen):
         self._show_facts(paper)
 
     def _show_authors(self, paper: Paper) -> None:
+        shown = paper.authors if self.every_author else paper.authors[:SHOWN_AUTHORS]
         authors = Text()
-        for author in paper.authors:
+        for author in shown:
             if authors:
                 authors.append("\n")
             authors.append(author.name)
             if author.affiliations:
                 authors.append(" — " + "; ".join(author.affiliations), style="italic")
-        if paper.authors_omitted:
-            count = paper.authors_omitted
+        hidden = len(paper.authors) - len(shown)
+        count = hidden + paper.authors_omitted
+        if count:
             authors.append(f"\n… and {count:,} more author{'' if count == 1 else 's'}", style="dim")
+        if hidden:
+            authors.append(f" ({self._all_authors_key()} shows all {len(paper.authors):,} kept; it takes a moment)", style="dim")
         widget = self.query_one("#detail-authors", Static)
         widget.display = bool(paper.authors)
         widget.update(authors)
+
+    def _all_authors_key(self) -> str:
+        from feedtui.ui.screens.help import key_hint
+
+        return key_hint("detail.all_authors", self.engine.settings.keymap, self.BINDINGS)
 
     def _show_facts(self, paper: Paper) -> None:
         facts = [
@@ -153,6 +168,11 @@ class DetailScreen(Screen):
         if self.paper:
             self.app.main_screen.toggle_read(self.paper.id)
             self.render_paper()
+
+    def action_all_authors(self) -> None:
+        if self.paper and not self.every_author and len(self.paper.authors) > SHOWN_AUTHORS:
+            self.every_author = True
+            self._show_authors(self.paper)
 
     def action_scroll_down(self) -> None:
         self.query_one("#detail").scroll_down()

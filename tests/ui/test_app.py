@@ -601,6 +601,118 @@ async def test_an_index_built_for_a_box_closed_unasked_does_not_hold_up_quitting
         assert builders and all(t.daemon for t in builders)
 
 
+async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topics_papers(
+    make_engine, monkeypatch, held_index_build
+):
+    """Every step a long refresh stored (every 10 s of an arXiv query) built
+    the Ask's index again, seconds of CPU at 10,000 papers, though the topic
+    had the same papers."""
+    from feedtui import engine as engine_module
+    from feedtui.model import TopicDefinition
+
+    from tests.held_feeds import held_feeds
+
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    held_index_build.set()
+    with held_feeds(["Prompt gizmo one", "Prompt gizmo two"], ["Late gizmo"]) as feeds:
+        topics = {
+            "Widgets": TopicDefinition(query="abs:widget"),
+            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
+            "Held": TopicDefinition(feeds=(feeds.held_url,)),
+        }
+        engine = make_engine(topics=topics, follows=("Prompt", "Held"))
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            main = await show(pilot, "Widgets")
+            assert await asked(pilot, main, "sorting") == "Ask: sorting — 1 paper, best match first  (esc: back)"
+            await pilot.press("R")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if len(engine.library) == 7:
+                    break
+            assert len(engine.library) == 7 and not feeds.release.is_set()  # a step landed
+            feeds.release.set()
+            await refresh_over(pilot, main, 5.0)
+            assert len(engine.library) == 8
+            assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
+            assert held_index_build.calls == 1
+
+
+async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_build_once(
+    make_engine, monkeypatch, held_index_build
+):
+    """A second build of the topic started beside the first, both competing
+    for the keys' thread."""
+    from feedtui import engine as engine_module
+    from feedtui.model import TopicDefinition
+
+    from tests.held_feeds import held_feeds
+
+    monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
+    with held_feeds(["Prompt widget one"], ["Late gizmo"]) as feeds:
+        topics = {
+            "Widgets": TopicDefinition(query="ti:widget"),
+            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
+            "Held": TopicDefinition(feeds=(feeds.held_url,)),
+        }
+        engine = make_engine(topics=topics, follows=("Prompt", "Held"))
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            main = await show(pilot, "Widgets")
+            await pilot.press("slash", *"prompt", "enter")
+            await pilot.pause()
+            assert list_title(main) == "Asking about Widgets…"
+            await pilot.press("R")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if len(engine.library.topic_positions("Widgets")) == 4:
+                    break
+            assert len(engine.library.topic_positions("Widgets")) == 4  # the new paper landed in it
+            await pilot.pause(0.1)
+            assert held_index_build.calls == 1
+            held_index_build.set()
+            for _ in range(50):
+                await pilot.pause(0.02)
+                if list_title(main).startswith("Ask:"):
+                    break
+            assert list_title(main) == "Ask: prompt — 1 paper, best match first  (esc: back)"
+            assert held_index_build.calls == 2
+            feeds.release.set()
+            await refresh_over(pilot, main, 5.0)
+
+
+async def test_an_ask_finds_the_new_version_of_one_of_its_papers(make_engine, httpserver, held_index_build):
+    from werkzeug import Response
+
+    from feedtui.model import TopicDefinition
+
+    from tests.atom import Entry, api_feed
+
+    versions = [Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")]
+    httpserver.expect_request("/good.xml").respond_with_handler(
+        lambda request: Response(api_feed(versions[-1:]), content_type="application/atom+xml")
+    )
+    held_index_build.set()
+    engine = make_engine(topics={"Good feed": TopicDefinition(feeds=(httpserver.url_for("/good.xml"),))}, follows=("Good feed",))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("r")
+        await refresh_over(pilot, main)
+        assert await asked(pilot, main, "sprocket") == "Ask: sprocket — no paper matches  (esc: back)"
+        versions.append(replace(versions[0], version=2, summary="New widget results, with a sprocket."))
+        await pilot.press("r")
+        await refresh_over(pilot, main)
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if list_title(main) == "Ask: sprocket — 1 paper, best match first  (esc: back)":
+                break
+        assert list_title(main) == "Ask: sprocket — 1 paper, best match first  (esc: back)"
+        assert held_index_build.calls == 2
+
+
 async def test_ask_ranks_and_highlights(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -83,16 +83,23 @@ class _AskIndex:
     """A topic's search index, built or being built, and the papers it is built from."""
 
     library: object
-    version: int
     members: list[int]
+    # The members' card rows when it was asked for: a store replaces the row
+    # of every paper it adds or changes, and only theirs.
+    rows: list[list]
     index: asyncio.Future[SearchIndex]
 
-    def holds(self, library: object, members: list[int]) -> bool:
+    def holds(self, library, members: list[int]) -> bool:
         """Whether it answers for these papers: not if the topic was edited or
-        retagged since (here or in another process), nor if the build failed."""
+        retagged since (here or in another process), nor if one of its papers
+        changed, nor if the build failed. A refresh storing other topics'
+        papers leaves it be."""
         built = self.index
         failed = built.done() and (built.cancelled() or built.exception() is not None)
-        return not failed and self.library is library and self.version == library.version and self.members == members
+        if failed or self.library is not library or self.members != members:
+            return False
+        rows = library.rows
+        return all(rows[i] is row for i, row in zip(members, self.rows))
 
 
 def _in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
@@ -254,6 +261,8 @@ class MainScreen(Screen):
         self.refresh_failed = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
         self._search_cache: dict[str, _AskIndex] = {}
+        # The index build running, or the last one, by topic.
+        self._index_builds: dict[str, asyncio.Future[SearchIndex]] = {}
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
         self._cards: TopicCards | None = None
@@ -1132,14 +1141,38 @@ class MainScreen(Screen):
 
     def _topic_index(self, name: str) -> asyncio.Future[SearchIndex]:
         """The topic's search index: the one kept, or the one being built, or a
-        new build in a thread. Each is kept for the session."""
+        new build. Each is kept for the session."""
         library = self.engine.library
         members = list(library.topic_positions(name))
         cached = self._search_cache.get(name)
         if cached is None or not cached.holds(library, members):
-            build = _in_daemon_thread(self._build_index, members)
-            cached = self._search_cache[name] = _AskIndex(library, library.version, members, build)
+            rows = [library.rows[i] for i in members]
+            cached = self._search_cache[name] = _AskIndex(library, members, rows, self._new_index(name, members))
         return cached.index
+
+    def _new_index(self, name: str, members: list[int]) -> asyncio.Future[SearchIndex]:
+        """A build of the topic's index in a thread, now, or when the build
+        running for it ends: two would only compete for the keys' thread."""
+        running = self._index_builds.get(name)
+        if running is None or running.done():
+            build = self._index_builds[name] = _in_daemon_thread(self._build_index, members)
+            return build
+        queued = asyncio.ensure_future(self._index_after(name, running))
+        queued.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return queued
+
+    async def _index_after(self, name: str, running: asyncio.Future) -> SearchIndex:
+        await asyncio.wait([running])
+        entry = self._search_cache[name]
+        if entry.index is not asyncio.current_task():
+            return await entry.index  # asked for again meanwhile: that build answers
+        # Built from the topic's papers as they are now (a refresh may have
+        # stored more, or replaced the library, while it waited).
+        library = entry.library = self.engine.library
+        entry.members = list(library.topic_positions(name))
+        entry.rows = [library.rows[i] for i in entry.members]
+        build = self._index_builds[name] = _in_daemon_thread(self._build_index, entry.members)
+        return await build
 
     def _build_index(self, members: list[int]) -> SearchIndex:
         """A topic's search index, kept for the session: built with the collector

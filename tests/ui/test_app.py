@@ -590,6 +590,39 @@ async def test_the_index_is_built_while_the_question_is_typed_and_once(make_engi
         assert held_index_build.calls == 1
 
 
+async def test_an_index_build_stopped_by_a_base_exception_is_built_again_at_the_next_question(
+    make_engine, monkeypatch
+):
+    """Its future stayed pending for ever, and every Ask on the topic said
+    "Asking about …" for ever."""
+    from feedtui.search import SearchIndex
+
+    class Stopped(BaseException):
+        pass
+
+    build = SearchIndex.build
+    calls = []
+
+    def stopped_once(papers):
+        calls.append(papers)
+        if len(calls) == 1:
+            raise Stopped
+        return build(papers)
+
+    monkeypatch.setattr(SearchIndex, "build", staticmethod(stopped_once))
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if not any(t.name == "feedtui-ask-index" for t in threading.enumerate()):
+                break
+        await pilot.press("escape")
+        assert await asked(pilot, main, "sorting") == "Ask: sorting — 1 paper, best match first  (esc: back)"
+        assert len(calls) == 2
+
+
 async def test_an_index_built_for_a_box_closed_unasked_does_not_hold_up_quitting(make_engine, held_index_build):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -117,13 +117,23 @@ def _in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
     def run() -> None:
         try:
             settle = partial(_settle, future, function(*args), None)
-        except Exception as error:
-            settle = partial(_settle, future, None, error)
+        except BaseException as error:  # whatever it is, or the future waits for ever
+            settle = partial(_settle, future, None, _as_failure(error))
         with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
             loop.call_soon_threadsafe(settle)
 
     threading.Thread(target=run, name="feedtui-ask-index", daemon=True).start()
     return future
+
+
+def _as_failure(error: BaseException) -> Exception:
+    """The error to fail a future with: a BaseException (SystemExit…) raised
+    on the loop would stop it, not just the question."""
+    if isinstance(error, Exception):
+        return error
+    failure = RuntimeError(f"stopped by {error!r}")
+    failure.__cause__ = error
+    return failure
 
 
 def _settle(future: asyncio.Future, result: object, error: Exception | None) -> None:

@@ -865,6 +865,14 @@ async def test_an_ask_with_unread_only_says_so_and_that_the_papers_it_hides_are_
             assert len(title) <= main.query_one("#list-title").size.width
 
 
+async def test_an_ask_with_unread_only_offers_to_show_all_only_when_it_hides_a_paper(make_engine):
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("u")
+        assert await asked(pilot, main, "sorting") == "Ask: sorting — 1 unread of 1 paper, best match first  (esc: back)"
+
+
 async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_engine):
     """The box stayed, holding the question, over the next topic's papers."""
     app = FeedtuiApp(make_engine())

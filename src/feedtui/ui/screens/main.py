@@ -193,7 +193,8 @@ class AskTitle:
         """(count, order, hint) from the whole title's to the shortest's."""
         counts = self._counts()
         order = ", best match first" if self.found else ""
-        hint = f"  ({self.show_all_key} shows all)" if self.matched else ""
+        hidden = self.matched is not None and self.matched > self.found
+        hint = f"  ({self.show_all_key} shows all)" if hidden else ""
         tails = [(counts[0], order, hint), (counts[0], "", hint), (counts[0], "", "")]
         tails += [(count, "", "") for count in counts[1:]]
         return list(dict.fromkeys(tails))

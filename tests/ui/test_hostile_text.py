@@ -6,6 +6,7 @@ clicked, and only http(s) links are ever shown as openable or opened."""
 from __future__ import annotations
 
 import unicodedata
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from textual.widget import Widget
 from feedtui.model import TopicDefinition
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.screens.detail import DetailScreen
-from feedtui.ui.services import LinkRefused
+from feedtui.ui.services import Browser, LinkRefused
 from feedtui.ui.widgets.paper_list import PaperList
 
 from tests.joiners import stray_joiners
@@ -111,6 +112,19 @@ def assert_nothing_hostile_reaches_the_screen(screen) -> str:
     return "\n".join(texts)
 
 
+class RecordingBrowser(webbrowser.BaseBrowser):
+    """The system's browser, as webbrowser would give it: it records, so that
+    no test starts a real one."""
+
+    def __init__(self, launched: list) -> None:
+        super().__init__("recorder")
+        self.launched = launched
+
+    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
+        self.launched.append([url])
+        return True
+
+
 async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engine, monkeypatch):
     engine = hostile_engine
     report = await engine.refresh(["Hostile"])
@@ -119,7 +133,8 @@ async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engi
     assert len(papers) == 8
     launched: list[list[str]] = []
     monkeypatch.setattr("feedtui.ui.services.subprocess.Popen", lambda argv, **kw: launched.append(argv))
-    monkeypatch.setattr("feedtui.ui.services.webbrowser.open", lambda url, new=0: launched.append([url]))
+    recorder = RecordingBrowser(launched)
+    monkeypatch.setattr(Browser, "system_browser", lambda self: recorder)
 
     app = FeedtuiApp(engine)
     app.browser.command = "recorder"
@@ -193,7 +208,8 @@ async def test_refused_links_are_said_so(hostile_engine, monkeypatch):
     await engine.refresh(["Hostile"])
     launched: list = []
     monkeypatch.setattr("feedtui.ui.services.subprocess.Popen", lambda argv, **kw: launched.append(argv))
-    monkeypatch.setattr("feedtui.ui.services.webbrowser.open", lambda url, new=0: launched.append([url]))
+    recorder = RecordingBrowser(launched)
+    monkeypatch.setattr(Browser, "system_browser", lambda self: recorder)
     app = FeedtuiApp(engine)
     app.browser.command = "recorder"
     async with app.run_test(size=SIZE) as pilot:

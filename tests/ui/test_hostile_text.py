@@ -197,9 +197,16 @@ async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engi
 
     # Only http(s) links were ever handed to the browser.
     assert launched and all(argv[-1].startswith(SAFE_SCHEMES) for argv in launched), launched
+    # The browser service refuses them itself, whoever asks.
+    opened = len(launched)
     for scheme_link in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,<script>"):
         with pytest.raises(LinkRefused):
             app.browser.checked(scheme_link)
+        with pytest.raises(LinkRefused):
+            app.browser.start_command(scheme_link)
+        with pytest.raises(LinkRefused):
+            app.browser.open_in(recorder, scheme_link)
+    assert len(launched) == opened
     assert all(url.startswith(SAFE_SCHEMES) for url in app.browser.launched)
 
 

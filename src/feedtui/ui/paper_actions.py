@@ -76,7 +76,7 @@ def _open_with_system_browser(app: App, link: str) -> None:
         app.call_from_thread(_open_in_terminal, app, browser, link)
         return
     try:
-        opened = browser.open(link, new=2)
+        opened = app.browser.open_in(browser, link)
     except OSError as error:
         app.call_from_thread(_could_not_start, app, error)
         return
@@ -88,7 +88,7 @@ def _open_in_terminal(app: App, browser: webbrowser.BaseBrowser, link: str) -> N
     until it exits, with the app suspended."""
     try:
         with app.suspend():
-            opened = browser.open(link, new=2)
+            opened = app.browser.open_in(browser, link)
     except SuspendNotSupported:
         app.notify(
             f"Could not start the browser: {browser.basename} runs in the terminal, which feedtui cannot hand over here; "

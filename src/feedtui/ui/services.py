@@ -42,7 +42,8 @@ class Browser:
         """Start the configured command on `url`, else the first of $BROWSER's
         commands that starts (a `:`-separated list, as Python's webbrowser
         reads it); False when there is no command. Nothing waits for the
-        browser to exit."""
+        browser to exit. LinkRefused for a link that is not http(s)."""
+        url = self.checked(url)
         if self.command:
             commands = [self.command]
         else:
@@ -59,6 +60,11 @@ class Browser:
         if failure is not None:
             raise failure
         return False
+
+    def open_in(self, browser: webbrowser.BaseBrowser, url: str) -> bool:
+        """Open `url` with a browser `system_browser` gave (webbrowser's answer:
+        False when it could not); LinkRefused for a link that is not http(s)."""
+        return browser.open(self.checked(url), new=2)
 
     def system_browser(self) -> webbrowser.BaseBrowser:
         """The browser Python's webbrowser would use first, else NoBrowser."""

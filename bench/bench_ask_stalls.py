@@ -2,17 +2,15 @@
 """Ask about a big topic in the running app: how long the answer takes, and
 how long the event loop (the keys) stalls meanwhile.
 
-    python bench/bench_ask_stalls.py --cache DIR [--question Q] [--typing S] [--src PATH]
+    python bench/bench_ask_stalls.py --cache DIR [--question Q] [--src PATH]
 
 DIR is a data directory's parent holding config.toml and data/, such as the
 B cache of `bench/run.py` (40,000 papers, topics of 10,000); it is copied
 first, so the app's writes never touch it. The app runs headless (Textual's
 `run_test`), shows the largest topic, and asks Q twice: the first time its
 search index is built (its papers read from the cache), the second time the
-index is kept. Each time the box is opened S seconds (default 0) before
-the question is sent, as if it were typed meanwhile. A task ticking every
-10 ms on the app's event loop records how late each tick is: a late tick is
-a key that would have waited as long.
+index is kept. A task ticking every 10 ms on the app's event loop records how
+late each tick is: a late tick is a key that would have waited as long.
 Prints each Ask's time and its five worst stalls, and the collections the
 garbage collector ran during the first one. `--src` measures another tree.
 """
@@ -82,24 +80,20 @@ class Collections:
         return f"{len(self.runs)} collections; those over 5 ms: {', '.join(slow) or 'none'}"
 
 
-async def ask(pilot, main, question: str, typing_s: float) -> tuple[float, float]:
-    """Ask `question` about the topic shown, `typing_s` after opening the box;
-    seconds from opening the box, and from Enter, until its answer is the list."""
-    opened = time.perf_counter()
+async def ask(pilot, main, question: str) -> float:
+    """Ask `question` about the topic shown; seconds until its answer is the list."""
+    started = time.perf_counter()
     await pilot.press("slash")
-    await asyncio.sleep(typing_s)
     main.query_one("#ask").value = question
-    entered = time.perf_counter()
     await pilot.press("enter")
     while not (main.ask_question == question and main._cards is not None and main._cards.highlight):
         await pilot.pause(0.01)
-        if time.perf_counter() - opened > 120:
+        if time.perf_counter() - started > 120:
             raise SystemExit(f"no answer to {question!r} in 120 s")
-    answered = time.perf_counter()
-    return answered - opened, answered - entered
+    return time.perf_counter() - started
 
 
-async def measure(data: Path, question: str, typing_s: float) -> None:
+async def measure(data: Path, question: str) -> None:
     from feedtui.config import load_config
     from feedtui.ui.run import build_app
     from feedtui.ui.widgets.topic_list import TopicList
@@ -113,30 +107,29 @@ async def measure(data: Path, question: str, typing_s: float) -> None:
         biggest = max(main.query_one(TopicList).rows, key=lambda row: row.papers)
         main.go_to_topic(biggest.name)
         await pilot.pause(0.5)
-        print(f"topic {biggest.name!r}: {biggest.papers:,} papers; question {question!r}, typed in {typing_s:g} s")
+        print(f"topic {biggest.name!r}: {biggest.papers:,} papers; question {question!r}")
         with Ticker() as first, Collections() as collections:
-            took, after_enter = await ask(pilot, main, question, typing_s)
-        print(f"  first Ask (index built)   {took:6.2f} s ({after_enter:.2f} s after Enter); worst stalls {first.worst()}")
+            took = await ask(pilot, main, question)
+        print(f"  first Ask (index built)   {took:6.2f} s; worst stalls {first.worst()}")
         print(f"    {collections}")
         await pilot.press("escape")
         await pilot.pause(0.2)
         with Ticker() as second:
-            took, after_enter = await ask(pilot, main, question, typing_s)
-        print(f"  second Ask (index kept)   {took:6.2f} s ({after_enter:.2f} s after Enter); worst stalls {second.worst()}")
+            took = await ask(pilot, main, question)
+        print(f"  second Ask (index kept)   {took:6.2f} s; worst stalls {second.worst()}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, required=True, help="a data directory's parent (config.toml, data/)")
     parser.add_argument("--question", default="federated", help="what to ask")
-    parser.add_argument("--typing", type=float, default=0.0, help="seconds between opening the box and Enter (the question being typed)")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the feedtui source tree to measure")
     args = parser.parse_args()
     sys.path.insert(0, str(args.src))
     with tempfile.TemporaryDirectory(prefix="ask-stalls-") as work:
         copy = Path(work) / "cache"
         shutil.copytree(args.cache, copy, symlinks=True)
-        asyncio.run(measure(copy / "data", args.question, args.typing))
+        asyncio.run(measure(copy / "data", args.question))
 
 
 if __name__ == "__main__":

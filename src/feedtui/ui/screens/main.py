@@ -1097,8 +1097,6 @@ class MainScreen(Screen):
         ask.display = True
         ask.value = self.ask_question
         ask.focus()
-        # The index is built while the question is typed: seconds at 10,000 papers.
-        self._topic_index(self.current)
 
     @on(Input.Submitted, "#ask")
     def on_ask_submitted(self, event: Input.Submitted) -> None:
@@ -1119,7 +1117,13 @@ class MainScreen(Screen):
         self.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
         # Shielded: a question asked again meanwhile cancels this worker, not
         # the build it shares.
-        index = await asyncio.shield(self._topic_index(name))
+        try:
+            index = await asyncio.shield(self._topic_index(name))
+        except Exception as error:  # the papers could not be read: the next question builds again
+            if self.current == name and self.ask_question == question:
+                self.notify(f"Could not search {name}: {error}", severity="error", markup=False)
+                self.action_back()
+            return
         # Ranking 10,000 papers takes a few hundred milliseconds: not on the keys' thread.
         ranked = await asyncio.to_thread(index.rank, question)
         if self.current != name or self.ask_question != question:

@@ -99,6 +99,32 @@ async def show(pilot, name: str) -> MainScreen:
     return main
 
 
+async def until(pilot, holds, *, tries: int = 100, step: float = 0.02) -> None:
+    """Let the app run until `holds()` is true, or `tries` pauses have passed."""
+    for _ in range(tries):
+        if holds():
+            return
+        await pilot.pause(step)
+
+
+@contextmanager
+def prompt_and_held_feeds(make_engine, prompt: list[str], held: list[str], *, others: dict | None = None, **options):
+    """(engine, feeds): an engine following two feed topics served on 127.0.0.1,
+    "Prompt", answered at once, and "Held", whose answer waits for
+    `feeds.release`; `others` are topics beside them."""
+    from feedtui.model import TopicDefinition
+
+    from tests.held_feeds import held_feeds
+
+    with held_feeds(prompt, held) as feeds:
+        topics = {
+            **(others or {}),
+            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
+            "Held": TopicDefinition(feeds=(feeds.held_url,)),
+        }
+        yield make_engine(topics=topics, follows=("Prompt", "Held"), **options), feeds
+
+
 async def test_starts_on_the_first_followed_topic_with_cards(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
@@ -560,10 +586,7 @@ async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(m
         assert main.query_one("#ask", Input).value == "widget"
         assert main.unread_only
         held_index_build.set()
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if list_title(main).startswith("Ask:"):
-                break
+        await until(pilot, lambda: list_title(main).startswith("Ask:"))
         assert list_title(main) == "Ask: widget — 3 unread of 4 papers  (u shows all)  (esc: back)"
 
 
@@ -579,10 +602,7 @@ async def test_a_question_asked_again_while_the_index_is_built_shares_that_build
         await pilot.press("slash", *"sorting", "enter")
         await pilot.pause()
         held_index_build.set()
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if list_title(main).startswith("Ask:"):
-                break
+        await until(pilot, lambda: list_title(main).startswith("Ask:"))
         assert list_title(main) == "Ask: sorting — 1 paper, best match first  (esc: back)"
         assert held_index_build.calls == 1
 
@@ -636,17 +656,13 @@ async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topic
     from feedtui import engine as engine_module
     from feedtui.model import TopicDefinition
 
-    from tests.held_feeds import held_feeds
-
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
     held_index_build.set()
-    with held_feeds(["Prompt gizmo one", "Prompt gizmo two"], ["Late gizmo"]) as feeds:
-        topics = {
-            "Widgets": TopicDefinition(query="abs:widget"),
-            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
-            "Held": TopicDefinition(feeds=(feeds.held_url,)),
-        }
-        engine = make_engine(topics=topics, follows=("Prompt", "Held"))
+    widgets = {"Widgets": TopicDefinition(query="abs:widget")}
+    with prompt_and_held_feeds(make_engine, ["Prompt gizmo one", "Prompt gizmo two"], ["Late gizmo"], others=widgets) as (
+        engine,
+        feeds,
+    ):
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
@@ -673,16 +689,9 @@ async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_b
     from feedtui import engine as engine_module
     from feedtui.model import TopicDefinition
 
-    from tests.held_feeds import held_feeds
-
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
-    with held_feeds(["Prompt widget one"], ["Late gizmo"]) as feeds:
-        topics = {
-            "Widgets": TopicDefinition(query="ti:widget"),
-            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
-            "Held": TopicDefinition(feeds=(feeds.held_url,)),
-        }
-        engine = make_engine(topics=topics, follows=("Prompt", "Held"))
+    widgets = {"Widgets": TopicDefinition(query="ti:widget")}
+    with prompt_and_held_feeds(make_engine, ["Prompt widget one"], ["Late gizmo"], others=widgets) as (engine, feeds):
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
@@ -699,10 +708,7 @@ async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_b
             await pilot.pause(0.1)
             assert held_index_build.calls == 1
             held_index_build.set()
-            for _ in range(50):
-                await pilot.pause(0.02)
-                if list_title(main).startswith("Ask:"):
-                    break
+            await until(pilot, lambda: list_title(main).startswith("Ask:"))
             assert list_title(main) == "Ask: prompt — 1 paper, best match first  (esc: back)"
             assert held_index_build.calls == 2
             feeds.release.set()
@@ -731,10 +737,7 @@ async def test_an_ask_finds_the_new_version_of_one_of_its_papers(make_engine, ht
         versions.append(replace(versions[0], version=2, summary="New widget results, with a sprocket."))
         await pilot.press("r")
         await refresh_over(pilot, main)
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if list_title(main) == "Ask: sprocket — 1 paper, best match first  (esc: back)":
-                break
+        await until(pilot, lambda: list_title(main) == "Ask: sprocket — 1 paper, best match first  (esc: back)")
         assert list_title(main) == "Ask: sprocket — 1 paper, best match first  (esc: back)"
         assert held_index_build.calls == 2
 
@@ -1452,17 +1455,12 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
     """One source held: the other's papers show in the list and the sidebar as
     soon as they are stored; the cursor stays on its paper when the rest lands."""
     from feedtui import engine as engine_module
-    from feedtui.model import TopicDefinition
-
-    from tests.held_feeds import held_feeds
 
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
-    with held_feeds(["Prompt widget one", "Prompt widget two"], ["Late widget"]) as feeds:
-        topics = {
-            "Prompt": TopicDefinition(feeds=(feeds.prompt_url,)),
-            "Held": TopicDefinition(feeds=(feeds.held_url,)),
-        }
-        engine = make_engine(papers=[], topics=topics, follows=("Prompt", "Held"))
+    with prompt_and_held_feeds(make_engine, ["Prompt widget one", "Prompt widget two"], ["Late widget"], papers=[]) as (
+        engine,
+        feeds,
+    ):
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
@@ -1569,13 +1567,10 @@ async def test_sources_failing_the_same_way_are_one_notification_not_one_each(ma
 async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine
-    from feedtui.model import TopicDefinition
-
-    from tests.held_feeds import held_feeds
-
-    with held_feeds(["Prompt widget one", "Prompt widget two"], ["Late widget"]) as feeds:
-        topics = {"Prompt": TopicDefinition(feeds=(feeds.prompt_url,)), "Held": TopicDefinition(feeds=(feeds.held_url,))}
-        engine = make_engine(papers=[], topics=topics, follows=("Prompt", "Held"))
+    with prompt_and_held_feeds(make_engine, ["Prompt widget one", "Prompt widget two"], ["Late widget"], papers=[]) as (
+        engine,
+        feeds,
+    ):
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             main = await ready(pilot)

@@ -1451,6 +1451,25 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
         assert engine.state.is_read("2611.09999")
 
 
+async def test_an_empty_topic_being_fetched_says_so(make_engine):
+    """It said "No papers yet — press r to fetch this topic" while r's refresh
+    was fetching it."""
+    with prompt_and_held_feeds(make_engine, ["Prompt widget one"], ["Late widget"], papers=[]) as (engine, feeds):
+        app = FeedtuiApp(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            main = await show(pilot, "Held")
+            paper_list = main.query_one(PaperList)
+            assert "No papers yet — press r to fetch this topic" in "\n".join(lines_of(paper_list))
+            await pilot.press("R")
+            await until(pilot, feeds.asked.is_set)
+            await pilot.pause()
+            assert "No papers yet — fetching this topic now" in "\n".join(lines_of(paper_list))
+            feeds.release.set()
+            await refresh_over(pilot, main, 5.0)
+            assert "Late widget" in "\n".join(lines_of(paper_list))
+
+
 async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engine, monkeypatch):
     """One source held: the other's papers show in the list and the sidebar as
     soon as they are stored; the cursor stays on its paper when the rest lands."""

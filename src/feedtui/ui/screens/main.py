@@ -265,6 +265,8 @@ class MainScreen(Screen):
         self.ask_question = ""
         self._key_hints: dict[str, str] = {}
         self.refreshing = False
+        # The topics the refresh under way fetches (None: every one due).
+        self._refresh_names: list[str] | None = None
         # What the refresh under way is at, as the status line says it.
         self._refresh_activity = ""
         self._auto_refreshed_at = float("-inf")
@@ -668,6 +670,8 @@ class MainScreen(Screen):
         if self.engine.demo:
             return "No papers in this topic in the demo data"
         if self.engine.state.is_following(name):
+            if self.refreshing and (self._refresh_names is None or name in self._refresh_names):
+                return "No papers yet — fetching this topic now"
             return f"No papers yet — press {self._key('topic.refresh')} to fetch this topic"
         return f"No papers yet — press {self._key('topic.follow')} to follow this topic and fetch it"
 
@@ -1332,9 +1336,13 @@ class MainScreen(Screen):
         engine = self.engine
         status = self.query_one(StatusLine)
         self.refreshing = True
+        self._refresh_names = names
         status.start_progress(1)
         self._refresh_activity = ""
         self.show_refreshing()
+        if self.current and not self.ask_question:
+            # An empty topic being fetched says so, not "press r to fetch".
+            self.query_one(PaperList).empty_message = self._empty_message(self.current, self._list_total)
 
         # Sources failing the same way (a server down takes all its feeds with
         # it): the first is told at once, the others in one notification at the

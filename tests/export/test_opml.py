@@ -263,8 +263,12 @@ def test_a_file_in_utf_8_or_with_a_byte_order_mark_is_read_as_it_is_without_a_wa
 
 def test_a_file_that_names_its_encoding_wrongly_is_still_refused():
     data = '<?xml version="1.0" encoding="UTF-8"?><opml><body><outline title="Café"/></body></opml>'.encode("latin-1")
-    with pytest.raises(OpmlError, match="not well-formed"):
+    with pytest.raises(OpmlError, match="not well-formed") as refused:
         import_opml(data, "lying.opml")
+    # The bytes that stopped it are no UTF-8: the message says where to look.
+    assert str(refused.value).endswith(
+        "; the file is not in the UTF-8 it says it is: save it as UTF-8, or name its real encoding"
+    )
 
 
 # -- invalid and hostile input ---------------------------------------------------------

@@ -159,11 +159,9 @@ def _undeclared_windows_1252(data: bytes) -> str | None:
     read as windows-1252; None for any other file."""
     if data.startswith(_BYTE_ORDER_MARKS) or b"\0" in data[:4] or _DECLARES_ENCODING.match(data.lstrip()[:512]):
         return None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1").translate(_CP1252_FOR_C1)
-    return None
+    if _is_utf_8(data):
+        return None
+    return data.decode("latin-1").translate(_CP1252_FOR_C1)
 
 
 class _Refused(Exception):
@@ -201,10 +199,19 @@ def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
     except _Refused as refusal:
         raise OpmlError(source, str(refusal)) from None
     except expat.ExpatError as error:
-        raise OpmlError(
-            source, f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
-        ) from None
+        problem = f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
+        if error.code == expat.errors.codes[expat.errors.XML_ERROR_INVALID_TOKEN] and not _is_utf_8(data):
+            problem += "; the file is not in the UTF-8 it says it is: save it as UTF-8, or name its real encoding"
+        raise OpmlError(source, problem) from None
     return builder.close(), FEEDTUI_NS in namespaces
+
+
+def _is_utf_8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _clark(name: str) -> str:

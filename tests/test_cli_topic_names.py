@@ -203,11 +203,10 @@ def test_opml_import_adds_its_topics_in_one_change_with_each_name_sorted_out(env
         "merged into Lab blog: 1 more feed(s)",
         "added edge inference (feeds) (the name 'edge inference' is taken by Edge Inference, a topic without feeds): "
         "feeds https://edge.example.org/rss",
-        "added EDGE INFERENCE (feeds) 2 (the name 'EDGE INFERENCE' is taken by Edge Inference, a topic without feeds): "
-        "feeds https://edge-too.example.org/rss",
+        "merged into edge inference (feeds): 1 more feed(s)",
         "added Sparse (feeds) (the name 'Sparse' is taken by a topic without feeds): feeds https://sparse.example.org/rss",
         "added Sparse (2): feeds https://sparse.example.org/other.rss",
-        f"imported {source}: 5 topic(s) added, 2 merged into existing topics, 1 already here, 0 topic(s) skipped; "
+        f"imported {source}: 4 topic(s) added, 3 merged into existing topics, 1 already here, 0 topic(s) skipped; "
         "2 duplicate feed(s) merged",
     ]
     assert len(builds) == 2  # the command's start, and the import
@@ -218,11 +217,24 @@ def test_opml_import_adds_its_topics_in_one_change_with_each_name_sorted_out(env
         "Lab blog": ({"feeds": ["https://lab.example.org/atom.xml", "https://lab.example.org/notes.xml"]}, True),
         "Mine": ({"feeds": ["https://mine.example.org/feed"]}, False),
         "Vision": ({"feeds": ["https://vision.example.com/rss", "https://pixels.example.net/feed"]}, True),
-        "edge inference (feeds)": ({"feeds": ["https://edge.example.org/rss"]}, True),
-        "EDGE INFERENCE (feeds) 2": ({"feeds": ["https://edge-too.example.org/rss"]}, True),
+        "edge inference (feeds)": ({"feeds": ["https://edge.example.org/rss", "https://edge-too.example.org/rss"]}, True),
         "Sparse (feeds)": ({"feeds": ["https://sparse.example.org/rss"]}, True),
         "Sparse (2)": ({"feeds": ["https://sparse.example.org/other.rss"]}, True),
     }
+
+
+def test_the_same_opml_imported_again_adds_nothing(env, capsys):
+    """Every topic renamed "NAME (feeds)" the first time came back as
+    "NAME (feeds) 2", a copy of it, at every import of the same file."""
+    source = OPML / "mixed.opml"
+    assert env.run("import", "opml", str(source)) == 0
+    first = topics(env, capsys)
+    assert env.run("import", "opml", str(source)) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"imported {source}: 0 topic(s) added, 0 merged into existing topics, 8 already here, 0 topic(s) skipped; "
+        "2 duplicate feed(s) merged"
+    )
+    assert topics(env, capsys) == first
 
 
 def test_opml_import_renames_every_spelling_of_the_reading_list_s_name(env, capsys):
@@ -242,8 +254,8 @@ def test_opml_import_renames_every_spelling_of_the_reading_list_s_name(env, caps
     assert err[:3] == [
         "added Starred (feeds) (the name 'Starred' is taken by the reading list): feeds https://d.example.org/rss",
         "added ★ Starred (feeds) (the name '★ Starred' is taken by the reading list): feeds https://e.example.org/rss",
-        "added starred (feeds) 2 (the name 'starred' is taken by the reading list): feeds https://s.example.org/rss",
+        "merged into Starred (feeds): 1 more feed(s)",  # case aside, as a folder merges into a topic
     ]
-    assert err[3].endswith("3 topic(s) added, 0 merged into existing topics, 0 already here, 0 topic(s) skipped")
+    assert err[3].endswith("2 topic(s) added, 1 merged into existing topics, 0 already here, 0 topic(s) skipped")
     names = topics(env, capsys)
-    assert names["starred (feeds) 2"]["definition"] == {"feeds": ["https://s.example.org/rss"]}
+    assert names["Starred (feeds)"]["definition"] == {"feeds": ["https://d.example.org/rss", "https://s.example.org/rss"]}

@@ -908,6 +908,12 @@ def _import_opml(engine, args) -> int:
         for topic in result.topics:
             taken = engine.name_taken(engine.topic_name(topic.name))
             existing = engine.registry.get(taken) if taken else None
+            if taken and (existing is None or not existing.topic.definition.feeds):
+                # Its feeds became "NAME (feeds)" at an earlier import (or
+                # earlier in this file): they go there again, not to "NAME (feeds) 2".
+                earlier = engine.registry.get(engine.name_taken(f"{topic.name} (feeds)") or "")
+                if earlier is not None and earlier.topic.definition.feeds:
+                    existing = earlier
             try:
                 if existing is not None and existing.topic.definition.feeds:
                     current = existing.topic.definition

@@ -53,6 +53,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from feedtui.model import Topic, TopicDefinition, utcnow
+from feedtui.sources.parse_document import is_utf8
 from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 
@@ -159,7 +160,7 @@ def _undeclared_windows_1252(data: bytes) -> str | None:
     read as windows-1252; None for any other file."""
     if data.startswith(_BYTE_ORDER_MARKS) or b"\0" in data[:4] or _DECLARES_ENCODING.match(data.lstrip()[:512]):
         return None
-    if _is_utf_8(data):
+    if is_utf8(data):
         return None
     return data.decode("latin-1").translate(_CP1252_FOR_C1)
 
@@ -200,18 +201,10 @@ def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
         raise OpmlError(source, str(refusal)) from None
     except expat.ExpatError as error:
         problem = f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
-        if error.code == expat.errors.codes[expat.errors.XML_ERROR_INVALID_TOKEN] and not _is_utf_8(data):
+        if error.code == expat.errors.codes[expat.errors.XML_ERROR_INVALID_TOKEN] and not is_utf8(data):
             problem += "; the file is not in the UTF-8 it says it is: save it as UTF-8, or name its real encoding"
         raise OpmlError(source, problem) from None
     return builder.close(), FEEDTUI_NS in namespaces
-
-
-def _is_utf_8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _clark(name: str) -> str:

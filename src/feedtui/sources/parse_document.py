@@ -95,7 +95,7 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        if encoding in _SINGLE_BYTE_LATIN and _is_utf8(data):
+        if encoding in _SINGLE_BYTE_LATIN and is_utf8(data):
             encoding = "utf-8"
         if claimed and _codec_name(claimed) != encoding:
             warnings.append(
@@ -108,7 +108,7 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
     return _reencode(_decode_windows_1252(data))
 
 
-def _is_utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

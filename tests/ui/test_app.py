@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import threading
 import webbrowser
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from textual.geometry import Region
@@ -999,7 +1001,7 @@ async def test_open_and_copy_use_only_http_links(make_engine, monkeypatch):
     app = FeedtuiApp(engine)
     opened: list[str] = []
     monkeypatch.setattr("feedtui.ui.services.subprocess.Popen", lambda argv, **kw: opened.append(argv[-1]))
-    app.browser.command = "recorder"
+    app.browser.command = "true"  # found on PATH; Popen records instead of starting it
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
@@ -1039,21 +1041,29 @@ async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch
         assert "Could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
 
 
+def install_program(bin_dir: Path, name: str, script: str) -> None:
+    """A shell script `name` in bin_dir, a stand-in for a program on PATH."""
+    bin_dir.mkdir(exist_ok=True)
+    program = bin_dir / name
+    program.write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    program.chmod(0o755)
+
+
+def writes_its_arguments(record: Path) -> str:
+    return f'printf "%s\\n" "$@" > {shlex.quote(str(record))}\n'
+
+
 @pytest.fixture
 def console_browser(tmp_path, monkeypatch):
     """A headless machine whose only browser is lynx, as Python's webbrowser
     finds it: no display, no $BROWSER, `lynx` on PATH. The stand-in is a
     script that writes its arguments to a file and exits."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
     argv_file = tmp_path / "lynx-argv.txt"
-    script = bin_dir / "lynx"
-    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {shlex.quote(str(argv_file))}\n', encoding="utf-8")
-    script.chmod(0o755)
+    install_program(tmp_path / "bin", "lynx", writes_its_arguments(argv_file))
     for name in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.setenv("PATH", str(bin_dir))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     # webbrowser looks for browsers once: make it look again, here.
     monkeypatch.setattr(webbrowser, "_browsers", {})
     monkeypatch.setattr(webbrowser, "_tryorder", None)
@@ -1065,19 +1075,27 @@ def notifications(app) -> list[str]:
     return [n.message for n in app._notifications]
 
 
-async def test_a_terminal_browser_gets_the_terminal_with_the_reader_suspended(make_engine, console_browser, monkeypatch):
-    """lynx ran on the event loop, drawing into the reader's screen, and the
-    reader froze until it exited."""
-    app = FeedtuiApp(make_engine())
+def hand_over_recorder(app, monkeypatch, browser_wrote: Path) -> list[tuple[str, bool]]:
+    """Replaces the app's suspend with one that records when the reader gave
+    the terminal away and took it back, and whether the browser had written
+    `browser_wrote` by then."""
     handed_over: list[tuple[str, bool]] = []
 
     @contextmanager
     def suspend():
-        handed_over.append(("suspended", console_browser.exists()))
+        handed_over.append(("suspended", browser_wrote.exists()))
         yield
-        handed_over.append(("resumed", console_browser.exists()))
+        handed_over.append(("resumed", browser_wrote.exists()))
 
     monkeypatch.setattr(app, "suspend", suspend)
+    return handed_over
+
+
+async def test_a_terminal_browser_gets_the_terminal_with_the_reader_suspended(make_engine, console_browser, monkeypatch):
+    """lynx ran on the event loop, drawing into the reader's screen, and the
+    reader froze until it exited."""
+    app = FeedtuiApp(make_engine())
+    handed_over = hand_over_recorder(app, monkeypatch, console_browser)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
@@ -1107,6 +1125,48 @@ async def test_a_terminal_browser_is_not_run_where_the_reader_cannot_hand_over_t
         ) in notifications(app)
         assert not any(m.startswith("Opened") for m in notifications(app))
     assert not console_browser.exists()
+
+
+async def test_a_terminal_browser_in_the_browser_variable_gets_the_terminal(make_engine, tmp_path, monkeypatch):
+    """`BROWSER=w3m` was started in the background with no terminal: w3m
+    opened nothing, and the reader said "Opened"."""
+    ran = tmp_path / "w3m-argv.txt"
+    install_program(tmp_path / "bin", "w3m", writes_its_arguments(ran))
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("BROWSER", "w3m")
+    app = FeedtuiApp(make_engine())
+    handed_over = hand_over_recorder(app, monkeypatch, ran)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    assert handed_over == [("suspended", False), ("resumed", True)]
+    assert ran.read_text().split() == ["https://arxiv.org/abs/2611.00001v1"]
+
+
+async def test_the_reader_keeps_running_while_a_terminal_browser_has_the_terminal(make_engine, tmp_path, monkeypatch):
+    """lynx ran on the event loop: a refresh under way stopped until it
+    exited, and its requests could time out. Here the stand-in browser exits
+    only once the reader's event loop has run a timer meanwhile."""
+    tick = tmp_path / "tick"
+    waits_for_tick = f"for _ in $(seq 500); do [ -e {shlex.quote(str(tick))} ] && exit 0; sleep 0.01; done\nexit 1\n"
+    install_program(tmp_path / "bin", "lynx", waits_for_tick)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    app = FeedtuiApp(make_engine())
+    app.browser.command = "lynx {url}"
+    handed_over = hand_over_recorder(app, monkeypatch, tick)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        app.set_timer(0.1, tick.touch)
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    assert handed_over == [("suspended", False), ("resumed", True)]
 
 
 class SlowBrowser(webbrowser.BaseBrowser):

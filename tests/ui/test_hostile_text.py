@@ -137,7 +137,7 @@ async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engi
     monkeypatch.setattr(Browser, "system_browser", lambda self: recorder)
 
     app = FeedtuiApp(engine)
-    app.browser.command = "recorder"
+    app.browser.command = "true"  # found on PATH; Popen records instead of starting it
     async with app.run_test(size=(140, 60)) as pilot:
         main = await ready(pilot)
         main.go_to_topic("Hostile")
@@ -203,7 +203,7 @@ async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engi
         with pytest.raises(LinkRefused):
             app.browser.checked(scheme_link)
         with pytest.raises(LinkRefused):
-            app.browser.start_command(scheme_link)
+            app.browser.command_for(scheme_link)
         with pytest.raises(LinkRefused):
             app.browser.open_in(recorder, scheme_link)
     assert len(launched) == opened
@@ -218,7 +218,7 @@ async def test_refused_links_are_said_so(hostile_engine, monkeypatch):
     recorder = RecordingBrowser(launched)
     monkeypatch.setattr(Browser, "system_browser", lambda self: recorder)
     app = FeedtuiApp(engine)
-    app.browser.command = "recorder"
+    app.browser.command = "true"  # found on PATH; Popen records instead of starting it
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.go_to_topic("Hostile")

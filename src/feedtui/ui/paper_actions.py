@@ -4,11 +4,13 @@ and say what happened (or why nothing did) in a notification.
 
 Nothing here waits for a browser on the event loop: a command is started
 and left to run, the system's browser is found and started in a thread,
-and a browser that runs in the terminal gets it, with the app suspended."""
+and a browser that runs in the terminal gets it, with the app suspended
+and its event loop still running."""
 
 from __future__ import annotations
 
-import webbrowser
+import asyncio
+from collections.abc import Callable
 from functools import partial
 
 from textual.app import App, SuspendNotSupported
@@ -50,18 +52,25 @@ def copy_bibtex(app: App, paper: Paper) -> None:
 
 def _open(app: App, url: str) -> None:
     try:
-        link = app.browser.checked(url)
-        started = app.browser.start_command(link)
+        command = app.browser.command_for(url)
+        if command is not None and not command.in_terminal:
+            app.browser.start(command)
     except LinkRefused as refused:
         app.notify(str(refused), severity="error", markup=False)
         return
     except OSError as error:
         _could_not_start(app, error)
         return
-    if started:
-        app.notify(f"Opened {link}", markup=False)
-        return
-    app.run_worker(partial(_open_with_system_browser, app, link), thread=True, group="browser", exit_on_error=False)
+    if command is None:
+        link = app.browser.checked(url)
+        app.run_worker(partial(_open_with_system_browser, app, link), thread=True, group="browser", exit_on_error=False)
+    elif command.in_terminal:
+        app.run_worker(
+            _hand_over_terminal(app, command.program, partial(app.browser.run, command), command.url),
+            group="browser", exit_on_error=False,
+        )
+    else:
+        app.notify(f"Opened {command.url}", markup=False)
 
 
 def _open_with_system_browser(app: App, link: str) -> None:
@@ -73,38 +82,42 @@ def _open_with_system_browser(app: App, link: str) -> None:
         app.call_from_thread(_could_not_start, app, error)
         return
     if runs_in_terminal(browser):
-        app.call_from_thread(_open_in_terminal, app, browser, link)
+        app.call_from_thread(_hand_over_terminal, app, browser.basename, partial(app.browser.open_in, browser, link), link)
         return
     try:
         opened = app.browser.open_in(browser, link)
     except OSError as error:
         app.call_from_thread(_could_not_start, app, error)
         return
-    app.call_from_thread(_say_opened, app, browser, link, opened)
+    app.call_from_thread(_say_opened, app, browser.basename, link, opened)
 
 
-def _open_in_terminal(app: App, browser: webbrowser.BaseBrowser, link: str) -> None:
+async def _hand_over_terminal(app: App, name: str, run_browser: Callable[[], bool], link: str) -> None:
     """A browser that draws in this terminal (lynx, w3m) gets it to itself
-    until it exits, with the app suspended."""
+    until it exits, with the app suspended. It runs in a thread, so the
+    event loop goes on meanwhile (a refresh under way keeps fetching and
+    storing); the screen is repainted once the reader has the terminal back."""
     try:
-        with app.suspend():
-            opened = app.browser.open_in(browser, link)
+        with app.batch_update(), app.suspend():
+            opened = await asyncio.to_thread(run_browser)
     except SuspendNotSupported:
         app.notify(
-            f"Could not start the browser: {browser.basename} runs in the terminal, which feedtui cannot hand over here; "
+            f"Could not start the browser: {name} runs in the terminal, which feedtui cannot hand over here; "
             "set browser in the config file, or $BROWSER",
             severity="error", markup=False,
         )
         return
-    _say_opened(app, browser, link, opened)
+    except OSError as error:
+        _could_not_start(app, error)
+        return
+    _say_opened(app, name, link, opened)
 
 
-def _say_opened(app: App, browser: webbrowser.BaseBrowser, link: str, opened: bool) -> None:
+def _say_opened(app: App, name: str, link: str, opened: bool) -> None:
     if opened:
-        app.browser.launched.append(link)
         app.notify(f"Opened {link}", markup=False)
     else:
-        app.notify(f"Could not open {link} with {browser.basename}", severity="error", markup=False)
+        app.notify(f"Could not open {link} with {name}", severity="error", markup=False)
 
 
 def _could_not_start(app: App, error: OSError) -> None:

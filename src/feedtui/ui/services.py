@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from feedtui.text.links import refusal, safe_link
+
+
+# Browsers that draw in the terminal: a command naming one runs with the
+# reader suspended, as webbrowser's console browsers do, instead of being
+# started in the background, where it has no terminal and opens nothing.
+TERMINAL_BROWSERS = frozenset({"lynx", "w3m", "links", "links2", "elinks", "www-browser", "browsh", "cha", "carbonyl"})
 
 
 class LinkRefused(ValueError):
@@ -38,11 +46,11 @@ class Browser:
             raise LinkRefused(refusal(url))
         return safe
 
-    def start_command(self, url: str) -> bool:
-        """Start the configured command on `url`, else the first of $BROWSER's
-        commands that starts (a `:`-separated list, as Python's webbrowser
-        reads it); False when there is no command. Nothing waits for the
-        browser to exit. LinkRefused for a link that is not http(s)."""
+    def command_for(self, url: str) -> BrowserCommand | None:
+        """The command that opens `url`: the configured one, else the first of
+        $BROWSER's commands whose program is found (a `:`-separated list, as
+        Python's webbrowser reads it); None when there is no command, OSError
+        when none is found. LinkRefused for a link that is not http(s)."""
         url = self.checked(url)
         if self.command:
             commands = [self.command]
@@ -51,20 +59,36 @@ class Browser:
         failure: OSError | None = None
         for command in commands:
             try:
-                _start(command, url)
+                return _command_line(command, url)
             except OSError as error:
                 failure = failure or error
-                continue
-            self.launched.append(url)
-            return True
         if failure is not None:
             raise failure
-        return False
+        return None
+
+    def start(self, command: BrowserCommand) -> None:
+        """Start a browser that opens its own window; nothing waits for it to exit."""
+        subprocess.Popen(
+            command.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self.launched.append(command.url)
+
+    def run(self, command: BrowserCommand) -> bool:
+        """Run a browser that draws in this terminal until it exits (the
+        caller has handed the terminal over); whether it exited cleanly."""
+        finished = subprocess.run(command.argv, check=False)
+        self.launched.append(command.url)
+        return finished.returncode == 0
 
     def open_in(self, browser: webbrowser.BaseBrowser, url: str) -> bool:
         """Open `url` with a browser `system_browser` gave (webbrowser's answer:
         False when it could not); LinkRefused for a link that is not http(s)."""
-        return browser.open(self.checked(url), new=2)
+        url = self.checked(url)
+        opened = browser.open(url, new=2)
+        if opened:
+            self.launched.append(url)
+        return opened
 
     def system_browser(self) -> webbrowser.BaseBrowser:
         """The browser Python's webbrowser would use first, else NoBrowser."""
@@ -74,19 +98,40 @@ class Browser:
             raise NoBrowser("no browser was found: set browser in the config file, or $BROWSER") from None
 
 
-def _start(command: str, url: str) -> None:
+@dataclass(frozen=True)
+class BrowserCommand:
+    """A browser's command line for one link."""
+
+    argv: tuple[str, ...]
+    url: str
+
+    @property
+    def program(self) -> str:
+        return Path(self.argv[0]).name
+
+    @property
+    def in_terminal(self) -> bool:
+        """Whether the program draws in this terminal and holds it until it exits."""
+        return self.program in TERMINAL_BROWSERS
+
+
+def _command_line(command: str, url: str) -> BrowserCommand:
+    """`command` split as a shell would, with the link in place of {url} or
+    %s, else after it; OSError when it is not a command line or its program
+    is not found."""
     try:
         argv = shlex.split(command.replace("%s", "{url}"))
     except ValueError as error:
         raise OSError(f"{command!r} is not a command line: {error}") from None
+    if not argv:
+        raise OSError(f"{command!r} is not a command line")
+    if shutil.which(argv[0]) is None:
+        raise FileNotFoundError(f"{argv[0]!r} was not found")
     if any("{url}" in arg for arg in argv):
         argv = [arg.replace("{url}", url) for arg in argv]
     else:
         argv.append(url)
-    subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    return BrowserCommand(tuple(argv), url)
 
 
 def runs_in_terminal(browser: webbrowser.BaseBrowser) -> bool:

@@ -223,6 +223,25 @@ def test_a_reader_that_stops_early_leaves_failed_sources_a_failure(tmp_path, htt
     assert len(httpserver.log) == 1
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [
+    ["topics"],
+    ["papers", "LLM Inference", "--json"],
+    ["export", "bibtex", "IDS"],
+    ["config", "--default"],
+])
+def test_output_that_cannot_be_written_is_said_to_be_the_output(demo_dir, command):
+    """`feedtui topics > /dev/full` said the data directory could not be used
+    because the disk was full; the data directory was fine."""
+    directory, ids = demo_dir
+    argv = ["--demo", "--data-dir", str(directory), *command]
+    if "IDS" in argv:
+        argv[argv.index("IDS") : argv.index("IDS") + 1] = ids
+    with open("/dev/full", "w") as full:
+        finished = subprocess.run([sys.executable, "-m", "feedtui", *argv], stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=120)
+    assert (finished.returncode, finished.stderr.decode()) == (1, "feedtui: cannot write the output: the disk is full\n")
+
+
 @pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])
 def test_a_data_dir_that_cannot_be_made_is_named(tmp_path, capsys, command):
     blocker = tmp_path / "a-file"

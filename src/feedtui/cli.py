@@ -22,6 +22,7 @@ from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
 from feedtui.model import UTC, TopicDefinition, shown_title
+from feedtui.output import OutputError, discard_output, guarded_stdout
 from feedtui.text.sanitize import clean_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -245,10 +246,11 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
     args = parser.parse_args(argv)
     _settled.clear()
     try:
-        status = _settle(_dispatch(args, parser, exits_after=exits_after))
-        # What is still buffered goes now, while a reader that left can be
-        # told from a failure, not in the interpreter's flush at exit.
-        sys.stdout.flush()
+        with guarded_stdout():
+            status = _settle(_dispatch(args, parser, exits_after=exits_after))
+            # What is still buffered goes now, while a reader that left can be
+            # told from a failure, not in the interpreter's flush at exit.
+            sys.stdout.flush()
         return status
     except UsageError as error:
         print(f"feedtui: {error}", file=sys.stderr)
@@ -257,6 +259,8 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
         return 130
     except BrokenPipeError:
         return _reader_left()
+    except OutputError as error:
+        return _output_failed(error)
 
 
 def _reader_left() -> int:
@@ -265,10 +269,17 @@ def _reader_left() -> int:
     settled on, or 0, as for a command that wrote everything (a reader that
     failed says so in its own status); nothing more is said, and what is
     still buffered goes nowhere."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    discard_output()
     return _settled[-1] if _settled else EXIT_OK
+
+
+def _output_failed(error: OutputError) -> int:
+    """`feedtui topics > /dev/full`: the output is lost, and the command failed."""
+    from feedtui.store.files import describe_os_error
+
+    discard_output()
+    print(f"feedtui: cannot write the output: {describe_os_error(error)}", file=sys.stderr)
+    return EXIT_FAILED
 
 
 # The exit status a command settled on before it wrote its report: `feedtui
@@ -334,6 +345,8 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
         failure = str(error)
     except BrokenPipeError:  # what the command changed is still saved, and a failed save still counts
         status = _reader_left()
+    except OutputError as error:  # likewise; the command failed
+        status = _output_failed(error)
     except OSError as error:  # a file of the data directory that cannot be read
         failure = data_dir_problem(directory, error)
     finally:

@@ -611,8 +611,8 @@ def paper_json(engine, paper, tags) -> dict:
     return {
         "id": paper.id,
         "version": paper.version,
-        "title": paper.title_display or paper.title,
-        "abstract": paper.abstract_display or paper.abstract,
+        "title": paper.readable_title,
+        "abstract": paper.readable_abstract,
         "published": _iso(paper.published),
         "updated": _iso(paper.updated),
         "primary_category": paper.primary_category,
@@ -668,7 +668,7 @@ def _cmd_papers(engine, args) -> int:
         mark = " " if engine.state.is_read(paper.id) else "●"
         star = "★" if engine.state.is_starred(paper.id) else " "
         category = f"{paper.primary_category:<{category_width}}"
-        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {shown_title(paper.title_display or paper.title)}")
+        print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {shown_title(paper.readable_title)}")
     return EXIT_OK
 
 

@@ -109,6 +109,16 @@ class Paper:
         return not self.id.startswith("web:")
 
     @property
+    def readable_title(self) -> str:
+        """The title with its LaTeX rendered (as fetched when it had none)."""
+        return self.title_display or self.title
+
+    @property
+    def readable_abstract(self) -> str:
+        """The abstract with its LaTeX rendered (as fetched when it had none)."""
+        return self.abstract_display or self.abstract
+
+    @property
     def versioned_id(self) -> str:
         return f"{self.id}v{self.version}" if self.is_arxiv else self.id
 

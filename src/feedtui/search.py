@@ -222,9 +222,9 @@ class SearchIndex:
         doc_freq: Counter = Counter()
         for paper in papers:
             fields = {
-                "title": paper.title_display or paper.title,
+                "title": paper.readable_title,
                 "authors": " ".join(a.name for a in paper.authors),
-                "abstract": paper.abstract_display or paper.abstract,
+                "abstract": paper.readable_abstract,
             }
             terms: list[str] = []
             length = 0.0

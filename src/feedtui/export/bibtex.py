@@ -153,7 +153,7 @@ def citation_key(paper: Paper) -> str:
         family = _family_name(paper.authors[0].name)
         if not family:
             return _id_key(paper)
-    title = _BRACKETED.sub(" ", paper.title_display or paper.title)
+    title = _BRACKETED.sub(" ", paper.readable_title)
     words = [_ascii_word(w) for w in title.split()]
     word = next((w for w in words if w and w not in _STOP), "paper")
     return f"{family}{paper.published.year}{word}"

@@ -109,7 +109,7 @@ def card_row(paper: Paper, first_seen: str, shard: str) -> list:
         int(paper.updated.timestamp()),
         paper.date_estimated,
         paper.primary_category,
-        paper.title_display or paper.title,
+        paper.readable_title,
         shorten_names([a.name for a in paper.authors], omitted=paper.authors_omitted),
         shorten_names(paper.affiliations, sep=" · "),
         list(paper.fetched_for),
@@ -128,7 +128,7 @@ def head_of(paper: Paper) -> str:
     """The start of the display abstract: enough for a card clamped to a few
     lines. A longer abstract is cut after a whole word and ends in "…", so a
     card wide enough to show all of the head still shows that it goes on."""
-    abstract = paper.abstract_display or paper.abstract
+    abstract = paper.readable_abstract
     if len(abstract) <= ABSTRACT_HEAD_CHARS:
         return abstract
     cut = abstract[: ABSTRACT_HEAD_CHARS - 1]

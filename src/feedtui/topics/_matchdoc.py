@@ -174,8 +174,8 @@ class MatchDoc:
         """The match view of a cached paper, on its display (LaTeX-rendered) text."""
         return cls.build(
             id=paper.id,
-            title=paper.title_display or paper.title,
-            abstract=paper.abstract_display or paper.abstract,
+            title=paper.readable_title,
+            abstract=paper.readable_abstract,
             authors=[author.name for author in paper.authors],
             categories=paper.categories or ((paper.primary_category,) if paper.primary_category else ()),
             comment=paper.comment,

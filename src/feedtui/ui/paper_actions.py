@@ -46,7 +46,7 @@ def copy_bibtex(app: App, paper: Paper) -> None:
 
     app.copier.put(bibtex_entry(paper))
     # A feed item's id is feedtui's own hash, which says nothing to the reader.
-    what = paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.title_display or paper.title), 40)}”"
+    what = paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.readable_title), 40)}”"
     app.notify(f"Copied BibTeX for {what}", markup=False)
 
 

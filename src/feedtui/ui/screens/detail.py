@@ -88,9 +88,9 @@ class DetailScreen(Screen):
         if state.is_starred(paper.id):
             text.append("  ★ starred", style="bold")
         text.append("\n\n")
-        text.append(shown_title(paper.title_display or paper.title), style="bold")
+        text.append(shown_title(paper.readable_title), style="bold")
         text.append("\n\n")
-        text.append(paper.abstract_display or paper.abstract)
+        text.append(paper.readable_abstract)
         if paper.authors:
             text.append("\n\n")
             text.append("Authors", style="bold underline")

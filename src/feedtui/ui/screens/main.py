@@ -704,7 +704,7 @@ class MainScreen(Screen):
         self._loading_abstracts.discard(paper_id)
         if paper is None:
             return
-        self._full_abstracts[paper_id] = paper.abstract_display or paper.abstract
+        self._full_abstracts[paper_id] = paper.readable_abstract
         if self._cards is not None:
             index = self._cards.index_of(paper_id)
             if index is not None:

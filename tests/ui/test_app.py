@@ -66,10 +66,7 @@ def sidebar_row(app, name: str) -> str:
 
 async def ready(pilot) -> MainScreen:
     main = pilot.app.main_screen
-    for _ in range(100):
-        await pilot.pause(0.02)
-        if main.ready and main.current:
-            break
+    await until(pilot, lambda: main.ready and main.current)
     await pilot.pause()
     return main
 
@@ -78,19 +75,13 @@ async def open_detail(pilot, main: MainScreen) -> DetailScreen:
     """The paper under the list's cursor, opened with enter and loaded."""
     main.query_one(PaperList).focus()
     await pilot.press("enter")
-    for _ in range(50):
-        await pilot.pause(0.02)
-        if isinstance(pilot.app.screen, DetailScreen) and pilot.app.screen.paper is not None:
-            break
+    await until(pilot, lambda: isinstance(pilot.app.screen, DetailScreen) and pilot.app.screen.paper is not None, tries=50)
     return pilot.app.screen
 
 
 async def refresh_over(pilot, main: MainScreen, limit_s: float = 10.0) -> None:
     """Wait until the refresh under way has ended (its worker too), `limit_s` at most."""
-    for _ in range(int(limit_s / 0.05)):
-        await pilot.pause(0.05)
-        if not main.refresh_busy:
-            break
+    await until(pilot, lambda: not main.refresh_busy, tries=int(limit_s / 0.05), step=0.05)
     await pilot.pause()
 
 
@@ -671,10 +662,7 @@ async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topic
             main = await show(pilot, "Widgets")
             assert await asked(pilot, main, "sorting") == "Ask: sorting — 1 paper, best match first  (esc: back)"
             await pilot.press("R")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if len(engine.library) == 7:
-                    break
+            await until(pilot, lambda: len(engine.library) == 7, step=0.05)
             assert len(engine.library) == 7 and not feeds.release.is_set()  # a step landed
             feeds.release.set()
             await refresh_over(pilot, main, 5.0)
@@ -702,10 +690,7 @@ async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_b
             await pilot.pause()
             assert list_title(main) == "Asking about Widgets…"
             await pilot.press("R")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if len(engine.library.topic_positions("Widgets")) == 4:
-                    break
+            await until(pilot, lambda: len(engine.library.topic_positions("Widgets")) == 4, step=0.05)
             assert len(engine.library.topic_positions("Widgets")) == 4  # the new paper landed in it
             await pilot.pause(0.1)
             assert held_index_build.calls == 1
@@ -751,10 +736,7 @@ async def test_ask_ranks_and_highlights(make_engine):
         await pilot.press("slash")
         await pilot.press(*"gadget")
         await pilot.press("enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         title = list_title(main)
         assert title == "Ask: gadget — 1 paper, best match first  (esc: back)"
         paper_list = main.query_one(PaperList)
@@ -766,25 +748,16 @@ async def test_ask_ranks_and_highlights(make_engine):
         assert "Latest papers" in list_title(main)
         # Nothing found: said in words, and the way back fits on the line.
         await pilot.press("slash", *"zeppelin", "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         assert list_title(main) == "Ask: zeppelin — no paper matches  (esc: back)"
         assert main.query_one(PaperList).empty_message == "No paper in this topic matches those words"
         # Only stopwords: said why nothing matched.
         await pilot.press("escape", "slash", *"the of and", "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask: the" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask: the" in list_title(main), tries=50)
         assert main.query_one(PaperList).empty_message.startswith("Only common words")
         # A long question is cut, not the count or the way back.
         await pilot.press("escape", "slash", *("gadget " * 10), "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         assert list_title(main).endswith("… — 1 paper  (esc: back)")
 
 
@@ -800,10 +773,7 @@ async def test_an_ask_with_nothing_to_search_for_says_why(make_engine, question,
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("slash", *question, "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         await pilot.pause()
         assert any(line.strip() == said for line in lines_of(main.query_one(PaperList)))
 
@@ -814,10 +784,7 @@ async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engin
     async with app.run_test(size=(width, 30)) as pilot:
         main = await ready(pilot)
         await pilot.press("slash", *"widget sorting network scale calibration", "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         title = list_title(main)
         assert title.startswith("Ask: widg")
         assert title.endswith(" — 4 papers  (esc: back)") or title.endswith(" — 4 papers, best match first  (esc: back)")
@@ -831,10 +798,7 @@ async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engin
 async def asked(pilot, main, question: str) -> str:
     """The list's title once the question typed in the Ask box is answered."""
     await pilot.press("slash", *question, "enter")
-    for _ in range(50):
-        await pilot.pause(0.02)
-        if "Ask:" in list_title(main):
-            break
+    await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
     await pilot.pause()
     return list_title(main)
 
@@ -892,10 +856,7 @@ async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("slash", *"quill", "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         paper_list = main.query_one(PaperList)
         assert paper_list.cursor_card.highlight == ("quill",)
         lines = lines_of(paper_list)
@@ -965,10 +926,7 @@ async def test_a_tag_jump_from_an_ask_closes_its_box_and_one_escape_comes_back_t
         assert main.current == "Gadgets"
         assert not main.query_one("#ask").display and list_title(main) == "Latest papers (2)"
         await pilot.press("escape")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         assert main.current == "Widgets"
         assert list_title(main) == "Ask: widget — 4 papers, best match first  (esc: back)"
         assert main.query_one("#ask", Input).display and main.query_one("#ask", Input).value == "widget"
@@ -1494,10 +1452,7 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("R")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if not main.refreshing and engine.library.row_of("2611.09999") is not None:
-                break
+        await until(pilot, lambda: not main.refreshing and engine.library.row_of("2611.09999") is not None, tries=200, step=0.05)
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any("127.0.0.1:9" in m for m in errors), errors
         assert engine.library.row_of("2611.09999") is not None
@@ -1546,10 +1501,7 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             main = await show(pilot, "Prompt")
             paper_list = main.query_one(PaperList)
             await pilot.press("R")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "Prompt widget one" in "\n".join(lines_of(paper_list)):
-                    break
+            await until(pilot, lambda: "Prompt widget one" in "\n".join(lines_of(paper_list)), step=0.05)
             assert main.refreshing and feeds.asked.is_set() and not feeds.release.is_set()
             assert "Prompt widget two" in "\n".join(lines_of(paper_list))
             assert sidebar_row(app, "Prompt").rstrip().endswith("2")
@@ -1610,10 +1562,7 @@ async def test_a_topic_added_and_tagged_by_another_process_shows_its_papers(make
         other.follow("Calibration")
         other.retag(["Calibration"])
         other.state.flush()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if "Calibration" in main.query_one(TopicList).names():
-                break
+        await until(pilot, lambda: "Calibration" in main.query_one(TopicList).names(), step=0.05)
         await pilot.pause(0.2)
         assert engine.library.unread_count("Calibration") == 1
         assert sidebar_row(app, "Calibration").rstrip().endswith("1")
@@ -1655,10 +1604,7 @@ async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, 
             main = await ready(pilot)
             status = main.query_one(StatusLine)
             await pilot.press("R")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if feeds.asked.is_set() and status.query_one("#status-progress").progress == 1:
-                    break
+            await until(pilot, lambda: feeds.asked.is_set() and status.query_one("#status-progress").progress == 1, step=0.05)
             assert main.refresh_busy
             await pilot.press("q")
             await pilot.pause()
@@ -1683,10 +1629,7 @@ async def test_the_topic_on_screen_removed_by_another_process_is_said(make_engin
         other = Engine(Config(), tmp_path / "data", background_writes=False)
         other.remove_topic("Mine")
         other.state.flush()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if main.current != "Mine":
-                break
+        await until(pilot, lambda: main.current != "Mine", step=0.05)
         assert main.current == "Widgets"
         assert "Mine was removed by another feedtui" in [n.message for n in app._notifications]
         other.close()
@@ -1708,10 +1651,7 @@ async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
         other.mark_read(["2611.00001"])
         other.follow("Gadgets")
         other.state.flush()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if engine.library.unread_count("Widgets") == before - 1:
-                break
+        await until(pilot, lambda: engine.library.unread_count("Widgets") == before - 1, step=0.05)
         await pilot.pause(0.1)
         assert engine.library.unread_count("Widgets") == before - 1
         assert sidebar_row(app, "Widgets").rstrip().endswith(str(before - 1))
@@ -1721,10 +1661,7 @@ async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
         other.cache.store([make_paper("2611.00042", title="Widget news", abstract="A widget arrives.", published="2026-11-26T08:00:00")], {})
         other.load_library()
         other.retag(["Widgets", "Gadgets"])
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if engine.library.row_of("2611.00042") is not None and engine.library.tags[engine.library.pos["2611.00042"]]:
-                break
+        await until(pilot, lambda: engine.library.row_of("2611.00042") is not None and engine.library.tags[engine.library.pos["2611.00042"]], step=0.05)
         assert "Widgets" in engine.library.tags[engine.library.pos["2611.00042"]]
         assert main.query_one(PaperList).card_count == 5
         other.close()
@@ -1765,10 +1702,7 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
         assert isinstance(app.screen, WelcomeScreen)
         # Follow with nothing picked says how to pick, and stays.
         await pilot.click("#welcome-follow")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if app._notifications:
-                break
+        await until(pilot, lambda: app._notifications, tries=50)
         assert isinstance(app.screen, WelcomeScreen)
         assert "No topic picked yet: space toggles the one under the cursor" in [n.message for n in app._notifications]
         await pilot.press("space", "down", "space")
@@ -1778,10 +1712,7 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
         assert len(engine.state.follows()) == 2
         # The first topic chosen is the one shown.
         assert app.main_screen.current in engine.state.follows()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if httpserver.log:
-                break
+        await until(pilot, lambda: httpserver.log, step=0.05)
         assert httpserver.log, "following from the welcome screen fetches the topics"
     engine.close()
 
@@ -1797,10 +1728,7 @@ async def test_a_welcome_left_with_escape_is_not_shown_again(tmp_path):
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
-            for _ in range(50):
-                await pilot.pause(0.02)
-                if isinstance(app.screen, WelcomeScreen):
-                    break
+            await until(pilot, lambda: isinstance(app.screen, WelcomeScreen), tries=50)
             shown = isinstance(app.screen, WelcomeScreen)
             if shown:
                 await pilot.press("escape")
@@ -1825,10 +1753,7 @@ async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, si
     engine = Engine(Config(), tmp_path / "fresh")
     app = FeedtuiApp(engine)
     async with app.run_test(size=size) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, WelcomeScreen) and any(b.region for b in app.screen.query("#welcome-follow")):
-                break
+        await until(pilot, lambda: isinstance(app.screen, WelcomeScreen) and any(b.region for b in app.screen.query("#welcome-follow")))
         screen = app.screen
         topics = screen.query_one(SelectionList)
         names = [e.name for e in engine.topics()]
@@ -1864,10 +1789,7 @@ async def test_the_footer_under_a_dialog_shows_the_dialogs_keys(make_engine, key
         await ready(pilot)
         assert "Unfollow" in bottom_line(app)
         await pilot.press(*keys)
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if type(app.screen).__name__ == screen and bottom_line(app):
-                break
+        await until(pilot, lambda: type(app.screen).__name__ == screen and bottom_line(app), tries=50)
         assert type(app.screen).__name__ == screen
         assert bottom_line(app) == footer
 
@@ -1941,10 +1863,7 @@ async def test_the_palette_offers_undo_with_its_key_and_quit_and_help_once(make_
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == 0
         await pilot.press("ctrl+p", *"undo")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "^z · app.undo" in "\n".join(terminal_lines(app)):
-                break
+        await until(pilot, lambda: "^z · app.undo" in "\n".join(terminal_lines(app)), tries=50)
         shown = "\n".join(terminal_lines(app))
         assert "Undo" in shown and "^z · app.undo" in shown
         await pilot.press("enter")
@@ -1962,10 +1881,7 @@ async def test_the_palette_offers_undo_with_its_key_and_quit_and_help_once(make_
 
 
 async def wait_for_members(pilot, engine, name: str) -> list[str]:
-    for _ in range(100):
-        await pilot.pause(0.02)
-        if name in engine.library.members and not pilot.app.main_screen.workers:
-            break
+    await until(pilot, lambda: name in engine.library.members and not pilot.app.main_screen.workers)
     return sorted(engine.library.ids[i] for i in engine.library.topic_positions(name))
 
 
@@ -2020,10 +1936,7 @@ async def test_ask_after_the_topic_is_edited_searches_its_new_papers(make_engine
 
     async def ask(pilot, main, question: str) -> list[str]:
         await pilot.press("slash", *question, "enter")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if "Ask:" in list_title(main):
-                break
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         paper_list = main.query_one(PaperList)
         found = sorted(paper_list.source.card(i).paper_id for i in range(paper_list.card_count))
         await pilot.press("escape")
@@ -2386,10 +2299,7 @@ async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as
         await pilot.press("J")
         (tmp_path / "data" / "state.json").write_text("{ damaged")
         await pilot.press("m")
-        for _ in range(150):
-            await pilot.pause(0.02)
-            if app._notifications:
-                break
+        await until(pilot, lambda: app._notifications, tries=150)
         said = [(n.title, n.severity, n.message) for n in app._notifications]
         assert len(said) == 1, said
         title, severity, message = said[0]
@@ -2410,10 +2320,7 @@ async def test_a_state_file_removed_under_the_reader_is_written_back_and_told(ma
         main = await ready(pilot)
         path = tmp_path / "data" / "state.json"
         path.unlink()
-        for _ in range(150):
-            await pilot.pause(0.02)
-            if app._notifications:
-                break
+        await until(pilot, lambda: app._notifications, tries=150)
         said = [n.message for n in app._notifications]
         assert len(said) == 1 and "was removed while feedtui ran" in said[0], said
         assert engine.state.is_following("Widgets") and engine.state.is_read("2611.00003")

@@ -20,7 +20,7 @@ from feedtui.ui.services import Browser, LinkRefused
 from feedtui.ui.widgets.paper_list import PaperList
 
 from tests.joiners import stray_joiners
-from tests.ui.test_app import SIZE, ready
+from tests.ui.test_app import SIZE, ready, until
 
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 
@@ -166,10 +166,7 @@ async def test_hostile_feeds_reach_the_screen_as_plain_visible_text(hostile_engi
             ids.append(paper_list.cursor_card.paper_id)
         detail = DetailScreen(engine, ids[0])
         app.push_screen(detail)
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if app.screen is detail and detail.paper is not None:
-                break
+        await until(pilot, lambda: app.screen is detail and detail.paper is not None)
         bodies = []
         for paper_id in ids:
             detail.paper = engine.paper(paper_id)

@@ -19,7 +19,7 @@ from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 
 from tests.ui.conftest import NOW
-from tests.ui.test_app import SIZE, lines_of, ready, refresh_over
+from tests.ui.test_app import SIZE, lines_of, ready, refresh_over, until
 
 
 @pytest.fixture
@@ -480,10 +480,7 @@ async def test_the_welcome_screen_opens_the_help_and_quits_with_the_apps_keys(
     engine = Engine(load_config(path), tmp_path / "fresh")
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, WelcomeScreen) and bottom_line(app):
-                break
+        await until(pilot, lambda: isinstance(app.screen, WelcomeScreen) and bottom_line(app))
         assert isinstance(app.screen, WelcomeScreen)
         intro = " ".join(line.strip() for line in lines_of(app.screen.query_one("#welcome-intro")))
         assert f"{key_label(help_key)} lists every key" in intro
@@ -755,10 +752,7 @@ def arxiv_config(server) -> str:
 
 async def settle(pilot, app) -> None:
     main = app.main_screen
-    for _ in range(60):
-        await pilot.pause(0.05)
-        if not main.refreshing and app.engine.library.row_of("2611.09999") is not None:
-            break
+    await until(pilot, lambda: not main.refreshing and app.engine.library.row_of("2611.09999") is not None, tries=60, step=0.05)
 
 
 @pytest.mark.parametrize(
@@ -806,10 +800,7 @@ async def test_a_topic_followed_since_the_last_refresh_is_fetched_at_start_and_o
     assert engine.stale_followed() == ["Beta"]
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if not main.refresh_busy and engine.library.row_of("2611.08882") is not None:
-                break
+        await until(pilot, lambda: not main.refresh_busy and engine.library.row_of("2611.08882") is not None, step=0.05)
         assert [request.path for request, _ in httpserver.log] == ["/beta.xml"]
         assert engine.library.row_of("2611.08882") is not None
         assert engine.stale_followed() == []
@@ -835,10 +826,7 @@ async def refresh_asked_of(pilot, main, topic: str, httpserver) -> None:
     main.go_to_topic(topic)
     await pilot.pause()
     await pilot.press("r")
-    for _ in range(100):
-        await pilot.pause(0.05)
-        if httpserver.log and not main.refresh_busy:
-            break
+    await until(pilot, lambda: httpserver.log and not main.refresh_busy, step=0.05)
     await pilot.pause()
 
 
@@ -935,7 +923,7 @@ async def test_after_an_automatic_refresh_that_worked_the_next_comes_when_the_to
     app, now = open_on_a_feed(open_app, httpserver, 200)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await wait_until(pilot, lambda: httpserver.log and not main.refresh_busy)  # the start's refresh
+        await until(pilot, lambda: httpserver.log and not main.refresh_busy, tries=150, step=0.05)  # the start's refresh
         assert len(httpserver.log) == 1  # never refreshed: at start
         assert app.engine.stale_followed() == []
         now[0] += timedelta(minutes=20)
@@ -951,7 +939,7 @@ async def test_after_an_automatic_refresh_that_reached_no_source_the_next_waits(
     app, now = open_on_a_feed(open_app, httpserver, 404)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await wait_until(pilot, lambda: httpserver.log and not main.refresh_busy)  # the start's refresh
+        await until(pilot, lambda: httpserver.log and not main.refresh_busy, tries=150, step=0.05)  # the start's refresh
         assert len(httpserver.log) == 1 and main.refresh_failed
         now[0] += timedelta(minutes=20)
         main.refresh_when_stale()
@@ -980,13 +968,6 @@ def held_arxiv(httpserver):
     return answer, queries
 
 
-async def wait_until(pilot, condition, tries: int = 150) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
-
-
 async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_instead_of_cancelling_it(open_app, httpserver):
     from feedtui.refresh import answered_key
 
@@ -1004,10 +985,7 @@ async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_in
         await pilot.press("f")  # while the start-up refresh waits for its answer
         await pilot.pause(0.1)
         answer.set()
-        for _ in range(150):
-            await pilot.pause(0.05)
-            if not main.refreshing and engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))):
-                break
+        await until(pilot, lambda: not main.refreshing and engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))), tries=150, step=0.05)
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None  # not cancelled
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None  # then this one
         assert any("gadget" in q for q in queries)
@@ -1019,13 +997,13 @@ async def test_a_topic_followed_then_removed_during_a_refresh_is_not_refreshed_a
     engine = app.engine
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await wait_until(pilot, lambda: main.refreshing and queries)
+        await until(pilot, lambda: main.refreshing and queries, tries=150, step=0.05)
         main.show_topic("Gadgets")
         await pilot.press("f")
         await pilot.pause(0.1)
         engine.remove_topic("Gadgets")  # what D does
         answer.set()
-        await wait_until(pilot, lambda: not main.refreshing and not main._queued_refresh)
+        await until(pilot, lambda: not main.refreshing and not main._queued_refresh, tries=150, step=0.05)
         await pilot.pause(0.3)
         assert app.is_running and not main.refreshing
         assert not any("gadget" in q for q in queries)
@@ -1043,7 +1021,7 @@ async def test_two_topics_followed_in_one_turn_are_both_refreshed(open_app, http
         engine.follow("Gadgets")
         main.refresh_soon(["Gadgets"])
         main.refresh_soon(["Widgets"])  # before the first refresh's worker has run
-        await wait_until(pilot, lambda: all(engine.fetch_state.answered_at(answered_key(engine.topic(n))) for n in ("Gadgets", "Widgets")))
+        await until(pilot, lambda: all(engine.fetch_state.answered_at(answered_key(engine.topic(n))) for n in ("Gadgets", "Widgets")), tries=150, step=0.05)
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None
 

@@ -8,6 +8,7 @@ from feedtui.config import Config
 from feedtui.demo import demo_epoch
 from feedtui.engine import open_engine
 from feedtui.ui.app import FeedtuiApp
+from tests.ui.test_app import until
 
 
 def demo_app(tmp_path, theme: str) -> FeedtuiApp:
@@ -21,10 +22,7 @@ def demo_app(tmp_path, theme: str) -> FeedtuiApp:
 
 async def wait_ready(pilot) -> None:
     main = pilot.app.main_screen
-    for _ in range(200):
-        await pilot.pause(0.02)
-        if main.ready and main.current:
-            break
+    await until(pilot, lambda: main.ready and main.current, tries=200)
     await pilot.pause(0.2)
 
 

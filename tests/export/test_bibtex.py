@@ -196,3 +196,12 @@ def test_authors_past_the_limit_end_in_and_others():
     paper = make_paper(title="Edge Cases", authors=(("Ada Quill", ()), ("Bo Lantern", ())), authors_omitted=9_000)
     assert "  author = {Ada Quill and Bo Lantern and others},\n" in bibtex_entry(paper)
     assert "  author = {Ada Quill and Bo Lantern},\n" in bibtex_entry(make_paper(title="Edge Cases", authors=(("Ada Quill", ()), ("Bo Lantern", ()))))
+
+
+def test_straight_double_quotes_open_and_close():
+    """Both straight quotes of `"Attention"` became closing quotes ({''})."""
+    entry = bibtex_entry(make_paper("2611.00001", title='On "Attention" and ("Router") choices'))
+    assert (
+        "title = {{On {\\textquotedblleft}Attention{\\textquotedblright} and "
+        "({\\textquotedblleft}Router{\\textquotedblright}) choices}},"
+    ) in entry

@@ -71,7 +71,14 @@ def _safe_math(math: str) -> bool:
     return _balanced(math)
 
 
+# A straight double quote that opens a quotation: at the start, or after a
+# space or an opening bracket. LaTeX has no straight double quote, and the
+# encoder makes every one a closing quote.
+_OPENING_STRAIGHT_QUOTE = re.compile(r'(?<![^\s(\[{])"')
+
+
 def latex_escape(text: str) -> str:
+    text = _OPENING_STRAIGHT_QUOTE.sub("\u201c", text).replace('"', "\u201d")
     return _ENCODER.unicode_to_latex(text)
 
 

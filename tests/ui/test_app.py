@@ -1211,6 +1211,21 @@ async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_hea
         assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
 
 
+async def test_a_detail_without_an_abstract_has_no_gap_for_one(make_engine):
+    """Two empty lines stood where the abstract would be."""
+    from feedtui.model import TopicDefinition
+    from tests.factories import make_paper
+
+    post = make_paper("web:0a1b2c3d4e5f", title="Lab notes on widget sorting", abstract="", published="2026-11-25T10:00:00")
+    app = FeedtuiApp(make_engine(papers=[post], topics={"Lab": TopicDefinition(query="ti:widget")}, follows=("Lab",)))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        detail = await open_detail(pilot, main)
+        lines = detail_text(detail).splitlines()
+        title = lines.index("Lab notes on widget sorting")
+        assert lines[title + 1 : title + 3] == ["", "Authors"]
+
+
 async def test_a_paper_without_a_title_is_shown_as_untitled(make_engine):
     """A feed item with no title had a blank title line on its card and in its
     detail view, and "Copied BibTeX for “”"."""

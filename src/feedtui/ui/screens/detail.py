@@ -89,8 +89,9 @@ class DetailScreen(Screen):
             text.append("  ★ starred", style="bold")
         text.append("\n\n")
         text.append(shown_title(paper.readable_title), style="bold")
-        text.append("\n\n")
-        text.append(paper.readable_abstract)
+        if paper.readable_abstract.strip():
+            text.append("\n\n")
+            text.append(paper.readable_abstract)
         if paper.authors:
             text.append("\n\n")
             text.append("Authors", style="bold underline")

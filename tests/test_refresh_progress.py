@@ -58,3 +58,35 @@ def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, caps
     # Said once, though the count of new papers waited in arXiv's lane behind it.
     assert [line for line in said if "waiting" in line] == ["feedtui: waiting 1 s: arXiv asked (Retry-After)"]
     assert DRAW not in "".join(said) and not any("Paged:" in line for line in said)
+
+
+def test_a_wait_on_the_progress_line_counts_down(tmp_path, monkeypatch):
+    """A wait of 20 s said "waiting 20 s" until it was over."""
+    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with held_api(30, held_start=30, retry_after="3") as api:
+        assert refresh_paged(tmp_path, api.url) == 0
+    drawn = [line for line in terminal.getvalue().split(DRAW) if line]
+    counted = {int(m[1]) for line in drawn if (m := re.fullmatch(r"\[\d/2\] waiting (\d) s: arXiv asked \(Retry-After\)", line))}
+    assert 3 in counted and min(counted) < 3, drawn
+
+
+def test_a_wait_that_ends_leaves_the_one_still_under_way_told(monkeypatch):
+    """Two waits at once: the end of the shorter one took the longer one's
+    text away, and the line said the query's paging while it still waited."""
+    from feedtui import refresh
+
+    monkeypatch.setattr(refresh.time, "monotonic", lambda: 1000.0)
+    told = []
+    teller = refresh.ActivityTeller(told.append)
+    teller.paged("Paged", 10, 30)
+    teller.waited(30, "arXiv asked (Retry-After)")
+    teller.waited(6, "before asking example.org again")
+    assert told[-1].text() == "waiting 6 s: before asking example.org again"
+    teller.waited(0, "before asking example.org again")
+    assert told[-1].text() == "waiting 30 s: arXiv asked (Retry-After)"
+    monkeypatch.setattr(refresh.time, "monotonic", lambda: 1012.5)
+    assert told[-1].text() == "waiting 18 s: arXiv asked (Retry-After)"
+    teller.waited(0, "arXiv asked (Retry-After)")
+    assert told[-1].text() == "Paged: 10 of ~30 papers"

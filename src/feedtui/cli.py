@@ -16,6 +16,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from feedtui import __version__
@@ -464,26 +466,36 @@ def _cmd_refresh(engine, args) -> int:
     # Without a terminal: when each long wait said ends (by why), so that the
     # requests waiting in arXiv's lane behind the one told do not repeat it.
     waits_said: dict[str, float] = {}
+    # The last activity told, drawn again each second while it is a wait.
+    shown: list[RefreshProgress] = []
 
     def progress(p: RefreshProgress) -> None:
         if interactive:
             mark = "ok" if p.ok else "FAILED"
             ended[0] = f"[{p.done}/{p.total}] {mark} {p.label[:60]}"
             _progress_line(ended[0])
+            if shown:
+                shown[0] = replace(shown[0], done=p.done, total=p.total)
 
     def activity(p: RefreshProgress) -> None:
         if interactive:
+            shown[:] = [p]
             count = f"[{p.done}/{p.total}]"
             _progress_line(f"{count} {p.activity.text(40)}" if p.activity else ended[0] or f"{count} refreshing…")
         elif isinstance(wait := p.activity, Waiting) and wait.seconds >= LONG_WAIT_S:
-            # No progress line without a terminal, but a long silence is explained.
-            if time.monotonic() >= waits_said.get(wait.why, 0.0):
-                waits_said[wait.why] = time.monotonic() + wait.seconds
+            # No progress line without a terminal, but a long silence is
+            # explained, once: not again for a wait begun while it lasted.
+            if wait.until - wait.seconds >= waits_said.get(wait.why, 0.0):
+                waits_said[wait.why] = wait.until
                 print(f"feedtui: {wait.text()}", file=sys.stderr)
+
+    def count_down() -> None:
+        if shown and isinstance(shown[0].activity, Waiting):
+            activity(shown[0])
 
     try:
         refresh = engine.refresh(names or None, force=args.force, on_progress=progress, on_activity=activity)
-        report = asyncio.run(refresh)
+        report = asyncio.run(_ticking(refresh, count_down) if interactive else refresh)
     except KeyboardInterrupt:
         _say_what_was_kept(engine.stopped_refresh, interactive)
         raise
@@ -515,6 +527,21 @@ def _cmd_refresh(engine, args) -> int:
         print(f"feedtui: {note}", file=sys.stderr)
     print(_refresh_summary(report), file=sys.stderr)
     return status
+
+
+async def _ticking(work, tick: Callable[[], None], every_s: float = 1.0):
+    """`await work`, calling `tick` every `every_s` seconds meanwhile."""
+
+    async def ticks() -> None:
+        while True:
+            await asyncio.sleep(every_s)
+            tick()
+
+    ticker = asyncio.create_task(ticks())
+    try:
+        return await work
+    finally:
+        ticker.cancel()
 
 
 def _progress_line(text: str) -> None:

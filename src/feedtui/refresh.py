@@ -34,6 +34,8 @@ directory's shared pace) and parses off the event loop.
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -113,13 +115,22 @@ class Paging:
 
 @dataclass(slots=True, frozen=True)
 class Waiting:
-    """A wait of `seconds` before the next request, and why (see Fetcher's on_wait)."""
+    """A wait of `seconds` before the next request, and why (see Fetcher's
+    on_wait); it ends at `until` on time.monotonic's clock."""
 
     seconds: float
     why: str
+    until: float
+
+    @classmethod
+    def starting(cls, seconds: float, why: str) -> Waiting:
+        return cls(seconds, why, time.monotonic() + seconds)
 
     def text(self, label_width: int = 60) -> str:
-        return f"waiting {self.seconds:.0f} s: {self.why}"
+        """What is left of the wait, said as it counts down (1 s at the end:
+        the sleep may outlast its time a little)."""
+        left = self.until - time.monotonic()
+        return f"waiting {max(1, math.ceil(left - 0.05))} s: {self.why}"
 
 
 # What a refresh is at, beyond the sources it has ended (None: nothing to say).
@@ -266,6 +277,8 @@ class ActivityTeller:
     def __init__(self, tell: ActivityCallback) -> None:
         self._tell = tell
         self.paging: Paging | None = None
+        # Waits under way, the latest last: one ending leaves the others told.
+        self.waits: list[Waiting] = []
         self.shown: Activity = None
 
     def paged(self, label: str, read: int, expected: int) -> None:
@@ -273,7 +286,16 @@ class ActivityTeller:
         self.tell(self.paging)
 
     def waited(self, seconds: float, why: str) -> None:
-        self.tell(Waiting(seconds, why) if seconds else self.paging)
+        """A wait begins (`seconds` > 0) or the first begun for `why` ends (0);
+        the latest news is told: a page read, a wait begun, else the wait
+        still under way, else the query being paged."""
+        if seconds:
+            self.waits.append(Waiting.starting(seconds, why))
+        else:
+            ended = next((wait for wait in self.waits if wait.why == why), None)
+            if ended is not None:
+                self.waits.remove(ended)
+        self.tell(self.waits[-1] if self.waits else self.paging)
 
     def ended(self, label: str) -> None:
         if self.paging is not None and self.paging.label == label:

@@ -12,6 +12,7 @@ from contextlib import suppress
 from functools import partial
 from itertools import chain
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -39,6 +40,9 @@ from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
+
+if TYPE_CHECKING:
+    from feedtui.refresh import Activity
 
 SORTS = ("followed", "name", "unread", "trending")
 # A query's name in the status line's "refreshing… Name: 300 of ~1,200 papers", cut to fit 80 columns.
@@ -268,7 +272,7 @@ class MainScreen(Screen):
         # The topics the refresh under way fetches (None: every one due).
         self._refresh_names: list[str] | None = None
         # What the refresh under way is at, as the status line says it.
-        self._refresh_activity = ""
+        self._refresh_activity: Activity = None
         self._auto_refreshed_at = float("-inf")
         self._list_total = 0
         self.refresh_failed = ""
@@ -1338,8 +1342,10 @@ class MainScreen(Screen):
         self.refreshing = True
         self._refresh_names = names
         status.start_progress(1)
-        self._refresh_activity = ""
+        self._refresh_activity = None
         self.show_refreshing()
+        # A wait told in the status line counts down.
+        countdown = self.set_interval(1.0, self._count_down_wait)
         if self.current and not self.ask_question:
             # An empty topic being fetched says so, not "press r to fetch".
             self.query_one(PaperList).empty_message = self._empty_message(self.current, self._list_total)
@@ -1360,7 +1366,7 @@ class MainScreen(Screen):
                 tell_failure(p.label, p.error)
 
         def activity(p: RefreshProgress) -> None:
-            self._refresh_activity = p.activity.text(ACTIVITY_LABEL_WIDTH) if p.activity else ""
+            self._refresh_activity = p.activity
             self.show_refreshing()
 
         try:
@@ -1368,6 +1374,7 @@ class MainScreen(Screen):
                 names, force=force, on_progress=progress, on_landed=self._landed, on_activity=activity
             )
         finally:
+            countdown.stop()
             self.refreshing = False
             status.stop_progress()
         # Sources fetched but whose papers could not be stored (a full disk) fail
@@ -1415,7 +1422,14 @@ class MainScreen(Screen):
         self.show_refreshing()
 
     def show_refreshing(self) -> None:
-        self.query_one(StatusLine).show_refreshing(self._refresh_activity, papers=len(self.engine.library))
+        activity = self._refresh_activity.text(ACTIVITY_LABEL_WIDTH) if self._refresh_activity else ""
+        self.query_one(StatusLine).show_refreshing(activity, papers=len(self.engine.library))
+
+    def _count_down_wait(self) -> None:
+        from feedtui.refresh import Waiting  # loaded by the refresh under way; httpx stays out of the start
+
+        if isinstance(self._refresh_activity, Waiting) and self.refreshing:
+            self.show_refreshing()
 
     def catch_up(self) -> None:
         """The sidebar and the list show the library as it is now (after a

@@ -1109,23 +1109,32 @@ async def test_a_terminal_browser_in_the_browser_variable_gets_the_terminal(make
 async def test_the_reader_keeps_running_while_a_terminal_browser_has_the_terminal(make_engine, tmp_path, monkeypatch):
     """lynx ran on the event loop: a refresh under way stopped until it
     exited, and its requests could time out. Here the stand-in browser exits
-    only once the reader's event loop has run a timer meanwhile."""
+    only once the reader's event loop has run a timer set as the terminal
+    was handed over."""
     tick = tmp_path / "tick"
     waits_for_tick = f"for _ in $(seq 500); do [ -e {shlex.quote(str(tick))} ] && exit 0; sleep 0.01; done\nexit 1\n"
     install_program(tmp_path / "bin", "lynx", waits_for_tick)
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     app = FeedtuiApp(make_engine())
     app.browser.command = "lynx {url}"
-    handed_over = hand_over_recorder(app, monkeypatch, tick)
+    handed_over: list[str] = []
+
+    @contextmanager
+    def suspend():
+        handed_over.append("suspended")
+        app.set_timer(0.1, tick.touch)
+        yield
+        handed_over.append("resumed")
+
+    monkeypatch.setattr(app, "suspend", suspend)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
-        app.set_timer(0.1, tick.touch)
         await pilot.press("o")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
-    assert handed_over == [("suspended", False), ("resumed", True)]
+    assert handed_over == ["suspended", "resumed"]
 
 
 class SlowBrowser(webbrowser.BaseBrowser):

@@ -279,8 +279,10 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
 
     now = utcnow()
     when = format_datetime(now)
+    # An id of this month: a post dates only a paper of its own month.
+    arxiv_id = f"{now:%y%m}.00003"
     items = (
-        f"<item><title>On arXiv</title><link>https://arxiv.org/abs/2611.00003v1</link><pubDate>{when}</pubDate>"
+        f"<item><title>On arXiv</title><link>https://arxiv.org/abs/{arxiv_id}v1</link><pubDate>{when}</pubDate>"
         "<category>cs.DC</category></item>"
         f"<item><title>On the lab's site</title><guid>https://lab.example.org/posts/1</guid><pubDate>{when}</pubDate>"
         "<category>physics.comp-ph</category></item>"
@@ -289,7 +291,7 @@ def test_papers_keeps_its_columns_in_line_when_an_id_is_longer_than_usual(tmp_pa
     lines, _ = papers_of_a_served_feed(tmp_path, httpserver, capsys, feed)
     rows = sorted(lines)
     ids = [row.split()[1] for row in rows]
-    assert ids[0] == "2611.00003v1" and ids[1].startswith("web:") and len(ids[1]) == 20
+    assert ids[0] == f"{arxiv_id}v1" and ids[1].startswith("web:") and len(ids[1]) == 20
     # The date starts one space after the longest id, the title after the longest category, in every row.
     assert {row.index(f"{now:%Y-%m-%d}") for row in rows} == {3 + 20 + 1}
     assert {row.index("On ") for row in rows} == {3 + 20 + 1 + 10 + 1 + len("physics.comp-ph") + 1}

@@ -261,3 +261,70 @@ def test_a_bad_as_of_time_is_a_usage_error(world, capsys):
     _arxiv, cli, _refresh_at = world
     assert cli("topics", "--as-of", "last tuesday") == 2
     assert "not an ISO 8601 time" in capsys.readouterr().err
+
+
+def newsletter(posts: list[tuple[str, str, str]]) -> bytes:
+    items = "".join(
+        f"<item><title>{title}</title><link>{link}</link><guid>{link}</guid><pubDate>{day}</pubDate></item>"
+        for title, link, day in posts
+    )
+    return f'<?xml version="1.0"?><rss version="2.0"><channel><title>Papers</title>{items}</channel></rss>'.encode()
+
+
+def test_a_post_about_an_older_arxiv_paper_is_no_new_paper_until_arxiv_dates_it(tmp_path, httpserver, capsys):
+    """A post of Nov 30 linking "Attention" (1706.03762) made it a paper
+    submitted on Nov 30, counted in momentum; so did a post about a v2."""
+    corpus = [
+        Entry("2610.00009", title="Last month's widget", summary="A widget.", published="2026-10-12T10:00:00Z"),
+        Entry("2611.00005", title="Widgets, again", summary="A widget.", published="2026-11-03T10:00:00Z", version=2),
+    ]
+    LoopbackArxiv(corpus).install(httpserver)
+    httpserver.expect_request("/news.xml").respond_with_data(
+        newsletter(
+            [
+                ("Classic: Attention", "https://arxiv.org/abs/1706.03762", "Mon, 30 Nov 2026 10:00:00 +0000"),
+                ("Missed last month", "https://arxiv.org/abs/2610.00009", "Mon, 30 Nov 2026 11:00:00 +0000"),
+                ("Widgets v2 is out", "https://arxiv.org/abs/2611.00005v2", "Wed, 25 Nov 2026 10:00:00 +0000"),
+                ("Fresh this month", "https://arxiv.org/pdf/2611.00006v1", "Fri, 20 Nov 2026 10:00:00 +0000"),
+                ("Our own post", "https://news.example/p3", "Tue, 20 Oct 2026 10:00:00 +0000"),
+            ]
+        ),
+        content_type="application/rss+xml",
+    )
+    config = tmp_path / "config.toml"
+    config.write_text(f'[arxiv]\nmin_interval = 0.0\napi_url = "{httpserver.url_for("/api/query")}"\n')
+    data = tmp_path / "data"
+
+    def cli(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    def refresh_at(moment: datetime) -> None:
+        engine = open_engine(load_config(config), data, clock=lambda: moment)
+        assert asyncio.run(engine.refresh()).ok
+        engine.close()
+
+    def newsletter_momentum() -> dict:
+        return {t["name"]: t for t in topics_json(cli, capsys, "--as-of", "2026-12-01T06:00:00Z")}["Newsletter"][
+            "momentum"
+        ]
+
+    assert cli("topic", "add", "Newsletter", "--feed", httpserver.url_for("/news.xml")) == 0
+    assert cli("follow", "Newsletter") == 0
+    refresh_at(datetime(2026, 12, 1, 5, 50, tzinfo=UTC))
+    momentum = newsletter_momentum()
+    assert (momentum["last4"], momentum["prev4"]) == (1, 1)
+    assert [w["count"] for w in momentum["weeks"]][-3:] == [1, 0, 0]  # weeks of Nov 16, 23 and 30
+
+    # arXiv's own records, fetched for another topic, give the real dates.
+    assert cli("topic", "add", "Widgets", "--query", "abs:widget") == 0
+    assert cli("follow", "Widgets") == 0
+    refresh_at(datetime(2026, 12, 1, 5, 55, tzinfo=UTC))
+    momentum = newsletter_momentum()
+    assert (momentum["last4"], momentum["prev4"]) == (2, 2)
+    capsys.readouterr()
+    assert cli("papers", "Newsletter", "--json") == 0
+    dates = {p["id"]: (p["published"], p["date_estimated"]) for p in json.loads(capsys.readouterr().out)}
+    assert dates["2610.00009"] == ("2026-10-12T10:00:00Z", False)
+    assert dates["2611.00005"] == ("2026-11-03T10:00:00Z", False)
+    assert dates["2611.00006"] == ("2026-11-20T10:00:00Z", False)
+    assert dates["1706.03762"] == ("2017-06-01T00:00:00Z", True)  # not in the window asked of arXiv

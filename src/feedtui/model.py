@@ -93,7 +93,8 @@ class Paper:
     # arXiv category feeds: new, cross, replace, replace-cross.
     announce_type: str = ""
     # True when the first-version date is a guess (a replacement announced in a
-    # category feed without its history); such papers are kept out of momentum.
+    # category feed without its history, a blog post about an older paper);
+    # such papers are kept out of momentum.
     date_estimated: bool = False
     # The source URLs this paper was seen in.
     sources: tuple[str, ...] = ()

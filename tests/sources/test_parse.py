@@ -392,10 +392,13 @@ def test_rss20_blog():
             version=2,
             title="Reading group: Tessera",
             abstract="This week we read the Tessera paper.",
-            published=at(2026, 10, 2, 9, 0),
+            # A post about a second version, from after the id's month: the
+            # first-version date is not the post's.
+            published=at(2026, 9, 1),
             updated=at(2026, 10, 2, 9, 0),
             authors=(Author("Jonas Feld"),),
             abs_url="https://arxiv.org/abs/2609.01234v2",
+            date_estimated=True,
             secondhand=True,
         ),
         paper(
@@ -462,6 +465,39 @@ def test_blog_entry_about_an_arxiv_paper_is_that_paper():
     merged = api.merged_with(blog)
     assert merged.version == 3
     assert set(merged.sources) == {API_URL, BLOG}
+
+
+def test_a_post_dates_an_arxiv_paper_only_when_it_links_a_first_version_from_its_month():
+    """Posts dated Oct 2026 about arXiv papers: "Attention" (1706.03762) took the
+    post's date as its submission date, exact, and counted as a new paper."""
+    posts = [
+        ("https://arxiv.org/abs/2610.00042", "Fri, 02 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/2610.00043v1", "Fri, 02 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/1706.03762", "Fri, 02 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/2609.00044", "Thu, 01 Oct 2026 00:30:00 GMT"),
+        ("https://arxiv.org/pdf/2610.00045v2", "Sat, 03 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/hep-th/9901001v1", "Sat, 03 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/2611.00046", "Sat, 03 Oct 2026 09:00:00 GMT"),
+        ("https://arxiv.org/abs/1706.03762", ""),
+    ]
+    items = "".join(
+        f"<item><title>Post</title><link>{link}</link>" + (f"<pubDate>{day}</pubDate>" if day else "") + "</item>"
+        for link, day in posts
+    )
+    body = f"<rss version='2.0'><channel><title>Notes</title>{items}</channel></rss>".encode()
+    feed = parse_feed(body, BLOG, now=NOW)
+    assert [(p.versioned_id, p.published, p.updated, p.date_estimated) for p in feed.papers] == [
+        ("2610.00042v1", at(2026, 10, 2, 9, 0), at(2026, 10, 2, 9, 0), False),
+        ("2610.00043v1", at(2026, 10, 2, 9, 0), at(2026, 10, 2, 9, 0), False),
+        ("1706.03762v1", at(2017, 6, 1), at(2026, 10, 2, 9, 0), True),
+        ("2609.00044v1", at(2026, 9, 1), at(2026, 10, 1, 0, 30), True),
+        ("2610.00045v2", at(2026, 10, 1), at(2026, 10, 3, 9, 0), True),
+        ("hep-th/9901001v1", at(1999, 1, 1), at(2026, 10, 3, 9, 0), True),
+        # Posted before its id's month: no paper's first version is that early.
+        ("2611.00046v1", at(2026, 10, 3, 9, 0), at(2026, 10, 3, 9, 0), True),
+        # No date at all: the fetch time, an estimate, as for any post.
+        ("1706.03762v1", NOW, NOW, True),
+    ]
 
 
 def test_rss10_rdf():
@@ -561,10 +597,11 @@ def test_atom10_with_xhtml_content():
             version=2,
             title="A paper we liked",
             abstract="Worth a read.",
-            published=at(2026, 10, 4, 7, 50),
+            published=at(2026, 8, 1),
             updated=at(2026, 10, 4, 7, 50),
             abs_url="https://arxiv.org/pdf/2608.11873v2",
             pdf_url="https://arxiv.org/pdf/2608.11873v2",
+            date_estimated=True,
             secondhand=True,
         ),
     ]

@@ -8,8 +8,12 @@ with a warning (a title is no key: titles change and repeat), and so is one
 whose guid (or link) an earlier entry of the feed already had.
 
 An arXiv paper found this way takes the version its link names (else 1) and
-the entry's own title, text and date — the post's, not the paper's; merging it
-with the record from arXiv (`Paper.merged_with`) keeps the earliest exact date.
+the entry's own title, text and date — the post's, not the paper's. The post's
+date stands for the paper's first-version date only when the post links the
+first version and is from the month the id was issued in; otherwise (an old
+paper, a later version) the first day of the id's month is used, marked
+`date_estimated` so momentum leaves the paper out. arXiv's own record of the
+paper wins over a post about it (`Paper.merged_with`).
 
 Fields: the title and summary (or, without a summary, the first content) as
 plain text, HTML removed where feedparser saw HTML; authors from author /
@@ -43,7 +47,12 @@ from feedtui.sources import parse_text as text
 from feedtui.sources.base import ParsedFeed
 from feedtui.sources.parse_dates import DateChecker, from_struct_time, parse_datetime
 from feedtui.sources.parse_feedparser import MARKUP_TYPES, FeedparserResult, is_markup, string
-from feedtui.sources.parse_ids import arxiv_id_from_reference, web_key
+from feedtui.sources.parse_ids import (
+    arxiv_id_from_reference,
+    estimated_first_version,
+    months_after_issue,
+    web_key,
+)
 from feedtui.sources.parse_links import http_url
 
 
@@ -99,6 +108,8 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...], 
     latest = _date(entry, "updated")
     published, estimated = dates.check(first or latest)
     updated = latest if dates.plausible(latest) and latest >= published else published
+    if arxiv is not None and not estimated and not _dates_the_first_version(key, version, published):
+        published, estimated = estimated_first_version(key, published), True
     categories = _categories(entry)
     authors, authors_omitted = _authors(entry)
     return Paper(
@@ -125,6 +136,14 @@ def _paper(entry: dict, url: str, dates: DateChecker, sources: tuple[str, ...], 
         sources=sources,
         secondhand=arxiv is not None,
     )
+
+
+def _dates_the_first_version(arxiv_id: str, version: int, posted: datetime) -> bool:
+    """Whether a post's date can stand for the first-version date of the arXiv
+    paper it links: it links the first version, and was posted in the month
+    the id was issued in. A post about an older paper (`1706.03762` in 2026)
+    or about a later version is no new paper."""
+    return version == 1 and months_after_issue(arxiv_id, posted) in (0, None)
 
 
 def _abstract(entry: dict) -> str:

@@ -53,6 +53,24 @@ def first_version_month(arxiv_id: str) -> datetime | None:
     return datetime(year, month, 1, tzinfo=UTC)
 
 
+def months_after_issue(arxiv_id: str, moment: datetime) -> int | None:
+    """How many calendar months `moment` (UTC) falls after the month the id was
+    issued in: 0 within that month, 1 in the next, -1 in the one before; None
+    when the id names no month."""
+    issued = first_version_month(arxiv_id)
+    if issued is None:
+        return None
+    moment = moment.astimezone(UTC)
+    return (moment.year - issued.year) * 12 + moment.month - issued.month
+
+
+def estimated_first_version(arxiv_id: str, seen: datetime) -> datetime:
+    """A stand-in for the first-version date of a paper seen at `seen` whose
+    source does not give it: the first day of the id's month, or `seen` when
+    that is earlier or the id names no month. Always marked as an estimate."""
+    return min(first_version_month(arxiv_id) or seen, seen)
+
+
 def web_key(reference: str, feed_url: str) -> str:
     """`web:` + a short stable hash for an entry that is not on arXiv.
 

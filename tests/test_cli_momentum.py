@@ -21,6 +21,7 @@ from feedtui.config import load_config
 from feedtui.engine import open_engine
 from feedtui.topics.catalogue import load_catalogue
 
+from tests.arxiv_rss import Announcement
 from tests.arxiv_search import LoopbackArxiv
 from tests.atom import Entry
 
@@ -328,3 +329,51 @@ def test_a_post_about_an_older_arxiv_paper_is_no_new_paper_until_arxiv_dates_it(
     assert dates["2611.00005"] == ("2026-11-03T10:00:00Z", False)
     assert dates["2611.00006"] == ("2026-11-20T10:00:00Z", False)
     assert dates["1706.03762"] == ("2017-06-01T00:00:00Z", True)  # not in the window asked of arXiv
+
+
+def test_an_older_paper_announced_again_in_a_category_feed_is_no_new_paper(tmp_path, httpserver, capsys):
+    """A `cross` item for a 2024 paper (a cross-list added later) and a `new`
+    one with a 2024 id counted as papers submitted on the announcement day."""
+    both = ["math.OC", "cs.SY"]
+    older = Entry("2609.00077", title="Cross-listed later", published="2026-09-22T10:00:00Z", categories=both)
+    listed = [
+        Announcement(Entry("2401.12345", title="Old paper newly cross-listed", categories=both), "cross"),
+        Announcement(Entry("2401.54321", title="Old paper as new", categories=["cs.SY"])),
+        Announcement(older, "cross"),
+        Announcement(Entry("2611.09999", title="Submitted late in November", categories=["cs.SY"])),
+        Announcement(Entry("2612.00100", title="Really new paper", categories=["cs.SY"])),
+    ]
+    # arXiv's API knows the paper of September (the gap fill asks for the window only).
+    arxiv = LoopbackArxiv([older], announcements=listed, announced=datetime(2026, 12, 1, 5, 0, tzinfo=UTC))
+    arxiv.install(httpserver)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[arxiv]\nmin_interval = 0.0\napi_url = "{httpserver.url_for("/api/query")}"\n'
+        f'rss_url = "{httpserver.url_for("/rss/")}"\n'
+    )
+    data = tmp_path / "data"
+
+    def cli(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    assert cli("topic", "add", "Control", "--category", "cs.SY") == 0
+    assert cli("follow", "Control") == 0
+    moment = datetime(2026, 12, 1, 5, 50, tzinfo=UTC)
+    engine = open_engine(load_config(config), data, clock=lambda: moment)
+    assert asyncio.run(engine.refresh()).ok
+    engine.close()
+    assert arxiv.rss_requests == [["cs.SY"]]
+
+    control = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", "2026-12-01T06:00:00Z")}["Control"]
+    assert control["papers"] == 5
+    assert (control["momentum"]["last4"], control["momentum"]["prev4"]) == (2, 0)
+    assert [w["count"] for w in control["momentum"]["weeks"]] == [0, 1] + [0] * 9 + [2]  # Sep 14 … Nov 30
+    assert cli("papers", "Control", "--json") == 0
+    dates = {p["id"]: (p["published"], p["date_estimated"]) for p in json.loads(capsys.readouterr().out)}
+    assert dates == {
+        "2612.00100": ("2026-12-01T05:00:00Z", False),
+        "2611.09999": ("2026-12-01T05:00:00Z", False),
+        "2609.00077": ("2026-09-22T10:00:00Z", False),
+        "2401.12345": ("2024-01-01T00:00:00Z", True),
+        "2401.54321": ("2024-01-01T00:00:00Z", True),
+    }

@@ -16,6 +16,9 @@ from feedtui.sources.parse_text import MAX_AUTHORS
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 
+from tests.arxiv_rss import Announcement, rss_feed
+from tests.atom import Entry
+
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 UTC = timezone.utc
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
@@ -306,6 +309,34 @@ def test_arxiv_rss_single_author_in_cyrillic():
     assert last.title == "Почти оптимальная маршрутизация в сетях на кристалле"
     assert last.authors == (Author("Ингрид Соколова"),)
     assert (last.categories, last.primary_category) == (("cs.AR",), "cs.AR")
+
+
+def test_an_announcement_of_an_older_id_is_no_new_paper():
+    """arXiv lists cross-lists added later to older papers as `cross`: one for
+    a 2024 paper counted as new on its announcement day."""
+    announced = datetime(2026, 12, 1, 0, 0, tzinfo=timezone(timedelta(hours=-5)))
+    listed = [
+        ("2612.00100", "new"),
+        ("2611.09999", "new"),  # submitted late in November
+        ("2611.09998", "cross"),
+        ("2610.00077", "new"),  # two months on: held, or a misfiled id
+        ("2401.12345", "cross"),
+        ("2401.54321", "new"),
+        ("cs/0601045", "cross"),
+    ]
+    items = [Announcement(Entry(pid, categories=["cs.SY"]), kind) for pid, kind in listed]
+    body = rss_feed(["cs.SY"], items, announced)
+    feed = parse_feed(body, "https://rss.arxiv.org/rss/cs.SY", now=at(2026, 12, 1, 6, 0))
+    day = at(2026, 12, 1, 5, 0)
+    assert [(p.id, p.published, p.updated, p.date_estimated) for p in feed.papers] == [
+        ("2612.00100", day, day, False),
+        ("2611.09999", day, day, False),
+        ("2611.09998", day, day, False),
+        ("2610.00077", at(2026, 10, 1), day, True),
+        ("2401.12345", at(2024, 1, 1), day, True),
+        ("2401.54321", at(2024, 1, 1), day, True),
+        ("cs/0601045", at(2006, 1, 1), day, True),
+    ]
 
 
 def test_arxiv_atom_category_feed_is_an_arxiv_listing():

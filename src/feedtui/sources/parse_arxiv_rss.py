@@ -8,9 +8,11 @@ in the guid (`oai:arXiv.org:2609.01234v2`) and `arxiv:announce_type`. All
 authors share one `dc:creator`, separated by commas and/or "and".
 
 Dates: the item's date is the day arXiv announced it. For `new` and `cross`
-that is the paper's first appearance, so it is kept as `published` (exact).
-For a replacement the first version's date is not in the feed: `published` is
-then the first day of the month in the id (`2607.04410` → 2026-07-01), marked
+that is the paper's first appearance, so it is kept as `published` (exact) —
+when the id was issued in the announcement's month or the month before. For
+an older id (a cross-list added years later, listed as `cross`) and for a
+replacement the first version's date is not in the feed: `published` is then
+the first day of the month in the id (`2607.04410` → 2026-07-01), marked
 `date_estimated` so momentum leaves it out until the arXiv API supplies the
 real date; `updated` is the announcement date. The feed gives no PDF link;
 `pdf_url` is arXiv's stable PDF address for the announced version.
@@ -30,7 +32,7 @@ from feedtui.sources import parse_text as text
 from feedtui.sources.base import ParsedFeed
 from feedtui.sources.parse_dates import DateChecker, parse_datetime
 from feedtui.sources.parse_feedparser import FeedparserResult, string
-from feedtui.sources.parse_ids import arxiv_id_from_reference, first_version_month
+from feedtui.sources.parse_ids import arxiv_id_from_reference, estimated_first_version, months_after_issue
 from feedtui.sources.parse_links import http_url
 
 _ANNOUNCEMENT = re.compile(
@@ -85,8 +87,8 @@ def _paper(entry: dict, dates: DateChecker, sources: tuple[str, ...]) -> Paper |
     title = text.line(string(entry, "title"), text.MAX_TITLE)
     announced, estimated = dates.check(parse_datetime(string(entry, "published") or string(entry, "updated")))
     published = announced
-    if announce_type in _REPLACEMENTS or version > 1:
-        published = min(first_version_month(arxiv_id) or announced, announced)
+    if announce_type in _REPLACEMENTS or version > 1 or not _issued_lately(arxiv_id, announced):
+        published = estimated_first_version(arxiv_id, announced)
         estimated = True
     categories = tuple(dict.fromkeys(c for c in _categories(entry) if c))[: text.MAX_CATEGORIES]
     names = split_creators(_creators(entry))
@@ -114,6 +116,14 @@ def _paper(entry: dict, dates: DateChecker, sources: tuple[str, ...]) -> Paper |
         date_estimated=estimated,
         sources=sources,
     )
+
+
+def _issued_lately(arxiv_id: str, announced: datetime) -> bool:
+    """Whether the id is young enough for this announcement to be the paper's
+    first: issued in the announcement's month or the one before (a paper
+    submitted late in a month is announced early in the next). arXiv also lists
+    cross-lists added later to older papers, and they are no new papers."""
+    return (months_after_issue(arxiv_id, announced) or 0) <= 1
 
 
 def split_creators(raw: str) -> list[str]:

@@ -9,9 +9,9 @@ order (oldest or newest first, as the cache keeps them) sort in linear time:
 against 0.9 s for shuffled input.
 
 Callers leave out papers whose first-version date is a guess
-(`Paper.date_estimated`): a replaced announcement, or a blog post about an
-older paper, is not a new paper, and counting it on the day it was seen would
-invent momentum.
+(`Paper.date_estimated`): a replaced announcement, an older paper cross-listed
+anew, or a blog post about an older paper is not a new paper, and counting it
+on the day it was seen would invent momentum.
 
 Windows, with `as_of` the moment the numbers are for:
 

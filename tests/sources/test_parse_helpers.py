@@ -32,6 +32,17 @@ UTC = timezone.utc
         ("oai:arXiv.org:2609.01234v1", ("2609.01234", 1)),
         ("arXiv:0704.0001", ("0704.0001", None)),
         (" http://arxiv.org/abs/2611.00862v1 ", ("2611.00862", 1)),
+        ("https://arxiv.org/html/2609.01234v1", ("2609.01234", 1)),
+        ("https://arxiv.org/html/2609.01234v2/#S3", ("2609.01234", 2)),
+        ("https://doi.org/10.48550/arXiv.2609.01234", ("2609.01234", None)),
+        ("http://dx.doi.org/10.48550/ARXIV.2609.01234", ("2609.01234", None)),
+        ("https://doi.org/10.48550/arxiv.hep-th/9901001", ("hep-th/9901001", None)),
+        ("https://doi.org/10.48550/arXiv.2609.01234v2", ("2609.01234", 2)),
+        ("https://arxiv.org/html/2609.01234v1/x1.png", None),  # a figure of the page
+        ("https://doi.org/10.1145/2609.01234", None),  # another publisher's DOI
+        ("https://doi.org/10.48550/arXiv.2609.01234.extra", None),
+        ("https://alphaxiv.org/abs/2609.01234", None),  # third-party pages stay their own
+        ("https://huggingface.co/papers/2609.01234", None),
         ("2609.01234", None),  # a bare number could be anything
         ("https://arxiv.org/list/cs.DC/recent", None),
         ("https://example.org/abs/2609.01234", None),

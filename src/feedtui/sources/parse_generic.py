@@ -1,7 +1,7 @@
 """Any RSS 0.9x / 1.0 / 2.0 or Atom feed, as feedparser read it → Papers.
 
-Keys: an entry whose link or id is an arXiv abs/pdf URL (or an `arXiv:` /
-`oai:arXiv.org:` id) is that arXiv paper, so a blog post about a paper and the
+Keys: an entry whose link or id is an arXiv abs/pdf/html URL or arXiv's DOI
+for a paper (or an `arXiv:` / `oai:arXiv.org:` id) is that arXiv paper, so a blog post about a paper and the
 paper from arXiv are one paper. Any other entry is `web:` + a hash of its guid
 (id), or of its link when it has no guid; an entry with neither is skipped
 with a warning (a title is no key: titles change and repeat), and so is one

@@ -8,13 +8,15 @@ from datetime import datetime
 
 from feedtui.model import UTC, split_arxiv_id
 
-# The forms of an arXiv reference a feed entry's link, id or guid takes: abs and
-# pdf URLs on arxiv.org (any scheme-relative host variant), `oai:arXiv.org:`
-# guids and `arXiv:` ids. A bare `1234.5678` is not enough: a blog's post
-# number could look like that.
+# The forms of an arXiv reference a feed entry's link, id or guid takes: abs,
+# pdf and html URLs on arxiv.org (any scheme-relative host variant), arXiv's
+# DOI (`doi.org/10.48550/arXiv.ID`), `oai:arXiv.org:` guids and `arXiv:` ids.
+# A bare `1234.5678` is not enough: a blog's post number could look like that;
+# nor is a third party's page about a paper (alphaxiv.org/abs/ID).
 _ARXIV_REFERENCE = re.compile(
     r"""^\s*(?:
-        https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(?P<path>[^?#\s]+?)(?:\.pdf)?/?(?:[?#]\S*)?
+        https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/(?P<path>[^?#\s]+?)(?:\.pdf)?/?(?:[?#]\S*)?
+      | https?://(?:dx\.|www\.)?doi\.org/10\.48550/arxiv\.(?P<doi>[^?#\s]+?)/?(?:[?#]\S*)?
       | oai:arxiv\.org:(?P<oai>\S+)
       | arxiv:(?P<bare>\S+)
     )\s*$""",
@@ -26,14 +28,15 @@ WEB_PREFIX = "web:"
 
 
 def arxiv_id_from_reference(text: str | None) -> tuple[str, int | None] | None:
-    """(`2609.01234`, 2) from `https://arxiv.org/abs/2609.01234v2`, `oai:arXiv.org:2609.01234v2`
-    or `arXiv:2609.01234v2`; None for anything else."""
+    """(`2609.01234`, 2) from `https://arxiv.org/abs/2609.01234v2` (or /pdf/, /html/),
+    `oai:arXiv.org:2609.01234v2` or `arXiv:2609.01234v2`; (`2609.01234`, None)
+    from `https://doi.org/10.48550/arXiv.2609.01234`; None for anything else."""
     if not text:
         return None
     match = _ARXIV_REFERENCE.match(text)
     if not match:
         return None
-    candidate = match.group("path") or match.group("oai") or match.group("bare")
+    candidate = match.group("path") or match.group("doi") or match.group("oai") or match.group("bare")
     return split_arxiv_id(candidate)
 
 

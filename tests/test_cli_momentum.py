@@ -163,19 +163,30 @@ def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys):
     assert len(arxiv.search_requests) > searches  # arXiv was asked again …
     assert len(arxiv.total_requests) == 1  # … but the day's total is cached
 
-    # The next day, before any refresh (offline): the share is of the cache.
-    next_day = "2026-10-02T12:00:00Z"
+    # The next day, before any refresh (offline): the day before's count still
+    # stands. (The share jumped to one of the cache, 50%, at 00:00 UTC.)
+    next_day = "2026-10-02T00:00:00Z"
     widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", next_day)}["Widgets"]["momentum"]
-    assert (widgets["last4"], widgets["prev4"], widgets["share_of"]) == (6, 2, "cache")
-    assert widgets["sentence"] == "6 papers in the last four weeks, against 2 the four weeks before. 50% of all new papers."
+    assert (widgets["last4"], widgets["prev4"], widgets["share_of"]) == (6, 2, "arxiv")
+    assert widgets["sentence"] == "6 papers in the last four weeks, against 2 the four weeks before. 0.1% of all new papers."
+    # It stands for seven days after the day it was counted; then the cache is the basis.
+    for as_of, basis in (("2026-10-08T23:59:59Z", "arxiv"), ("2026-10-09T00:00:00Z", "cache")):
+        widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", as_of)}["Widgets"]["momentum"]
+        assert widgets["share_of"] == basis, as_of
+    # A count is never taken for a time before it was counted.
+    widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", "2026-09-30T23:59:59Z")}["Widgets"]["momentum"]
+    assert widgets["share_of"] == "cache"
 
+    arxiv.total_new = 6100
     refresh_at(FIRST + timedelta(days=1))
     assert [r.search_query for r in arxiv.total_requests] == [
         "submittedDate:[202609031800 TO 202610011800]",
         "submittedDate:[202609041800 TO 202610021800]",
     ]
-    widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", next_day)}["Widgets"]["momentum"]
-    assert (widgets["share_of"], widgets["share"]) == ("arxiv", 6 / 6000)
+    # Each day's momentum takes the latest count up to that day.
+    for as_of, total in (("2026-10-01T12:00Z", 6000), ("2026-10-02T12:00Z", 6100), ("2026-10-05T12:00Z", 6100)):
+        widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", as_of)}["Widgets"]["momentum"]
+        assert (widgets["share_of"], widgets["share"]) == ("arxiv", widgets["last4"] / total), as_of
 
 
 def test_sorting_by_trending_unread_and_name(world, capsys):
@@ -209,7 +220,7 @@ def test_topic_show_prints_definition_sentence_and_a_twelve_week_chart(world, ca
     assert "definition: query abs:widget" in lines
     assert "papers: 13, unread: 13" in lines
     assert "6 papers in the last four weeks, against 2 the four weeks before. 0.1% of all new papers." in lines
-    assert "(share of arXiv's count of all new papers in those 28 days)" in lines
+    assert "(share of arXiv's count of all new papers in 28 days, taken in the last week)" in lines
     counts, labels = lines[-2], lines[-1]
     assert counts.split() == ["1", "0", "0", "2", "0", "0", "0", "2", "0", "1", "1", "3"]
     assert labels.startswith("Jul 13") and labels.endswith("Week of Sep 28")
@@ -218,7 +229,7 @@ def test_topic_show_prints_definition_sentence_and_a_twelve_week_chart(world, ca
     assert "█" in bars[0]
 
     assert cli("topic", "show", "Blog", "--as-of", AS_OF) == 0
-    assert "(share of the new papers in your cache: feed topics, or no arXiv count fetched for that day)" in (
+    assert "(share of the new papers in your cache: feed topics, or no arXiv count taken in the last week)" in (
         capsys.readouterr().out.splitlines()
     )
 

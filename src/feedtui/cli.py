@@ -776,8 +776,8 @@ def _cmd_topic_edit(engine, args) -> int:
 
 
 _SHARE_OF = {
-    "arxiv": "arXiv's count of all new papers in those 28 days",
-    "cache": "the new papers in your cache: feed topics, or no arXiv count fetched for that day",
+    "arxiv": "arXiv's count of all new papers in 28 days, taken in the last week",
+    "cache": "the new papers in your cache: feed topics, or no arXiv count taken in the last week",
 }
 
 

@@ -29,7 +29,7 @@ from feedtui.memory import gc_paused
 from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
 from feedtui.store.cache import PaperCache, StoreOutcome
 from feedtui.store.codec import C_SHARD
-from feedtui.store.fetch_state import FetchState, new_papers_key
+from feedtui.store.fetch_state import FetchState
 from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import REFRESHED_PREFIX, StateStore
@@ -543,7 +543,7 @@ class Engine:
         entries = [self.topic(n) for n in names] if names is not None else list(self.registry)
         moment = int(as_of.timestamp())
         since = counted_since(moment)
-        arxiv_total = self.fetch_state.cached_total(new_papers_key(as_of))
+        arxiv_total = self.fetch_state.recent_total(as_of)
         cache_total: int | None = None
         library = self.library
         out: dict[str, Momentum] = {}

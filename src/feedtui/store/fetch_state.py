@@ -29,6 +29,11 @@ from feedtui.store.tinydb_io import Database, open_database
 VALIDATORS = "validators"
 ANSWERED = "answered"
 TOTALS = "totals"
+# How many days after it was taken a count of all new arXiv papers still
+# stands for "all new papers" in momentum's share: a 28-day total moves by a
+# few percent in a week, where every paper in the cache is another measure
+# altogether (a cache of three topics makes each of them a third of it).
+TOTAL_KEPT_DAYS = 7
 
 
 def new_papers_key(now: datetime) -> str:
@@ -86,9 +91,15 @@ class FetchState:
             return int(doc["total"])
         return None
 
-    def cached_total(self, key: str) -> int | None:
-        doc = self._db.table(TOTALS).get(doc_id=key)
-        return int(doc["total"]) if doc else None
+    def recent_total(self, now: datetime) -> int | None:
+        """The latest count of all new arXiv papers whose 28 days end on
+        `now`'s day or up to TOTAL_KEPT_DAYS days before it; None if none is."""
+        table = self._db.table(TOTALS)
+        for age in range(TOTAL_KEPT_DAYS + 1):
+            doc = table.get(doc_id=new_papers_key(now - timedelta(days=age)))
+            if doc and doc["total"]:
+                return int(doc["total"])
+        return None
 
     def save(
         self,

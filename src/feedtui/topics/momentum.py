@@ -106,7 +106,8 @@ def compute_momentum(
 
     `total_new` is the number of all new papers in the same 28 days as `last4`
     (the denominator of `share`), and `share_of` says where it came from:
-    "arxiv" (the API's total) or "cache" (every cached paper). When it is None
+    "arxiv" (the API's total, for 28 days ending up to a week earlier) or
+    "cache" (every cached paper). When it is None
     or 0 the share is unknown: `share` and `share_of` are None and the sentence
     stops after the counts. A denominator smaller than `last4` (counts taken at
     different moments) gives a share of 100%.

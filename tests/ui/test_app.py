@@ -2375,3 +2375,18 @@ async def test_a_save_that_succeeds_before_the_failure_is_shown_is_still_told(ma
             "could not save state.json: the disk is full",
             "Your follows and marks are saved again.",
         ]
+
+
+async def test_the_status_line_counts_one_cached_paper_as_one_paper(make_engine):
+    """It said "1 papers cached"."""
+    from tests.ui.conftest import invented_papers
+
+    engine = make_engine(papers=invented_papers()[:1])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        status = main.query_one(StatusLine).query_one("#status-text")
+        assert [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "1 paper cached"]
+        main.query_one(StatusLine).show_refreshing("paging Widgets", papers=1)
+        await pilot.pause()
+        assert lines_of(status)[0].rstrip().endswith("·  1 paper cached")

@@ -10,6 +10,10 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
 
+def papers_cached(count: int) -> str:
+    return f"{count:,} paper{'s' if count != 1 else ''} cached"
+
+
 class StatusLine(Horizontal):
     DEFAULT_CSS = """
     StatusLine { height: 1; }
@@ -34,7 +38,7 @@ class StatusLine(Horizontal):
             parts.append((f"refreshed {last_refresh.astimezone():%a %H:%M}", "dim"))
         else:
             parts.append(("never refreshed", "dim"))
-        parts.append((f"{papers:,} papers cached", "dim"))
+        parts.append((papers_cached(papers), "dim"))
         if note:
             parts.append((note, ""))
         text = Text()
@@ -48,7 +52,7 @@ class StatusLine(Horizontal):
         text = Text("refreshing…")
         if activity:
             text.append(f" {activity}")
-        text.append(f"  ·  {papers:,} papers cached", style="dim")
+        text.append(f"  ·  {papers_cached(papers)}", style="dim")
         self.query_one("#status-text", Static).update(text)
 
     def start_progress(self, total: int) -> None:

@@ -175,6 +175,9 @@ def error_of(query: str) -> QueryError:
         ('ti:"a\\b"', "'\\' is not allowed in a phrase at column 6"),
         ("ti:a,b", "',' is not allowed in a word at column 5 (put the words in quotes: \"…\")"),
         ("ti:-gpu", "a word must start with a letter or digit at column 4"),
+        ('“sparse attention”', "'“' is a curly quote at column 1 (write a phrase in straight quotes: \"…\")"),
+        ('ti:sparse”', "'”' is a curly quote at column 10 (write a phrase in straight quotes: \"…\")"),
+        ('ti:"sparse attention”', 'unmatched quote at column 4 (a phrase ends with a straight ", not ”)'),
         ("ti:a\x07b", "character U+0007 is not allowed at column 5"),
     ],
 )

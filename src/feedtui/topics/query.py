@@ -109,6 +109,10 @@ _CATEGORY_PREFIX = re.compile(r"[a-z][a-z-]*(?:\.[a-z-]*)?", re.IGNORECASE)
 _ID_CHARS = re.compile(r"[A-Za-z0-9./-]+")
 _FIELD_PREFIX = re.compile(r"([A-Za-z]+):")
 _URL_ENCODED_HINT = 'the query looks URL-encoded: write " for %22 and ( ) for %28 %29'
+# Curly quotes, as word processors and phones put around a phrase (not ’,
+# which is an apostrophe as often as a quote).
+_CURLY_QUOTES = frozenset("“”„‟‘‚‛")
+_CURLY_QUOTE_HINT = 'write a phrase in straight quotes: "…"'
 
 
 class QueryError(ValueError):
@@ -282,6 +286,9 @@ def _word_problem(field: str, text: str, wildcard: bool) -> Problem | None:
     """What is wrong with an unquoted value (without its trailing `*`)."""
     if not text:
         return ("expected a word before '*'" if wildcard else "expected a word", 0, "")
+    curly = next((offset for offset, ch in enumerate(text) if ch in _CURLY_QUOTES), -1)
+    if curly >= 0:
+        return (f"'{text[curly]}' is a curly quote", curly, _CURLY_QUOTE_HINT)
     star = text.find("*")
     if star >= 0:
         return ("'*' only works at the end of a word", star, "")
@@ -427,7 +434,9 @@ def _lex_fielded(query: str, start: int, end: int, match: re.Match[str]) -> tupl
 def _lex_phrase(query: str, quote: int, field: str | None, start: int) -> tuple[_Token, int]:
     close = query.find('"', quote + 1)
     if close < 0:
-        raise QueryError("unmatched quote", quote + 1, query, 'a phrase ends with a second "')
+        curly = next((ch for ch in query[quote + 1 :] if ch in _CURLY_QUOTES), "")
+        hint = f'a phrase ends with a straight ", not {curly}' if curly else 'a phrase ends with a second "'
+        raise QueryError("unmatched quote", quote + 1, query, hint)
     return (
         _Token(
             "term",

@@ -165,3 +165,22 @@ def test_a_catalogue_topic_followed_on_a_fresh_data_directory_has_its_papers(tmp
     assert cli("follow", "Federated Learning") == 0
     assert cli("refresh") == 0
     assert members(cli, capsys, "Federated Learning") == {FEDERATED.id: ["Federated Learning"]}
+
+
+def test_topic_show_prints_the_query_as_sent_to_arxiv(tmp_path, httpserver, monkeypatch, capsys):
+    """docs/queries.md says so; only the query as written was printed."""
+    arxiv = LoopbackArxiv([WIDGET, SPROCKET])
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
+    assert cli("topic", "add", "Mixed", "--query", "widget OR sprocket AND ti:(gizmo OR gadget)") == 0
+    assert cli("topic", "add", "Plain", "--query", "abs:widget") == 0
+    assert cli("follow", "Mixed") == 0
+    assert cli("refresh") == 0
+    capsys.readouterr()
+    assert cli("topic", "show", "Mixed") == 0
+    lines = capsys.readouterr().out.splitlines()
+    [sent] = [r.search_query for r in arxiv.search_requests]
+    assert sent == "all:widget OR (all:sprocket AND (ti:gizmo OR ti:gadget))"
+    assert lines[1:3] == ["definition: query widget OR sprocket AND ti:(gizmo OR gadget)", f"sent to arXiv as: {sent}"]
+    # Sent as written: said once.
+    assert cli("topic", "show", "Plain") == 0
+    assert not any(line.startswith("sent to arXiv as:") for line in capsys.readouterr().out.splitlines())

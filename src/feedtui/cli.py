@@ -781,6 +781,15 @@ _SHARE_OF = {
 }
 
 
+def _sent_form(entry) -> str:
+    """The search_query the arXiv API is asked for the topic, or "" when it
+    is the query as written, or the topic is not fetched from the API."""
+    if entry.api_query is None:
+        return ""
+    sent = entry.api_query.to_api()
+    return "" if sent == entry.topic.definition.query.strip() else sent
+
+
 def _cmd_topic_show(engine, args) -> int:
     from feedtui.topics.momentum import render_text_chart
 
@@ -792,6 +801,8 @@ def _cmd_topic_show(engine, args) -> int:
     if entry.topic.description:
         print(entry.topic.description)
     print(f"definition: {entry.topic.definition.describe()}")
+    if sent := _sent_form(entry):
+        print(f"sent to arXiv as: {sent}")
     if entry.error:
         print(f"error: {entry.error}")
     print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")

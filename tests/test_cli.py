@@ -55,6 +55,20 @@ def cli(tmp_path, httpserver, monkeypatch, arxiv):
     return loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
 
 
+def test_a_papers_tags_are_listed_by_name_case_aside(cli, capsys, arxiv):
+    """They were listed in the order the topics were attached, unlike the reader's cards."""
+    mine = {"Quantum Widgets": 'abs:"quantum widgets"', "sorting": "ti:sorting", "Ada papers": "au:quill"}
+    for name, query in mine.items():
+        assert cli("topic", "add", name, "--query", query) == 0
+    assert cli("follow", "Quantum Widgets") == 0
+    assert cli("refresh") == 0
+    capsys.readouterr()
+    assert cli("papers", "Quantum Widgets", "--json") == 0
+    tags = next(p["tags"] for p in json.loads(capsys.readouterr().out) if p["id"] == "2611.00001")
+    assert [t for t in tags if t in mine] == ["Ada papers", "Quantum Widgets", "sorting"]
+    assert tags == sorted(tags, key=str.casefold)
+
+
 def test_round_trip(cli, capsys, arxiv):
     assert cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"') == 0
     assert cli("follow", "Quantum Widgets") == 0

@@ -58,7 +58,7 @@ def test_update_tags_moves_papers_between_topics_and_keeps_other_topics():
     assert [library.ids[i] for i in library.topic_positions("T")] == ["c"]
     assert [library.ids[i] for i in library.topic_positions("U")] == ["c", "a"]
     # "Other" was not judged: a keeps it.
-    assert library.tags[library.pos["a"]] == ("Other", "U")
+    assert library.tags_of(library.pos["a"]) == ("Other", "U")
     assert library.unread_count("U") == 2 and library.unread_count("T") == 1
     assert_consistent(library)
 

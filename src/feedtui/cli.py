@@ -684,7 +684,7 @@ def _cmd_papers(engine, args) -> int:
         positions = positions[: args.limit]
     papers = engine.papers(positions)
     library = engine.library
-    tags = {pid: library.tags[library.pos[pid]] for pid in (p.id for p in papers)}
+    tags = {pid: library.tags_of(library.pos[pid]) for pid in (p.id for p in papers)}
     if args.json:
         print(json_text([paper_json(engine, p, tags[p.id]) for p in papers]))
         return EXIT_OK

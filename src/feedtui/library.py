@@ -18,6 +18,10 @@ from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
 _NO_TAGS: tuple[str, ...] = ()
 
 
+def _tag_order(name: str) -> tuple[str, str]:
+    return name.casefold(), name
+
+
 class Library:
     def __init__(self, rows: Mapping[str, list], read: Callable[[], Mapping[str, object]]) -> None:
         self.ids: list[str] = list(rows)
@@ -27,6 +31,7 @@ class Library:
         self.published_at: list[int] = list(map(itemgetter(C_PUBLISHED), self.rows))
         # Positions whose first-version date is a guess (rare: momentum skips them).
         self.estimated: set[int] = set(compress(range(len(self.rows)), map(itemgetter(C_ESTIMATED), self.rows)))
+        # Each paper's topics, in no set order: `tags_of` gives them in the order shown.
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
@@ -44,6 +49,10 @@ class Library:
     def topic_positions(self, topic: str) -> list[int]:
         """The topic's papers, newest first (by first-version date)."""
         return self.members.get(topic, [])
+
+    def tags_of(self, position: int) -> tuple[str, ...]:
+        """The paper's topics as cards, the detail view and the CLI show them: by name, case aside."""
+        return tuple(sorted(self.tags[position], key=_tag_order))
 
     def unread_count(self, topic: str) -> int:
         return self.unread.get(topic, 0)
@@ -149,7 +158,7 @@ class Library:
                 added.setdefault(topic, set()).add(position)
             for topic in (old & judged) - topics:
                 removed.setdefault(topic, set()).add(position)
-            self.tags[position] = tuple(sorted(new))
+            self.tags[position] = tuple(new)
         changed = set(added) | set(removed)
         for topic in changed:
             gone = removed.get(topic, set())

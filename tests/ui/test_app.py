@@ -2390,3 +2390,32 @@ async def test_the_status_line_counts_one_cached_paper_as_one_paper(make_engine)
         main.query_one(StatusLine).show_refreshing("paging Widgets", papers=1)
         await pilot.pause()
         assert lines_of(status)[0].rstrip().endswith("·  1 paper cached")
+
+
+async def test_a_papers_tags_are_in_name_order_on_its_card_in_its_detail_and_in_the_t_chooser(make_engine):
+    """They were in the order the topics were attached, which differs from
+    paper to paper and from the CLI's."""
+    from feedtui.model import TopicDefinition
+    from feedtui.ui.screens.pick_topic import PickTopicScreen
+
+    topics = {
+        "Widgets": TopicDefinition(query="abs:widget"),
+        "Gadgets": TopicDefinition(query="abs:gadget"),
+        "apparatus": TopicDefinition(query="abs:meets"),
+    }
+    app = FeedtuiApp(make_engine(topics=topics))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        while paper_list.cursor_card.paper_id != "2611.00002":  # "A gadget meets a widget."
+            await pilot.press("j")
+        in_name_order = "apparatus  Gadgets  Widgets"
+        assert any(line.strip("▌ ") == in_name_order for line in lines_of(paper_list))
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, PickTopicScreen))
+        chooser = app.screen.query_one("OptionList")
+        assert [str(chooser.get_option_at_index(i).prompt) for i in range(chooser.option_count)] == ["apparatus", "Gadgets"]
+        await pilot.press("escape")
+        detail = await open_detail(pilot, main)
+        assert f"Topics: {in_name_order}" in detail_text(detail)

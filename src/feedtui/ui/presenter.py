@@ -97,7 +97,7 @@ class TopicCards:
             abstract=full if full is not None else self._head(row[C_SHARD], paper_id),
             authors=row[C_AUTHORS],
             affiliations=row[C_AFFILIATIONS],
-            tags=library.tags[position],
+            tags=library.tags_of(position),
             current_topic=self.current_topic,
             read=paper_id in self._read,
             starred=paper_id in self._starred,

@@ -123,6 +123,11 @@ class DetailScreen(Screen):
 
         return key_hint("detail.all_authors", self.engine.settings.keymap, self.BINDINGS)
 
+    def _topics_of(self, paper_id: str) -> tuple[str, ...]:
+        library = self.engine.library
+        position = library.pos.get(paper_id)
+        return () if position is None else library.tags_of(position)
+
     def _show_facts(self, paper: Paper) -> None:
         facts = [
             ("Categories", " ".join(paper.categories)),
@@ -131,7 +136,7 @@ class DetailScreen(Screen):
             ("DOI", paper.doi),
             ("Abstract page", safe_link(paper.abs_url) or ""),
             ("PDF", safe_link(paper.pdf_url) or ""),
-            ("Topics", "  ".join(self.engine.library.tags[self.engine.library.pos[paper.id]]) if paper.id in self.engine.library.pos else ""),
+            ("Topics", "  ".join(self._topics_of(paper.id))),
         ]
         if paper.date_estimated:
             facts.append(("Note", "the first-version date is estimated"))

@@ -119,3 +119,32 @@ def test_a_config_feed_url_with_an_escape_is_quoted_as_toml_writes_it_never_raw(
     err = capsys.readouterr().err
     assert "\x1b" not in err
     assert '"http://127.0.0.1:8000/a\\u001b[31mRED.xml" is not valid in feeds: it has a space or control character' in err, err
+
+
+def test_large_counts_have_thousands_separators(tmp_path, capsys):
+    """`feedtui topics` said 1202 papers and the sentence 1200 papers, where
+    the reader's list says Latest papers (1,202)."""
+    from rich.cells import cell_len
+
+    from tests.factories import make_paper
+
+    widgets = [
+        make_paper(f"2611.{n:05d}", abstract="A widget.", published=f"2026-11-{23 + n % 4:02d}T10:00:00")
+        for n in range(1, 1_201)
+    ]
+    env = make_env(tmp_path, "data", papers=[*PAPERS, *widgets])
+    assert env.run("topic", "add", "Widget", "--query", "abs:widget") == 0
+    assert env.run("topic", "add", "Ferns", "--query", "abs:ferns") == 0
+    as_of = ("--as-of", "2026-11-27T18:00:00Z")
+    capsys.readouterr()
+    assert env.run("topics", "--sort", "name", *as_of) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "  1,202 papers   1,202 unread  1,200 last 4 wk (prev 0)" in next(line for line in lines if "Widget " in line)
+    assert len({cell_len(line[: line.index(" last 4 wk")]) for line in lines}) == 1
+    assert env.run("topic", "show", "Widget", *as_of) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert "papers: 1,202, unread: 1,202" in shown
+    assert "1,200 papers in the last four weeks, against 0 the four weeks before. 100% of all new papers." in shown
+    assert shown[-2].split()[-1] == "1,200"  # the chart's count of this week
+    assert env.run("read", *(p.id for p in widgets)) == 0
+    assert capsys.readouterr().err == "mark read: 1,200 changed, 0 already so\n"

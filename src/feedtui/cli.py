@@ -571,7 +571,7 @@ def _refresh_summary(report) -> str:
     sources = f"{answered}" if answered == total else f"{answered} of {total}"
     rest = f"{failed} failed" + (f", {skipped} skipped" if skipped else "")
     return (
-        f"{report.new_papers} new, {report.updated_papers} updated papers from {sources} "
+        f"{report.new_papers:,} new, {report.updated_papers:,} updated papers from {sources} "
         f"source{'' if total == 1 else 's'}; {rest}"
     )
 
@@ -626,8 +626,8 @@ def _cmd_topics(engine, args) -> int:
         name = entry.name + " " * (width - cell_len(entry.name))
         papers = len(library.topic_positions(entry.name))
         print(
-            f"{mark} {name}  {papers:>6} {'paper ' if papers == 1 else 'papers'}  {library.unread_count(entry.name):>6} unread  "
-            f"{momentum.last4:>4} last 4 wk (prev {momentum.prev4})"
+            f"{mark} {name}  {papers:>6,} {'paper ' if papers == 1 else 'papers'}  {library.unread_count(entry.name):>6,} unread  "
+            f"{momentum.last4:>5,} last 4 wk (prev {momentum.prev4:,})"
         )
     return EXIT_OK
 
@@ -721,7 +721,7 @@ def _marks(action: str):
         for raw in unknown:
             print(f"feedtui: {raw}: not in the cache (refresh first, or check the id)", file=sys.stderr)
         count = len(getattr(engine, action)(known))
-        _confirm(f"{action.replace('_', ' ')}: {count} changed, {len(known) - count} already so")
+        _confirm(f"{action.replace('_', ' ')}: {count:,} changed, {len(known) - count:,} already so")
         return EXIT_OK if not unknown else EXIT_FAILED
 
     return handler
@@ -805,7 +805,7 @@ def _cmd_topic_show(engine, args) -> int:
         print(f"sent to arXiv as: {sent}")
     if entry.error:
         print(f"error: {entry.error}")
-    print(f"papers: {len(library.topic_positions(entry.name))}, unread: {library.unread_count(entry.name)}")
+    print(f"papers: {len(library.topic_positions(entry.name)):,}, unread: {library.unread_count(entry.name):,}")
     print()
     print(momentum.sentence)
     if momentum.share_of is not None:
@@ -850,7 +850,7 @@ def _export_bibtex(engine, args) -> int:
     papers = engine.papers(positions)
     if not papers and not missing:
         print("feedtui: no papers to export", file=sys.stderr)
-    status = _write_output(bibtex_entries(papers), args.output, f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
+    status = _write_output(bibtex_entries(papers), args.output, f"{len(papers):,} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
     return EXIT_FAILED if status != EXIT_OK or missing or not papers else EXIT_OK
 
 
@@ -867,7 +867,7 @@ def _export_json(engine, args) -> int:
     from feedtui.export.state_json import export_state
 
     document = export_state(engine)
-    counts = ", ".join(f"{len(document[t])} {t.replace('_', ' ')}" for t in ("follows", "read", "starred", "topics"))
+    counts = ", ".join(f"{len(document[t]):,} {t.replace('_', ' ')}" for t in ("follows", "read", "starred", "topics"))
     return _write_output(json_text(document) + "\n", args.output, f"your state ({counts})")
 
 

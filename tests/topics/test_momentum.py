@@ -301,8 +301,8 @@ def test_text_chart_bars_counts_and_labels():
 def test_text_chart_widens_for_big_counts_and_handles_an_empty_topic():
     big = compute_momentum([AS_OF - 5] * 12345, AS_OF)
     lines = render_text_chart(big, width=12, height=3)
-    assert lines[3].split()[-1] == "12345"
-    assert lines[3].index("12345") == 11 * 6
+    assert lines[3].split()[-1] == "12,345"
+    assert lines[3].index("12,345") == 11 * 7
     empty = render_text_chart(compute_momentum([], AS_OF), width=40, height=3)
     assert empty[:3] == ["", "", ""]
     assert empty[3].split() == ["0"] * 12

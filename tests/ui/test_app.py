@@ -2419,3 +2419,24 @@ async def test_a_papers_tags_are_in_name_order_on_its_card_in_its_detail_and_in_
         await pilot.press("escape")
         detail = await open_detail(pilot, main)
         assert f"Topics: {in_name_order}" in detail_text(detail)
+
+
+async def test_large_counts_are_written_with_thousands_separators_in_the_sidebar_and_the_sentence(make_engine):
+    """The sidebar said 1204 and the sentence 1203 papers beside the list's
+    "Latest papers (1,204)"; the sidebar's counts stay in one column."""
+    from tests.factories import make_paper
+    from tests.ui.conftest import invented_papers
+
+    many = [
+        make_paper(f"2611.{n:05d}", title=f"Widget study {n}", abstract="A widget.", published=f"2026-11-{1 + n % 26:02d}T10:00:00")
+        for n in range(100, 1_300)
+    ]
+    app = FeedtuiApp(make_engine(papers=invented_papers() + many, follows=("Widgets", "Gadgets")))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        main = await show(pilot, "Widgets")
+        assert "Latest papers (1,204)" in list_title(main)
+        assert "1,203 papers in the last four weeks, against 1 " in main.query_one(TopicHeader).text
+        widgets, gadgets = sidebar_row(app, "Widgets"), sidebar_row(app, "Gadgets")
+        assert widgets.endswith(" 1,204") and gadgets.endswith(" " * 5 + "2")
+        assert len(widgets) == len(gadgets)

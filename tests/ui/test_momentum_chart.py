@@ -139,8 +139,8 @@ def test_layout_without_data_is_blank():
 
 @pytest.mark.parametrize(
     ("count", "room", "shown"),
-    [(7, 1, "7"), (42, 2, "42"), (42, 1, ""), (999, 3, "999"), (1234, 4, "1234"), (1234, 3, "1k"),
-     (1250, 4, "1250"), (15_300, 4, "15k"), (1_260_000, 4, "1.3M"), (1_000_000, 4, "1M"), (12_345, 4, "12k"), (2_500_000, 4, "2.5M"), (12_345, 2, "")],
+    [(7, 1, "7"), (42, 2, "42"), (42, 1, ""), (999, 3, "999"), (1234, 5, "1,234"), (1234, 4, "1.2k"), (1234, 3, "1k"),
+     (1250, 4, "1.3k"), (2500, 3, "3k"), (15_300, 4, "15k"), (1_260_000, 4, "1.3M"), (1_000_000, 4, "1M"), (12_345, 4, "12k"), (2_500_000, 4, "2.5M"), (12_345, 2, "")],
 )
 def test_counts_are_shortened_to_the_room_they_have(count, room, shown):
     assert format_count(count, room) == shown
@@ -267,7 +267,7 @@ async def test_counts_keep_a_blank_cell_from_each_other_and_from_bars(width, sid
     async with app.run_test(size=(width, 10)):
         lines = screen_lines(app.query_one(MomentumChart))
     for line in lines[:-2]:
-        for label in re.finditer(r"[0-9.kM]+", line):
+        for label in re.finditer(r"[0-9.,kM]+", line):
             assert line[label.start() - 1 : label.start()] in ("", " "), line
             assert line[label.end() : label.end() + 1] in ("", " "), line
     shown = {}

@@ -197,7 +197,7 @@ def momentum_sentence(last4: int, prev4: int, share: float | None) -> str:
     four weeks before. 0.1% of all new papers.`; without a known share the
     second sentence is left out."""
     noun = "paper" if last4 == 1 else "papers"
-    sentence = f"{last4} {noun} in the last four weeks, against {prev4} the four weeks before."
+    sentence = f"{last4:,} {noun} in the last four weeks, against {prev4:,} the four weeks before."
     if share is None:
         return sentence
     return f"{sentence} {format_share(share)} of all new papers."
@@ -253,7 +253,7 @@ def render_text_chart(momentum: Momentum, width: int = 60, height: int = 8) -> l
     and labels need. Lines carry no trailing spaces.
     """
     counts = [week.count for week in momentum.weeks]
-    slot = max(2, width // len(counts), len(str(max(counts))) + 1)
+    slot = max(2, width // len(counts), len(f"{max(counts):,}") + 1)
     bar = max(1, slot - 1)
     levels = [_bar_level(count, max(counts), height) for count in counts]
     lines = []
@@ -263,7 +263,7 @@ def render_text_chart(momentum: Momentum, width: int = 60, height: int = 8) -> l
             fill = min(8, max(0, level - row * 8))
             cells.append((_EIGHTHS[fill] * bar).ljust(slot))
         lines.append("".join(cells).rstrip())
-    lines.append("".join(str(count).ljust(slot) for count in counts).rstrip())
+    lines.append("".join(f"{count:,}".ljust(slot) for count in counts).rstrip())
     first, last = momentum.first_label, momentum.last_label
     span = max(slot * len(counts) - 1, len(first) + 1 + len(last))
     lines.append(first + last.rjust(span - len(first)))

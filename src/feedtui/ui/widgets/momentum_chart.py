@@ -21,6 +21,7 @@ least one cell), with gaps between them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, ClassVar, Literal
@@ -113,12 +114,13 @@ class _Columns:
 
 
 def format_count(count: int, room: int) -> str:
-    """`count` in at most `room` cells: `842`, then `1.2k`/`12k`/`3.4M`, else ""."""
-    candidates = [str(count)]
+    """`count` in at most `room` cells: `842`, `1,234`, then `1.2k`/`12k`/`3.4M`, else ""."""
+    candidates = [f"{count:,}"]
     for unit, suffix in ((1_000_000, "M"), (1_000, "k")):
         if count >= unit:
             scaled = count / unit
-            candidates += [f"{scaled:.1f}".rstrip("0").rstrip(".") + suffix, f"{round(scaled)}{suffix}"]
+            tenths = math.floor(scaled * 10 + 0.5) / 10  # half up: 1,250 is 1.3k
+            candidates += [f"{tenths:.1f}".rstrip("0").rstrip(".") + suffix, f"{math.floor(scaled + 0.5)}{suffix}"]
             break
     return next((text for text in candidates if len(text) <= room), "")
 

@@ -28,6 +28,8 @@ from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 from feedtui.ui.widgets.sparkline import sparkline
 
 SPARK_MIN_WIDTH = 38
+# Cells the unread counts take at least (`9,999` takes five; every row then does).
+COUNT_WIDTH = 4
 SPARK_WEEKS = 12
 FOLLOWING = "Following"
 TOPICS = "Topics"
@@ -89,6 +91,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}  # by component class, until the styles change
         # Shown on the first line when there are no rows (a filter matched nothing).
         self.empty_message = ""
+        self._count_width = COUNT_WIDTH
 
     # -- data ------------------------------------------------------------------
 
@@ -128,6 +131,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             lines.extend(_Line(r.name, r) for r in others)
         self._lines = lines
         self._index = {line.row.name: i for i, line in enumerate(lines) if line.row}
+        self._count_width = max([COUNT_WIDTH, *(_count_cells(r.unread) for r in rows)])
         self._cache.clear()
         self.virtual_size = Size(self.size.width, len(lines))
         target = self._index.get(keep) if keep else None
@@ -147,7 +151,12 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if index is None:
             return
         self._lines[index] = _Line(row.name, row)
-        self.refresh_line(index)
+        if _count_cells(row.unread) > self._count_width:  # every row's count moves over
+            self._count_width = _count_cells(row.unread)
+            self._cache.clear()
+            self.refresh()
+        else:
+            self.refresh_line(index)
 
     def select_topic(self, name: str) -> bool:
         index = self._index.get(name)
@@ -297,9 +306,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             right.append(sparkline(row.weeks[-SPARK_WEEKS:]), style=self._style("topic-list--spark"))
             right.append(" ")
         if row.unread:
-            right.append(f"{row.unread:>4}", style=self._style("topic-list--count"))
+            right.append(f"{row.unread:>{self._count_width},}", style=self._style("topic-list--count"))
         else:
-            right.append("   ·", style=self._style("topic-list--count-zero"))
+            right.append("·".rjust(self._count_width), style=self._style("topic-list--count-zero"))
         room = max(4, width - len(marker) - right.cell_len - 1)
         name = Text(clean_line(row.name, html_allowed=False), no_wrap=True)
         if row.error:
@@ -315,3 +324,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         line.append_text(right)
         line.truncate(width)
         return line
+
+
+def _count_cells(count: int) -> int:
+    return len(f"{count:,}")

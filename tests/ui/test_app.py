@@ -2440,3 +2440,68 @@ async def test_large_counts_are_written_with_thousands_separators_in_the_sidebar
         widgets, gadgets = sidebar_row(app, "Widgets"), sidebar_row(app, "Gadgets")
         assert widgets.endswith(" 1,204") and gadgets.endswith(" " * 5 + "2")
         assert len(widgets) == len(gadgets)
+
+
+async def test_the_sidebar_and_the_header_follow_the_clock(make_engine, monkeypatch):
+    """Papers pass "now" and a new week starts while the reader is open: the
+    sparklines, the trending order and the topic's sentence and chart were
+    only recomputed when the sidebar was rebuilt or the topic shown again."""
+    from datetime import datetime
+
+    from feedtui.model import UTC, TopicDefinition
+    from feedtui.ui.widgets.momentum_chart import MomentumChart
+    from feedtui.ui.widgets.sparkline import sparkline
+
+    from tests.factories import make_paper
+
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    papers = [
+        *(make_paper(f"2612.0000{n}", abstract="Rising tides.", published=f"2026-12-20T0{n}:00:00") for n in (1, 2, 3)),
+        *(make_paper(f"2611.0000{n}", abstract="Steady state.", published="2026-11-20T10:00:00") for n in (4, 5)),
+    ]
+    topics = {"Rising": TopicDefinition(query="abs:rising"), "Steady": TopicDefinition(query="abs:steady")}
+    engine = make_engine(papers=papers, topics=topics, follows=("Rising", "Steady"))
+    engine.state.set_pref("sort", "trending")
+    now = [datetime(2026, 11, 27, 18, 0, tzinfo=UTC)]
+    engine.clock = lambda: now[0]
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        main = await show(pilot, "Rising")
+        topic_list = main.query_one(TopicList)
+
+        def order() -> list[str]:
+            return [row.name for row in topic_list.rows if row.name in topics]
+
+        assert order() == ["Steady", "Rising"]
+        assert "0 papers in the last four weeks" in main.query_one(TopicHeader).text
+        now[0] = datetime(2026, 12, 21, 0, 0, 1, tzinfo=UTC)  # a Monday: a new week
+        await until(pilot, lambda: order() == ["Rising", "Steady"])
+        assert order() == ["Rising", "Steady"]
+        for name in ("Rising", "Steady"):
+            weeks = [week.count for week in engine.momentum(name).weeks]
+            assert sidebar_row(app, name).rstrip().endswith(f"{sparkline(weeks)}    2" if name == "Steady" else f"{sparkline(weeks)}    3")
+        assert "3 papers in the last four weeks, against 0 " in main.query_one(TopicHeader).text
+        assert "Week of Dec 21" in "\n".join(lines_of(main.query_one(MomentumChart)))
+
+
+async def test_a_sparkline_follows_the_clock_in_place_in_the_followed_order(make_engine, monkeypatch):
+    from datetime import datetime
+
+    from feedtui.model import UTC
+    from feedtui.ui.widgets.sparkline import sparkline
+
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    engine = make_engine()
+    now = [datetime(2026, 11, 27, 18, 0, tzinfo=UTC)]
+    engine.clock = lambda: now[0]
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        names = main.query_one(TopicList).names()
+        before = sidebar_row(app, "Widgets")
+        now[0] = datetime(2026, 11, 30, 0, 0, 1, tzinfo=UTC)  # Monday: the widget papers' week is the one before
+        await until(pilot, lambda: sidebar_row(app, "Widgets") != before)
+        weeks = [week.count for week in engine.momentum("Widgets").weeks]
+        assert weeks[-1] == 0 and sparkline(weeks) in sidebar_row(app, "Widgets")
+        assert main.query_one(TopicList).names() == names and main.current == "Widgets"

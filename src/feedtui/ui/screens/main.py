@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
 from itertools import chain
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -31,7 +31,7 @@ from feedtui.model import shown_title
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_TITLE
-from feedtui.topics.momentum import sort_trending
+from feedtui.topics.momentum import Momentum, sort_trending
 from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
 from feedtui.ui import paper_actions
@@ -277,6 +277,8 @@ class MainScreen(Screen):
         self._list_total = 0
         self.refresh_failed = ""
         self._weeks: dict[str, tuple[int, ...]] = {}
+        # The momentum the header and chart show (None: the reading list, or nothing yet).
+        self._header_momentum: Momentum | None = None
         self._search_cache: dict[str, _AskIndex] = {}
         # The index build running, or the last one, by topic.
         self._index_builds: dict[str, asyncio.Future[SearchIndex]] = {}
@@ -379,7 +381,33 @@ class MainScreen(Screen):
             self.app.action_welcome()
         else:
             self.refresh_when_stale()
-        self.set_interval(self.AUTO_REFRESH_CHECK_S, self.refresh_when_stale)
+        self.set_interval(self.AUTO_REFRESH_CHECK_S, self.every_few_minutes)
+
+    def every_few_minutes(self) -> None:
+        self.follow_the_clock()
+        self.refresh_when_stale()
+
+    def follow_the_clock(self) -> None:
+        """Momentum is as of now: as time passes, papers leave its windows, a
+        paper dated ahead comes in, and on Monday 00:00 UTC a new week starts.
+        The sparklines, the trending order and the topic's sentence and chart
+        follow (with no work on a key press, and none redrawn when all is as
+        drawn)."""
+        topic_list = self.query_one(TopicList)
+        rows = self.topic_rows()
+        shown = topic_list.rows
+        if self.sort == "trending" and [r.name for r in rows] != [r.name for r in shown]:
+            topic_list.show_rows(rows, keep=self.current)
+        else:
+            weeks = {row.name: row.weeks for row in rows}
+            for row in shown:
+                if row.name in weeks and weeks[row.name] != row.weeks:
+                    topic_list.update_row(replace(row, weeks=weeks[row.name]))
+        name = self.current
+        if self._header_momentum is not None and name in self.engine.registry:
+            momentum = self.engine.momentum(name)
+            if momentum != self._header_momentum:
+                self._show_momentum(name, momentum)
 
     def refresh_when_stale(self) -> None:
         """At start and every AUTO_REFRESH_CHECK_S after: the followed topics
@@ -601,31 +629,16 @@ class MainScreen(Screen):
             self._jumped_from.clear()  # gone elsewhere: escape no longer leads back
         self.current = name
         library = engine.library
-        header = self.query_one(TopicHeader)
-        chart = self.query_one(MomentumChart)
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.state.starred_view())
-            header.show_header(
+            self.query_one(TopicHeader).show_header(
                 HeaderData(STARRED_VIEW, False, "", f"Your reading list: papers you starred with {self._key('paper.star')}.", virtual=True)
             )
-            chart.add_class("-hidden")
+            self.query_one(MomentumChart).add_class("-hidden")
+            self._header_momentum = None
         else:
-            entry = engine.topic(name)
-            momentum = engine.momentum(name)
             positions = library.topic_positions(name)
-            header.show_header(
-                HeaderData(
-                    name=name,
-                    following=engine.state.is_following(name),
-                    definition=entry.topic.definition.describe(),
-                    description=entry.topic.description,
-                    sentence=momentum.sentence,
-                    error=entry.error,
-                    follow_key=self._key("topic.follow"),
-                )
-            )
-            chart.remove_class("-hidden")
-            chart.update_chart(ChartData.from_momentum(momentum))
+            self._show_momentum(name, engine.momentum(name))
         self._show_follow_key()
         total = len(positions)
         if self.unread_only:
@@ -652,6 +665,25 @@ class MainScreen(Screen):
         paper_list.set_source(self._cards, keep=keep)
         if focus_list:
             paper_list.focus()
+
+    def _show_momentum(self, name: str, momentum: Momentum) -> None:
+        """The topic's header, its sentence, and its chart."""
+        entry = self.engine.topic(name)
+        self.query_one(TopicHeader).show_header(
+            HeaderData(
+                name=name,
+                following=self.engine.state.is_following(name),
+                definition=entry.topic.definition.describe(),
+                description=entry.topic.description,
+                sentence=momentum.sentence,
+                error=entry.error,
+                follow_key=self._key("topic.follow"),
+            )
+        )
+        chart = self.query_one(MomentumChart)
+        chart.remove_class("-hidden")
+        chart.update_chart(ChartData.from_momentum(momentum))
+        self._header_momentum = momentum
 
     def _key(self, binding_id: str) -> str:
         """The key that does a binding here, keymap included, for hints in sentences."""

@@ -259,3 +259,44 @@ def test_opml_import_renames_every_spelling_of_the_reading_list_s_name(env, caps
     assert err[3].endswith("2 topic(s) added, 1 merged into existing topics, 0 already here, 0 topic(s) skipped")
     names = topics(env, capsys)
     assert names["Starred (feeds)"]["definition"] == {"feeds": ["https://d.example.org/rss", "https://s.example.org/rss"]}
+
+
+def test_a_config_topic_with_a_bad_query_keeps_its_name(env, capsys):
+    """It was left out, and its name, a prefix of "Robot Vision", stood for
+    that topic: `topic edit Robot --query …` rewrote Robot Vision and `follow
+    Robot` followed it, with exit 0."""
+    env.config.write_text(
+        '[[topic]]\nname = "Robot"\nquery = "ti:robot and abs:learning"\n\n'
+        '[[topic]]\nname = "Robot Vision"\ncategories = ["cs.CV", "cs.RO"]\n'
+    )
+    capsys.readouterr()
+    assert env.run("topic", "show", "Robot") == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Robot  (not following)\ndefinition: query ti:robot and abs:learning\nerror: ")
+    # Told once, with its line.
+    assert captured.err == (
+        f"feedtui: {env.config}:3: topic 'Robot': bad query: missing operator before 'and' at column 10 "
+        "(operators are written in capitals: AND, OR, ANDNOT); the topic tags nothing until it is fixed\n"
+    )
+    assert env.run("follow", "Robot") == 0
+    assert "following Robot\n" in capsys.readouterr().err
+    assert env.run("topic", "edit", "Robot", "--query", "ti:robot AND abs:learning") == 0
+    assert "changed Robot: query ti:robot AND abs:learning" in capsys.readouterr().err
+    shown = topics(env, capsys)
+    assert shown["Robot"]["following"] and not shown["Robot Vision"]["following"]
+    assert shown["Robot Vision"]["definition"] == {"categories": ["cs.CV", "cs.RO"]}
+
+
+def test_the_name_of_a_config_topic_left_out_names_no_other_topic(env, capsys):
+    env.config.write_text(
+        '[[topic]]\nname = "Lab"\nfeeds = ["file:///etc/passwd"]\n\n'
+        '[[topic]]\nname = "Lab notes"\nfeeds = ["https://lab.example.org/notes.xml"]\n'
+    )
+    capsys.readouterr()
+    for command in (("topic", "edit", "lab", "--description", "x"), ("follow", "Lab"), ("papers", "LAB")):
+        assert env.run(*command) == 2
+        problem = f"{env.config}:3: topic 'Lab': \"file:///etc/passwd\" is not valid in feeds"
+        assert f"feedtui: no topic called '{command[-1] if command[0] != 'topic' else 'lab'}': {problem}" in capsys.readouterr().err
+    assert not topics(env, capsys)["Lab notes"]["following"]
+    assert env.run("follow", "Lab n") == 0  # a prefix of no left-out topic's name
+    assert "following Lab notes" in capsys.readouterr().err

@@ -188,6 +188,9 @@ class Config:
     # Where each key was set ("general.theme", "keymap.paper.star"): the line
     # for problems found later, when the app checks the theme and the keymap.
     lines: dict[str, int | None] = field(default_factory=dict)
+    # The names of [[topic]] tables left out for an error, each with its
+    # problem: such a name never stands for another topic it begins.
+    left_out: dict[str, ConfigProblem] = field(default_factory=dict)
 
 
 def in_file_order(problems: Iterable[ConfigProblem]) -> list[ConfigProblem]:
@@ -448,12 +451,22 @@ def _apply_topics(config: Config, values: Any, where: _Locator) -> None:
         if topic is not None and (other := same_name(topic.name, (t.name for t in config.topics))):
             problems.append(("", f"topic '{topic.name}': topic '{other}' above has this name (case aside); left out"))
             topic = None
-        config.problems.extend(
+        found = [
             ConfigProblem(path, where.key(f"topic#{number}", key) if key else where.header(f"topic#{number}"), problem)
             for key, problem in problems
-        )
+        ]
+        config.problems.extend(found)
         if topic is not None:
             config.topics.append(topic)
+        elif found and (name := _table_name(entry)):
+            config.left_out.setdefault(name, found[-1])
+
+
+def _table_name(entry: Any) -> str:
+    """The name a [[topic]] table gives, cleaned ("" when it gives none)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        return ""
+    return clean_line(entry["name"], html_allowed=False)
 
 
 _CATEGORY_SHAPE = re.compile(r"^[A-Za-z-]+(\.[A-Za-z-]+)?$")
@@ -507,7 +520,9 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
         try:
             parse_query(definition.query)
         except QueryError as error:
-            return None, problems + [("query", f"topic '{name}': bad query: {error}{left_out}")]
+            # Kept, so that its name stays its own and the app shows the error
+            # where the topic is; it tags nothing until the query is fixed.
+            problems.append(("query", f"topic '{name}': bad query: {error}; the topic tags nothing until it is fixed"))
     return Topic(name, definition, entry.get("description", "").strip(), origin="config"), problems
 
 

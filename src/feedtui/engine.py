@@ -190,6 +190,12 @@ class Engine:
         return stale
 
     def topic(self, name: str) -> TopicEntry:
+        """The topic called `name`, forgiving case and unambiguous prefixes;
+        a name the config file gave a [[topic]] table it left out stands for
+        no other topic (it would otherwise be the prefix of one)."""
+        left_out = same_name(name.strip(), self.config.left_out)
+        if left_out and not self.registry.same_name(name.strip()):
+            raise TopicNotFound(f"no topic called '{name}': {self.config.left_out[left_out]}")
         try:
             return self.registry.resolve(name)
         except KeyError as error:

@@ -204,4 +204,6 @@ class TopicRegistry:
         raise KeyError(f"no topic called '{name}' (feedtui topics lists them)")
 
     def problems(self) -> list[str]:
-        return [e.error for e in self.entries.values() if e.error]
+        """The topics' errors, but for the config file's topics: reading the
+        file reported those, with their lines."""
+        return [e.error for e in self.entries.values() if e.topic.origin != "config" and e.error]

@@ -238,6 +238,41 @@ def test_a_removed_catalogue_topic_is_restored_with_its_papers(tmp_path, capsys)
     assert papers_of("LLM Inference") == before
 
 
+def test_a_followed_topic_removed_and_restored_is_followed_again(tmp_path, capsys):
+    """Removing a followed topic unfollowed it without a word, and `topic
+    restore` brought the topic back but not the follow."""
+    from feedtui.cli import main
+
+    (tmp_path / "config.toml").write_text("")
+    base = ["--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "config.toml")]
+
+    def followed() -> set[str]:
+        capsys.readouterr()
+        assert main([*base, "topics", "--json"]) == 0
+        return {t["name"] for t in json.loads(capsys.readouterr().out) if t["following"]}
+
+    assert main([*base, "follow", "Federated Learning"]) == 0
+    assert main([*base, "topic", "add", "Lab", "--feed", "https://lab.example.org/atom.xml"]) == 0
+    assert main([*base, "follow", "Lab"]) == 0
+    capsys.readouterr()
+    assert main([*base, "topic", "rm", "Federated Learning"]) == 0
+    assert capsys.readouterr().err == (
+        "removed Federated Learning (feedtui topic restore 'Federated Learning' brings it back, followed)\n"
+    )
+    assert followed() == {"Lab"}
+    assert main([*base, "topic", "restore", "federated learning"]) == 0
+    assert capsys.readouterr().err.startswith("restored Federated Learning, followed: ")
+    assert followed() == {"Lab", "Federated Learning"}
+    assert main([*base, "topic", "rm", "Lab"]) == 0
+    assert capsys.readouterr().err == "removed Lab and stopped following it\n"
+    assert followed() == {"Federated Learning"}
+    # Not followed when removed: not followed when restored.
+    assert main([*base, "unfollow", "Federated Learning"]) == 0
+    assert main([*base, "topic", "rm", "Federated Learning"]) == 0
+    assert main([*base, "topic", "restore", "Federated Learning"]) == 0
+    assert followed() == set()
+
+
 def test_refresh_notes_what_a_partly_read_feed_left_out(tmp_path, httpserver, capsys):
     """Cut short after its first entry: the entry is kept, and the rest is noted
     (the reader shows it only as the papers it got: a note on every fetch of a

@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rm.add_argument("name", metavar="NAME")
     restore = topic_sub.add_parser(
-        "restore", help="bring back a catalogue topic you removed", parents=[common],
+        "restore", help="bring back a catalogue topic you removed (followed again if it was)", parents=[common],
         epilog="example:\n  feedtui topic restore 'Edge Inference'", formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     restore.add_argument("name", metavar="NAME")
@@ -749,18 +749,21 @@ def _cmd_topic_add(engine, args) -> int:
 
 
 def _cmd_topic_rm(engine, args) -> int:
+    followed = engine.state.is_following(engine.topic(args.name).name)
     entry = engine.remove_topic(args.name)
     if entry.name in engine.registry.catalogue_names:
-        _confirm(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back)")
+        back = ", followed" if followed else ""
+        _confirm(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back{back})")
     else:
-        _confirm(f"removed {entry.name}")
+        _confirm(f"removed {entry.name}" + (" and stopped following it" if followed else ""))
     return EXIT_OK
 
 
 def _cmd_topic_restore(engine, args) -> int:
     entry = engine.restore_topic(args.name)
     engine.compute_tags([entry.name])  # written to disk; this process needs no library
-    _confirm(f"restored {entry.name}: {entry.topic.definition.describe()}")
+    followed = ", followed" if engine.state.is_following(entry.name) else ""
+    _confirm(f"restored {entry.name}{followed}: {entry.topic.definition.describe()}")
     return EXIT_OK
 
 

@@ -2317,6 +2317,40 @@ async def test_removing_a_catalogue_topic_says_how_to_bring_it_back(make_engine)
         assert name in engine.registry
 
 
+async def test_the_question_before_removing_a_followed_topic_says_it_is_followed(make_engine):
+    """It did not: the follow went with the topic, and `topic restore` did not bring it back."""
+    from textual.widgets import Static
+
+    from feedtui.model import TopicDefinition
+    from feedtui.ui.screens.topic_form import ConfirmScreen
+
+    engine = make_engine()
+    name = sorted(engine.registry.catalogue_names)[0]
+    engine.follow(name)
+    engine.add_topic("Lab", TopicDefinition(feeds=("https://lab.example.org/atom.xml",)))
+    engine.follow("Lab")
+    app = FeedtuiApp(engine)
+
+    async def question_on_removing(topic: str) -> str:
+        main.go_to_topic(topic)
+        await pilot.pause()
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(str(s.render()) for s in app.screen.query(Static))
+        await pilot.press("y")
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        return said
+
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        said = await question_on_removing(name)
+        assert f"You follow it. The command feedtui topic restore '{name}' brings it back, followed." in said
+        said = await question_on_removing("Lab")
+        assert "You follow it: removing it unfollows it." in said
+    engine.restore_topic(name)
+    assert engine.state.is_following(name)
+
+
 async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as_unsaved(make_engine, tmp_path):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -171,10 +171,7 @@ class StateStore:
             self._apply([Operation(FOLLOWS, topic, {"since": _now()})])
 
     def unfollow(self, topic: str) -> None:
-        key = name_key(topic)
-        with self._lock:
-            spellings = [name for name in self._tables[FOLLOWS] if name == topic or name_key(name) == key]
-        self._apply([Operation(FOLLOWS, name, None) for name in spellings])
+        self._apply([Operation(FOLLOWS, name, None) for name in self._follow_spellings(topic)])
 
     def mark_read(self, paper_ids: Iterable[str]) -> int:
         at = _now()
@@ -212,20 +209,33 @@ class StateStore:
         self._apply(ops)
 
     def remove_topic(self, name: str, *, hide: bool) -> None:
-        """Drop a user topic; with `hide`, also hide the catalogue topic of that name."""
+        """Drop a user topic and its follow; with `hide`, also hide the
+        catalogue topic of that name, remembering whether it was followed."""
         ops: list[Operation] = []
         if name in self._tables[TOPICS]:
             ops.append(Operation(TOPICS, name, None))
+        followed = self._follow_spellings(name)
         if hide and name not in self._tables[HIDDEN_TOPICS]:
-            ops.append(Operation(HIDDEN_TOPICS, name, {"at": _now()}))
-        if name in self._tables[FOLLOWS]:
-            ops.append(Operation(FOLLOWS, name, None))
+            ops.append(Operation(HIDDEN_TOPICS, name, {"at": _now(), **({"followed": True} if followed else {})}))
+        ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
         self._apply(ops)
 
     def unhide_topic(self, name: str) -> None:
-        """Show the catalogue topic `name` again (removed, it was hidden)."""
-        if name in self._tables[HIDDEN_TOPICS]:
-            self._apply([Operation(HIDDEN_TOPICS, name, None)])
+        """Show the catalogue topic `name` again (removed, it was hidden),
+        followed again if it was when it was removed."""
+        hidden = self._tables[HIDDEN_TOPICS].get(name)
+        if hidden is None:
+            return
+        ops = [Operation(HIDDEN_TOPICS, name, None)]
+        if hidden.get("followed") is True and not self.is_following(name):
+            ops.append(Operation(FOLLOWS, name, {"since": _now()}))
+        self._apply(ops)
+
+    def _follow_spellings(self, topic: str) -> list[str]:
+        """The follows of this topic as they are stored (case aside, see `is_following`)."""
+        key = name_key(topic)
+        with self._lock:
+            return [name for name in self._tables[FOLLOWS] if name == topic or name_key(name) == key]
 
     def set_pref(self, key: str, value: Any) -> None:
         self._apply([Operation(PREFS, key, {"value": value})])

@@ -843,8 +843,12 @@ class MainScreen(Screen):
         catalogue = name in self.engine.registry.catalogue_names
         question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"
         detail = "Its papers stay in the cache, with their read marks and stars."
+        followed = self.engine.state.is_following(name)
         if catalogue:
-            detail += f" The command feedtui topic restore '{name}' brings it back."
+            detail += " You follow it." if followed else ""
+            detail += f" The command feedtui topic restore '{name}' brings it back{', followed' if followed else ''}."
+        elif followed:
+            detail += " You follow it: removing it unfollows it."
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -200,17 +200,57 @@ def test_removing_a_topic_of_the_config_file_says_where_it_is_defined(tmp_path, 
     assert "Sparse is defined in" in err and str(config) in err and "removed" not in err
     assert run("topics", "--json") == 0
     assert "Sparse" in {topic["name"] for topic in json.loads(capsys.readouterr().out)}
-    # Edited since (a user copy overrides it, and the edit says so): still the file's to remove.
-    capsys.readouterr()
-    assert run("topic", "edit", "Sparse", "--description", "mine") == 0
-    assert f"Sparse is defined in {config} too: this edit overrides its [[topic]] table there" in capsys.readouterr().err
+
+
+def test_removing_an_edited_config_topic_drops_the_edited_copy(tmp_path, capsys):
+    """`topic rm` refused, saying to remove the [[topic]] table, and removing
+    it left the app's copy in place, silently, as a topic of the user's."""
+    from feedtui.cli import main
+
+    config = tmp_path / "config.toml"
+    table = '[[topic]]\nname = "Sparse"\nquery = "abs:sparse"\n'
+    config.write_text(table)
+    data = tmp_path / "data"
+
+    def run(*args: str) -> int:
+        return main([*args, "--data-dir", str(data), "--config", str(config)])
+
+    def shown() -> list[str]:
+        capsys.readouterr()
+        assert run("topic", "show", "Sparse") == 0
+        return capsys.readouterr().out.splitlines()
+
     assert run("follow", "Sparse") == 0
     capsys.readouterr()
+    assert run("topic", "edit", "Sparse", "--query", "abs:dense") == 0
+    assert capsys.readouterr().err.endswith(
+        f"Sparse is defined in {config} too: this edit overrides its [[topic]] table there "
+        "(feedtui topic rm 'Sparse' drops the copy)\n"
+    )
+    assert shown()[1:3] == [
+        "definition: query abs:dense",
+        f"(your edited copy, which overrides its [[topic]] table in {config}: feedtui topic rm 'Sparse' drops the copy)",
+    ]
+    assert run("topic", "rm", "Sparse") == 0
+    assert capsys.readouterr().err == f"dropped your edited copy of Sparse: its [[topic]] table in {config} defines it again\n"
+    assert shown()[:3] == ["Sparse  (following)", "definition: query abs:sparse", "papers: 0, unread: 0"]
     assert run("topic", "rm", "Sparse") == 2
-    assert "is defined in" in capsys.readouterr().err
-    assert run("topics", "--json") == 0
-    sparse = next(t for t in json.loads(capsys.readouterr().out) if t["name"] == "Sparse")
-    assert sparse["following"]
+    assert f"Sparse is defined in {config}: remove its [[topic]] table there" in capsys.readouterr().err
+
+    # An edited copy whose table goes: said once, and kept as a topic of the user's.
+    assert run("topic", "edit", "Sparse", "--query", "abs:dense") == 0
+    config.write_text("")
+    capsys.readouterr()
+    assert run("follow", "Sparse") == 0
+    assert capsys.readouterr().err == (
+        f"feedtui: Sparse: its [[topic]] table is gone from {config}; your edited copy of it stays, "
+        "as a topic of your own (feedtui topic rm 'Sparse' removes it)\n"
+        "already following Sparse (nothing changed)\n"
+    )
+    assert run("topic", "show", "Sparse") == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # said once
+    assert out.splitlines()[:3] == ["Sparse  (following)", "definition: query abs:dense", "papers: 0, unread: 0"]
 
 
 def test_a_removed_catalogue_topic_is_restored_with_its_papers(tmp_path, capsys):

@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--feed", action="append", default=[], metavar="URL", help="RSS/Atom feed URL (repeatable)")
     add.add_argument("--description", default="", metavar="TEXT")
     rm = topic_sub.add_parser(
-        "rm", help="remove a topic (a catalogue topic is hidden)", parents=[common],
+        "rm", help="remove a topic (a catalogue topic is hidden; an edited config topic goes back to its [[topic]] table)", parents=[common],
         epilog="example:\n  feedtui topic rm 'Lab blog'", formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rm.add_argument("name", metavar="NAME")
@@ -749,8 +749,14 @@ def _cmd_topic_add(engine, args) -> int:
 
 
 def _cmd_topic_rm(engine, args) -> int:
-    followed = engine.state.is_following(engine.topic(args.name).name)
-    entry = engine.remove_topic(args.name)
+    name = engine.topic(args.name).name
+    followed = engine.state.is_following(name)
+    copy_of = engine.config_copy_of(name)
+    entry = engine.remove_topic(name)
+    if copy_of:
+        engine.compute_tags([entry.name])  # as its table defines it
+        _confirm(f"dropped your edited copy of {entry.name}: its [[topic]] table in {copy_of} defines it again")
+        return EXIT_OK
     if entry.name in engine.registry.catalogue_names:
         back = ", followed" if followed else ""
         _confirm(f"removed {entry.name} (feedtui topic restore '{entry.name}' brings it back{back})")
@@ -806,6 +812,11 @@ def _cmd_topic_show(engine, args) -> int:
     print(f"definition: {entry.topic.definition.describe()}")
     if sent := _sent_form(entry):
         print(f"sent to arXiv as: {sent}")
+    if copy_of := engine.config_copy_of(entry.name):
+        print(
+            f"(your edited copy, which overrides its [[topic]] table in {copy_of}: "
+            f"feedtui topic rm '{entry.name}' drops the copy)"
+        )
     if entry.error:
         print(f"error: {entry.error}")
     print(f"papers: {len(library.topic_positions(entry.name)):,}, unread: {library.unread_count(entry.name):,}")

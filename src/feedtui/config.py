@@ -191,6 +191,10 @@ class Config:
     # The names of [[topic]] tables left out for an error, each with its
     # problem: such a name never stands for another topic it begins.
     left_out: dict[str, ConfigProblem] = field(default_factory=dict)
+    # The file was read as TOML, or there is none where no one named one: its
+    # [[topic]] tables are all there are (a file named but missing, or not
+    # TOML for now, may have others).
+    topics_known: bool = False
 
 
 def in_file_order(problems: Iterable[ConfigProblem]) -> list[ConfigProblem]:
@@ -252,6 +256,7 @@ def load_config(path: Path | None = None, *, named_by: str = "") -> Config:
         try:
             text = path.read_text(encoding="utf-8")
             data = tomllib.loads(text)
+            config.topics_known = True
         except UnicodeDecodeError:
             config.problems.append(ConfigProblem(path, None, "is not UTF-8 text; using the defaults (save it as UTF-8)"))
         except OSError as error:
@@ -261,6 +266,8 @@ def load_config(path: Path | None = None, *, named_by: str = "") -> Config:
                 ConfigProblem(path, _toml_error_line(str(error)), f"not valid TOML: {error}; every setting is at its default until this is fixed")
             )
             data = {}
+    else:
+        config.topics_known = True
     _apply_options(config, data, _Locator(text))
     _apply_environment(config)
     return config

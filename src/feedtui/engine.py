@@ -55,6 +55,9 @@ from feedtui.topics.tagging import (
 if TYPE_CHECKING:
     from feedtui.refresh import Activity
 
+# Marks the app's copy of a config topic (stored by an edit) in state.json.
+CONFIG_COPY = "config_copy"
+
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
@@ -143,6 +146,7 @@ class Engine:
         self.problems.messages.extend(str(p) for p in config.problems)
         self.registry = self._build_registry()
         self.problems.messages.extend(self.registry.problems())
+        self.problems.messages.extend(self._release_orphaned_copies())
         # Topics added within adding_topics(), not yet in state.json (None outside it).
         self._topic_batch: dict[str, dict] | None = None
         self._library: Library | None = None
@@ -335,34 +339,74 @@ class Engine:
             raise ValueError("the topic would have no query, categories or feeds left")
         definition = check_definition(definition)
         text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
-        self.state.put_topic(entry.name, {**definition.to_dict(), "description": text})
+        document = {**definition.to_dict(), "description": text}
+        if self.config_file_defining(entry.name):
+            document[CONFIG_COPY] = True  # so that the table's going is told (_release_orphaned_copies)
+        self.state.put_topic(entry.name, document)
         self.reload_topics()
         return self.registry.entries[entry.name]
 
     def config_file_defining(self, name: str) -> str:
         """The config file that defines this topic in a [[topic]] table ("" when none does)."""
-        if not any(topic.name == name for topic in self.config.topics):
+        if not same_name(name, (topic.name for topic in self.config.topics)):
             return ""
         return str(self.config.path or "the config file")
 
+    def _in_config_file(self, name: str) -> bool:
+        """Has the config file a [[topic]] table of this name, used or left out for an error?"""
+        return bool(self.config_file_defining(name) or same_name(name, self.config.left_out))
+
+    def config_copy_of(self, name: str) -> str:
+        """The config file whose [[topic]] table for this topic the app's copy
+        (stored by an edit) overrides ("" when there is no such copy)."""
+        return self.config_file_defining(name) if name in self.state.user_topics() else ""
+
     def removal_refused(self, name: str) -> str:
         """Why this topic cannot be removed here ("" when it can): the config
-        file defines it. Also when edited since (the edit overrides it):
-        removing the override would only bring the file's definition back."""
+        file defines it, and the app holds no copy of it to drop."""
         where = self.config_file_defining(name)
-        return f"{name} is defined in {where}: remove its [[topic]] table there" if where else ""
+        if not where or self.config_copy_of(name):
+            return ""
+        return f"{name} is defined in {where}: remove its [[topic]] table there"
+
+    def _release_orphaned_copies(self) -> list[str]:
+        """The app's copies of config topics whose [[topic]] table is gone:
+        each stays as a topic of the user's own, said once."""
+        if not self.config.topics_known:  # its tables may be back once it can be read
+            return []
+        released: dict[str, dict] = {}
+        for name, document in self.state.user_topics().items():
+            if document.get(CONFIG_COPY) and not self._in_config_file(name):
+                released[name] = {key: value for key, value in document.items() if key not in (CONFIG_COPY, "updated")}
+        if released:
+            self.state.put_topics(released)
+        where = self.config.path or "the config file"
+        return [
+            f"{name}: its [[topic]] table is gone from {where}; your edited copy of it stays, "
+            f"as a topic of your own (feedtui topic rm '{name}' removes it)"
+            for name in released
+        ]
 
     def override_note(self, name: str) -> str:
         """After an edit, what it means for a topic the config file defines
         ("" for any other): from now on the edit hides the file's table."""
         where = self.config_file_defining(name)
-        return f"{name} is defined in {where} too: this edit overrides its [[topic]] table there" if where else ""
+        if not where:
+            return ""
+        return (
+            f"{name} is defined in {where} too: this edit overrides its [[topic]] table there "
+            f"(feedtui topic rm '{name}' drops the copy)"
+        )
 
     def remove_topic(self, name: str) -> TopicEntry:
+        """Remove the topic (hide a catalogue topic); for a config topic the
+        app holds an edited copy of, drop the copy: its table rules again."""
         entry = self.topic(name)
         refused = self.removal_refused(entry.name)
         if refused:
             raise ValueError(refused)
+        if self.config_copy_of(entry.name):
+            return self._drop_config_copy(entry)
         self.state.remove_topic(entry.name, hide=entry.name in self.registry.catalogue_names)
         self.state.clear_pref(REFRESHED_PREFIX + entry.name)
         self.reload_topics()
@@ -370,6 +414,13 @@ class Engine:
             self._library.drop_topic(entry.name)
         self.tags.update([], removed=[entry.name])
         return entry
+
+    def _drop_config_copy(self, entry: TopicEntry) -> TopicEntry:
+        """The topic as its [[topic]] table defines it, followed as it was."""
+        self.state.forget_topic(entry.name)
+        self.state.clear_pref(REFRESHED_PREFIX + entry.name)
+        self.reload_topics()
+        return self.registry.entries[entry.name]
 
     def restore_topic(self, name: str) -> TopicEntry:
         """Bring back a catalogue topic removed earlier (removing one hides it)."""

@@ -2351,6 +2351,44 @@ async def test_the_question_before_removing_a_followed_topic_says_it_is_followed
     assert engine.state.is_following(name)
 
 
+async def test_removing_an_edited_config_topic_drops_the_copy_and_the_table_defines_it_again(tmp_path):
+    """D said to remove the [[topic]] table, which left the edited copy in place."""
+    from textual.widgets import Static
+
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import Topic, TopicDefinition
+    from feedtui.ui.screens.topic_form import ConfirmScreen
+
+    from tests.ui.conftest import NOW, invented_papers
+
+    config = Config(path=tmp_path / "config.toml")
+    config.settings.auto_refresh = False
+    config.topics.append(Topic("Gizmos", TopicDefinition(query="abs:gadget"), origin="config"))
+    engine = Engine(config, tmp_path / "data", clock=lambda: NOW)
+    engine.cache.store(invented_papers(), {}, NOW)
+    engine.follow("Gizmos")
+    engine.edit_topic("Gizmos", query="abs:widget")
+    engine.load_library()
+    engine.retag(engine.registry.names())
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await show(pilot, "Gizmos")
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (4)"))
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Drop your edited copy of Gizmos?" in said
+        assert f"It overrides the topic's [[topic]] table in {config.path}, which then defines it again." in said
+        await pilot.press("y")
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (2)"))
+        assert main.current == "Gizmos"
+        assert f"Gizmos is as {config.path} defines it again" in notifications(app)
+    assert engine.topic("Gizmos").topic.definition.query == "abs:gadget"
+    assert engine.state.is_following("Gizmos")
+    engine.close()
+
+
 async def test_a_state_file_damaged_under_the_reader_is_told_as_recovered_not_as_unsaved(make_engine, tmp_path):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -1045,7 +1045,10 @@ async def test_d_on_a_config_file_topic_says_where_it_is_defined_without_asking(
         await pilot.pause()
         assert app.engine.topic("Configured").topic.definition.query == "abs:gadget"
         messages = [n.message for n in app._notifications]
-        assert f"Configured is defined in {tmp_path / 'config.toml'} too: this edit overrides its [[topic]] table there" in messages
+        assert (
+            f"Configured is defined in {tmp_path / 'config.toml'} too: this edit overrides its [[topic]] table there "
+            "(feedtui topic rm 'Configured' drops the copy)"
+        ) in messages
 
 
 # -- styles follow the theme ---------------------------------------------------------------

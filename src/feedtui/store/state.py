@@ -220,6 +220,12 @@ class StateStore:
         ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
         self._apply(ops)
 
+    def forget_topic(self, name: str) -> None:
+        """Drop the user's document of a topic, and only that (an edited copy
+        of a config topic: the topic stays, followed as it was)."""
+        if name in self._tables[TOPICS]:
+            self._apply([Operation(TOPICS, name, None)])
+
     def unhide_topic(self, name: str) -> None:
         """Show the catalogue topic `name` again (removed, it was hidden),
         followed again if it was when it was removed."""

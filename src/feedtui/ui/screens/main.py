@@ -840,6 +840,9 @@ class MainScreen(Screen):
         if refused:  # said before asking, not after
             self.notify(refused, markup=False)
             return
+        if copy_of := self.engine.config_copy_of(name):
+            self._drop_config_copy(name, copy_of)
+            return
         catalogue = name in self.engine.registry.catalogue_names
         question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"
         detail = "Its papers stay in the cache, with their read marks and stars."
@@ -857,6 +860,20 @@ class MainScreen(Screen):
                 self._close_ask()
                 self.on_state_changed()
                 self.notify(f"Removed {name}", markup=False)
+
+        self.app.push_screen(ConfirmScreen(question, detail), answered)
+
+    def _drop_config_copy(self, name: str, copy_of: str) -> None:
+        from feedtui.ui.screens.topic_form import ConfirmScreen
+
+        question = f"Drop your edited copy of {name}?"
+        detail = f"It overrides the topic's [[topic]] table in {copy_of}, which then defines it again."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.engine.remove_topic(name)
+                self.on_state_changed()
+                self.notify(f"{name} is as {copy_of} defines it again", markup=False)
 
         self.app.push_screen(ConfirmScreen(question, detail), answered)
 

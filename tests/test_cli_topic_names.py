@@ -300,3 +300,30 @@ def test_the_name_of_a_config_topic_left_out_names_no_other_topic(env, capsys):
     assert not topics(env, capsys)["Lab notes"]["following"]
     assert env.run("follow", "Lab n") == 0  # a prefix of no left-out topic's name
     assert "following Lab notes" in capsys.readouterr().err
+
+
+def test_a_follow_left_behind_by_a_rename_in_the_config_file_is_told_and_can_be_dropped(env, capsys):
+    """Renaming a followed topic in the config file unfollowed it without a
+    word, and `unfollow Sys` could not reach the old follow ("no topic called
+    'Sys'"), or unfollowed "Systems", which "Sys" begins."""
+    env.config.write_text('[[topic]]\nname = "Sys"\ncategories = ["cs.DC"]\n')
+    assert env.run("follow", "Sys") == 0
+    env.config.write_text('[[topic]]\nname = "Systems"\ncategories = ["cs.DC"]\n')
+    capsys.readouterr()
+    note = (
+        "feedtui: you follow 'Sys', but no topic is called that now (renamed or removed in the config file?): "
+        "feedtui unfollow 'Sys' drops the follow\n"
+    )
+    assert env.run("follow", "Systems") == 0
+    assert capsys.readouterr().err == note + "following Systems\n"
+    assert env.run("unfollow", "sys") == 0
+    assert capsys.readouterr().err == note + "no longer following Sys (no topic is called that now)\n"
+    assert topics(env, capsys)["Systems"]["following"]
+    assert capsys.readouterr().err == ""
+    state = json.loads((env.data / "state.json").read_text())
+    assert sorted(state["follows"]) == ["Systems"]
+    # A topic left out for an error in the file keeps its follow, unflagged.
+    env.config.write_text('[[topic]]\nname = "Systems"\ncategories = ["cs DC"]\n')
+    capsys.readouterr()
+    assert env.run("topics") == 0
+    assert "you follow" not in capsys.readouterr().err

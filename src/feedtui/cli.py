@@ -708,6 +708,9 @@ def _cmd_follow(engine, args) -> int:
 
 
 def _cmd_unfollow(engine, args) -> int:
+    if orphan := engine.drop_orphaned_follow(args.topic):
+        _confirm(f"no longer following {orphan} (no topic is called that now)")
+        return EXIT_OK
     entry = engine.topic(args.topic)
     following = engine.state.is_following(entry.name)
     engine.unfollow(entry.name)

@@ -147,6 +147,11 @@ class Engine:
         self.registry = self._build_registry()
         self.problems.messages.extend(self.registry.problems())
         self.problems.messages.extend(self._release_orphaned_copies())
+        self.problems.messages.extend(
+            f"you follow '{name}', but no topic is called that now (renamed or removed in the config file?): "
+            f"feedtui unfollow '{name}' drops the follow"
+            for name in (self.orphaned_follows() if self.config.topics_known else ())
+        )
         # Topics added within adding_topics(), not yet in state.json (None outside it).
         self._topic_batch: dict[str, dict] | None = None
         self._library: Library | None = None
@@ -247,6 +252,26 @@ class Engine:
         entry = self.topic(name)
         self.state.unfollow(entry.name)
         return entry
+
+    def orphaned_follows(self) -> list[str]:
+        """The follows of names no topic has now (follows are kept by name:
+        a topic renamed in the config file leaves its follow behind)."""
+        return sorted(
+            (
+                name
+                for name in self.state.follows()
+                if not self.registry.same_name(name) and not same_name(name, self.config.left_out)
+            ),
+            key=str.casefold,
+        )
+
+    def drop_orphaned_follow(self, name: str) -> str:
+        """Unfollow the name no topic has now that is `name` but for case;
+        returns it ("" when there is none: `name` is a topic's, or nothing)."""
+        orphan = same_name(name.strip(), self.orphaned_follows())
+        if orphan:
+            self.state.unfollow(orphan)
+        return orphan
 
     @staticmethod
     def topic_name(text: str) -> str:

@@ -135,6 +135,31 @@ def test_topic_add_and_edit_retag_the_cache_without_refetching(refreshed, capsys
     assert set(got) == expected(cached, TopicDefinition(query=new_query)) and got
 
 
+def test_topic_edit_replaces_categories_and_feeds_and_retags(refreshed, capsys):
+    """`topic edit` had only --query and --description: changing a topic's
+    categories or feeds took `topic rm` and `topic add`, which unfollowed it."""
+    cli, cached = refreshed
+    assert cli("topic", "add", "Architecture", "--category", "cs.AR", "--query", "abs:widget*") == 0
+    assert cli("follow", "Architecture") == 0
+    capsys.readouterr()
+    assert cli("topic", "edit", "Architecture", "--category", "cs.LG", "--category", "cs.DC") == 0
+    assert "changed Architecture: categories cs.LG cs.DC; matching abs:widget*" in capsys.readouterr().err
+    wider = TopicDefinition(query="abs:widget*", categories=("cs.LG", "cs.DC"))
+    assert set(members(cli, capsys, "Architecture")) == expected(cached, wider) != expected(
+        cached, TopicDefinition(query="abs:widget*", categories=("cs.AR",))
+    )
+    feed = "https://lab.example.org/atom.xml"
+    assert cli("topic", "edit", "Architecture", "--feed", feed, "--category", "", "--query", "") == 0
+    capsys.readouterr()
+    assert cli("topics", "--json") == 0
+    architecture = next(t for t in json.loads(capsys.readouterr().out) if t["name"] == "Architecture")
+    assert architecture["definition"] == {"feeds": [feed]} and architecture["following"]
+    assert cli("topic", "edit", "Architecture", "--feed", "") == 2
+    assert "the topic would have no query, categories or feeds left" in capsys.readouterr().err
+    assert cli("topic", "edit", "Architecture", "--category", "cs.AR", "--feed", "ftp://lab.example.org/") == 2
+    assert "must start with http:// or https://" in capsys.readouterr().err
+
+
 def test_tags_of_a_changed_catalogue_topic_are_recomputed_at_load(refreshed, capsys, monkeypatch):
     cli, cached = refreshed
     changed = "abs:halyard AND cat:cs.DC"

@@ -147,12 +147,23 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name", metavar="NAME")
     show.add_argument("--as-of", metavar="ISO-TIME")
     edit = topic_sub.add_parser(
-        "edit", help="change a topic's query or description", parents=[common],
-        epilog="example:\n  feedtui topic edit 'Sparse Attention' --query 'abs:\"sparse attention\" ANDNOT ti:survey'",
+        "edit", help="change a topic's query, categories, feeds or description", parents=[common],
+        epilog="Each option given replaces that part of the topic; what is not given stays.\n"
+        "examples:\n  feedtui topic edit 'Sparse Attention' --query 'abs:\"sparse attention\" ANDNOT ti:survey'\n"
+        "  feedtui topic edit 'Distributed systems' --category cs.DC --category cs.OS\n"
+        "  feedtui topic edit 'Lab blog' --feed https://example.org/atom.xml --query ''",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     edit.add_argument("name", metavar="NAME")
-    edit.add_argument("--query", metavar="Q")
+    edit.add_argument("--query", metavar="Q", help="the new query ('' removes it)")
+    edit.add_argument(
+        "--category", action="append", metavar="CAT",
+        help="the topic's categories become those given (repeatable; --category '' removes them all)",
+    )
+    edit.add_argument(
+        "--feed", action="append", metavar="URL",
+        help="the topic's feeds become those given (repeatable; --feed '' removes them all)",
+    )
     edit.add_argument("--description", metavar="TEXT")
 
     _add_export_commands(command, common)
@@ -730,15 +741,20 @@ def _marks(action: str):
     return handler
 
 
-def _cmd_topic_add(engine, args) -> int:
-    from feedtui.engine import TopicNameTaken
+def _check_categories(categories) -> None:
     from feedtui.topics.query import category_query
 
-    for category in args.category:
+    for category in categories:
         try:
             category_query(category)
         except ValueError:
             raise UsageError(f"--category: {category!r} is not an arXiv category (e.g. cs.DC, hep-lat, or cs.* for all of cs)") from None
+
+
+def _cmd_topic_add(engine, args) -> int:
+    from feedtui.engine import TopicNameTaken
+
+    _check_categories(args.category)
     definition = TopicDefinition(query=args.query or "", categories=tuple(args.category), feeds=tuple(args.feed))
     if definition.is_empty:
         raise UsageError("a topic needs --query, --category or --feed")
@@ -776,10 +792,21 @@ def _cmd_topic_restore(engine, args) -> int:
     return EXIT_OK
 
 
+def _replacing(values: list[str] | None) -> tuple[str, ...] | None:
+    """A repeated option of `topic edit` as the list that replaces the
+    topic's (None when not given: kept). An empty value adds nothing, so
+    `--feed ''` empties the list."""
+    return None if values is None else tuple(value for value in values if value.strip())
+
+
 def _cmd_topic_edit(engine, args) -> int:
-    if args.query is None and args.description is None:
-        raise UsageError("nothing to change: give --query and/or --description")
-    entry = engine.edit_topic(args.name, query=args.query, description=args.description)
+    if all(value is None for value in (args.query, args.category, args.feed, args.description)):
+        raise UsageError("nothing to change: give --query, --category, --feed and/or --description")
+    categories, feeds = _replacing(args.category), _replacing(args.feed)
+    _check_categories(categories or ())
+    entry = engine.edit_topic(
+        args.name, query=args.query, description=args.description, categories=categories, feeds=feeds
+    )
     engine.compute_tags([entry.name])
     _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
     if note := engine.override_note(entry.name):

@@ -327,3 +327,28 @@ def test_a_follow_left_behind_by_a_rename_in_the_config_file_is_told_and_can_be_
     capsys.readouterr()
     assert env.run("topics") == 0
     assert "you follow" not in capsys.readouterr().err
+
+
+def test_topic_edit_renames_a_topic_of_your_own_and_its_follow_goes_with_it(env, capsys):
+    """No command renamed a topic: renaming one in the config file left its follow behind."""
+    assert env.run("follow", "Lab blog") == 0
+    capsys.readouterr()
+    assert env.run("topic", "edit", "lab blog", "--name", "Lab news") == 0
+    assert capsys.readouterr().err == "renamed Lab blog to Lab news, still followed\nchanged Lab news: feeds https://lab.example.org/atom.xml\n"
+    assert env.run("topic", "edit", "Lab news", "--name", "LAB NEWS", "--query", "abs:robot") == 0  # case only, and more
+    shown = topics(env, capsys)
+    assert "Lab blog" not in shown and "Lab news" not in shown
+    assert shown["LAB NEWS"]["following"]
+    assert shown["LAB NEWS"]["definition"] == {"query": "abs:robot", "feeds": ["https://lab.example.org/atom.xml"]}
+    assert list(json.loads((env.data / "state.json").read_text())["follows"]) == ["LAB NEWS"]
+
+    for typed, refused in (
+        (("LAB NEWS", "--name", "sparse"), "there is a topic called 'Sparse' already"),
+        (("LAB NEWS", "--name", "Other", "--query", "abs:("), "bad query: unbalanced parenthesis"),
+        (("Sparse", "--name", "Dense"), f"Sparse is defined in {env.config}: rename its [[topic]] table there"),
+        (("Edge Inference", "--name", "EI"), "Edge Inference is a catalogue topic: its name stays"),
+    ):
+        capsys.readouterr()
+        assert env.run("topic", "edit", *typed) == 2
+        assert refused in capsys.readouterr().err
+    assert {"LAB NEWS", "Sparse", "Edge Inference"} <= set(topics(env, capsys))

@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Each option given replaces that part of the topic; what is not given stays.\n"
         "examples:\n  feedtui topic edit 'Sparse Attention' --query 'abs:\"sparse attention\" ANDNOT ti:survey'\n"
         "  feedtui topic edit 'Distributed systems' --category cs.DC --category cs.OS\n"
-        "  feedtui topic edit 'Lab blog' --feed https://example.org/atom.xml --query ''",
+        "  feedtui topic edit 'Lab blog' --feed https://example.org/atom.xml --query ''\n"
+        "  feedtui topic edit 'Lab blog' --name 'Lab news'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     edit.add_argument("name", metavar="NAME")
@@ -165,6 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the topic's feeds become those given (repeatable; --feed '' removes them all)",
     )
     edit.add_argument("--description", metavar="TEXT")
+    edit.add_argument(
+        "--name", dest="new_name", metavar="NEW",
+        help="rename it, its follow going with it (a topic of your own: config and catalogue topics keep theirs)",
+    )
 
     _add_export_commands(command, common)
 
@@ -800,14 +805,17 @@ def _replacing(values: list[str] | None) -> tuple[str, ...] | None:
 
 
 def _cmd_topic_edit(engine, args) -> int:
-    if all(value is None for value in (args.query, args.category, args.feed, args.description)):
-        raise UsageError("nothing to change: give --query, --category, --feed and/or --description")
+    if all(value is None for value in (args.query, args.category, args.feed, args.description, args.new_name)):
+        raise UsageError("nothing to change: give --query, --category, --feed, --description and/or --name")
     categories, feeds = _replacing(args.category), _replacing(args.feed)
     _check_categories(categories or ())
+    old = engine.topic(args.name).name
     entry = engine.edit_topic(
-        args.name, query=args.query, description=args.description, categories=categories, feeds=feeds
+        old, query=args.query, description=args.description, categories=categories, feeds=feeds, new_name=args.new_name
     )
     engine.compute_tags([entry.name])
+    if entry.name != old:
+        _confirm(f"renamed {old} to {entry.name}" + (", still followed" if engine.state.is_following(entry.name) else ""))
     _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
     if note := engine.override_note(entry.name):
         _confirm(note)

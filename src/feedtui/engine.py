@@ -38,7 +38,7 @@ from feedtui.text.links import feed_url
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
-from feedtui.topics.names import READING_LIST, is_reading_list_name, name_problem, same_name
+from feedtui.topics.names import READING_LIST, is_reading_list_name, name_key, name_problem, same_name
 from feedtui.topics.query import QueryError, category_query, parse_query
 from feedtui.topics.registry import TopicEntry, TopicRegistry, user_topic
 from feedtui.topics.tagging import (
@@ -351,9 +351,13 @@ class Engine:
         description: str | None = None,
         categories: Sequence[str] | None = None,
         feeds: Sequence[str] | None = None,
+        new_name: str | None = None,
     ) -> TopicEntry:
-        """Change what is given (None keeps it); the topic is the user's from then on."""
+        """Change what is given (None keeps it); the topic is the user's from
+        then on. A new name is for a topic of the user's own, and its follow
+        goes with it."""
         entry = self.topic(name)
+        new = entry.name if new_name is None else self._new_name(entry, new_name)
         old = entry.topic.definition
         definition = TopicDefinition(
             query=old.query if query is None else query,
@@ -367,9 +371,28 @@ class Engine:
         document = {**definition.to_dict(), "description": text}
         if self.config_file_defining(entry.name):
             document[CONFIG_COPY] = True  # so that the table's going is told (_release_orphaned_copies)
-        self.state.put_topic(entry.name, document)
+        if new != entry.name:
+            self.state.rename_topic(entry.name, new)
+            self.tags.update([], removed=[entry.name])
+        self.state.put_topic(new, document)
         self.reload_topics()
-        return self.registry.entries[entry.name]
+        return self.registry.entries[new]
+
+    def _new_name(self, entry: TopicEntry, new_name: str) -> str:
+        """The name a topic is to be given, as stored; raises ValueError for a
+        topic whose name is not the app's to change, or a name that cannot be used."""
+        old, new = entry.name, self.topic_name(new_name)
+        if new == old:
+            return new
+        if where := self.config_file_defining(old):
+            raise ValueError(f"{old} is defined in {where}: rename its [[topic]] table there")
+        if old in self.registry.catalogue_names:
+            raise ValueError(f"{old} is a catalogue topic: its name stays (feedtui topic add names a topic of your own)")
+        if name_key(new) != name_key(old):
+            self.check_topic_name(new)
+        elif problem := name_problem(new):  # a change of case: the name is its own
+            raise ValueError(problem)
+        return new
 
     def config_file_defining(self, name: str) -> str:
         """The config file that defines this topic in a [[topic]] table ("" when none does)."""

@@ -220,6 +220,24 @@ class StateStore:
         ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
         self._apply(ops)
 
+    def rename_topic(self, old: str, new: str) -> None:
+        """Give a user topic another name, its follow going with it, as one
+        change. It is refreshed again at the next refresh (what the arXiv API
+        returned for it is recorded under its name)."""
+        document = self._tables[TOPICS].get(old)
+        if document is None:
+            return
+        ops = [Operation(TOPICS, old, None), Operation(TOPICS, new, {**document, "updated": _now()})]
+        if new in self._tables[HIDDEN_TOPICS]:
+            ops.append(Operation(HIDDEN_TOPICS, new, None))
+        followed = self._follow_spellings(old)
+        ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
+        if followed:
+            ops.append(Operation(FOLLOWS, new, dict(self._tables[FOLLOWS][followed[0]])))
+        if REFRESHED_PREFIX + old in self._tables[PREFS]:
+            ops.append(Operation(PREFS, REFRESHED_PREFIX + old, None))
+        self._apply(ops)
+
     def forget_topic(self, name: str) -> None:
         """Drop the user's document of a topic, and only that (an edited copy
         of a config topic: the topic stays, followed as it was)."""

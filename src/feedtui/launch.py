@@ -10,8 +10,9 @@ process ends after it: a one-shot command, which runs with the collector
 paused, freezes what it built before the pause ends. At the end everything
 still alive is frozen, so the interpreter's last collection at exit does not
 walk it (40–80 ms of a 0.6 s refresh of 304s). Files are closed and saved by
-then; nothing waits on it. Tests call `cli.main` in their own process and get
-none of this.
+then; nothing waits on it. SIGTERM and SIGHUP stop a command as Ctrl-C does
+(see quit_signals; the reader handles them itself). Tests call `cli.main` in
+their own process and get none of this.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ def run() -> int:
     finally:
         gc.freeze()
         gc.enable()
-    status = main(exits_after=True)
+    from feedtui.quit_signals import exit_status, quit_signals_as_ctrl_c
+
+    with quit_signals_as_ctrl_c() as received:
+        try:
+            status = main(exits_after=True)
+        except KeyboardInterrupt:  # before main's own handling begins (parsing the arguments)
+            status = 130
     gc.freeze()
-    return status
+    return exit_status(received[0]) if received else status

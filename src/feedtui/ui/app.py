@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from types import FrameType
+
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -32,6 +35,9 @@ class FeedtuiApp(App):
             self.set_keymap(engine.settings.keymap)
         self.main_screen = MainScreen(engine)
         self.idle_collector = IdleCollector()
+        # The signal (SIGTERM, SIGHUP) that ended the app, if one did.
+        self.stopped_by: int | None = None
+        self._event_loop: asyncio.AbstractEventLoop | None = None
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
@@ -43,6 +49,27 @@ class FeedtuiApp(App):
         scopes = keymap_scopes() if self.engine.settings.keymap else {}
         problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes, list_ids=False)
         self.engine.problems.messages.extend(str(p) for p in problems)
+
+    def on_load(self) -> None:
+        self._event_loop = asyncio.get_running_loop()
+        if self.stopped_by:  # while the library loaded: the terminal is not taken over
+            self.exit()
+
+    def stop_for_signal(self, signum: int, _frame: FrameType | None = None) -> None:
+        """SIGTERM or SIGHUP (a signal handler, see run_tui): quit as q does,
+        without asking, as no one may be there to answer. The handler runs
+        in the event loop's thread, between any two of its steps: the quit
+        is only scheduled, and the loop woken for it."""
+        if self.stopped_by:
+            return
+        self.stopped_by = signum
+        loop = self._event_loop
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(self.call_next, self.quit_now)
+        except RuntimeError:  # the loop has closed: the app has ended already
+            pass
 
     def on_mount(self) -> None:
         self.theme = self._start_theme()
@@ -151,6 +178,9 @@ class FeedtuiApp(App):
                     )
 
     async def action_quit(self) -> None:
+        await self.quit_now()
+
+    async def quit_now(self) -> None:
         # A refresh under way stores what it has fetched first (it would be
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()

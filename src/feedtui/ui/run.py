@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from feedtui.config import Config
 from feedtui.memory import gc_paused
+from feedtui.quit_signals import exit_status, quit_signals_handled
 
 if TYPE_CHECKING:
     from feedtui.ui.app import FeedtuiApp
@@ -27,15 +28,38 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
 
         print(f"feedtui: {data_dir_problem(data_dir, error)}", file=sys.stderr)
         return 1
-    try:
-        app.run()
-    finally:
+    # SIGTERM and SIGHUP quit as q does (see quit_signals); one that comes
+    # while the last changes are saved waits for the save.
+    with quit_signals_handled(app.stop_for_signal):
         try:
-            app.engine.close()
-        except StoreError as error:
-            print(f"feedtui: {error}", file=sys.stderr)
-            return 1
+            app.run()
+        finally:
+            saved = _close(app)
+    if app.stopped_by:
+        return exit_status(app.stopped_by)
+    if not saved:
+        return 1
     return app.return_code or 0
+
+
+def _close(app: FeedtuiApp) -> bool:
+    """Save what is pending; False (and said) when that failed."""
+    from feedtui.store.files import StoreError
+
+    try:
+        app.engine.close()
+    except StoreError as error:
+        _say(f"feedtui: {error}")
+        return False
+    return True
+
+
+def _say(line: str) -> None:
+    """A last word on stderr, which may be a terminal that has closed (SIGHUP)."""
+    try:
+        print(line, file=sys.stderr)
+    except OSError:
+        pass
 
 
 def build_app(config: Config, data_dir: Path, *, demo: bool = False) -> FeedtuiApp:

@@ -1,0 +1,76 @@
+"""SIGTERM and SIGHUP: `kill PID`, a terminal window closed, an ssh session
+dropped, a logout. By default they end the process on the spot, losing the
+marks still waiting to be written and, in the reader, leaving the terminal in
+the alternate screen with mouse reporting on. Here they end it as the user
+would: the reader as `q` does, a one-shot command as Ctrl-C does. The exit
+status is then the one a shell gives a process the signal ended (128 + its
+number: 143 for SIGTERM, 129 for SIGHUP).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+QUIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+# A signal that comes while a module is imported comes again this much later.
+IMPORT_RETRY_S = 0.01
+
+Handler = Callable[[int, FrameType | None], None]
+
+
+def exit_status(signum: int) -> int:
+    return 128 + signum
+
+
+@contextmanager
+def quit_signals_handled(handler: Handler) -> Iterator[None]:
+    """Within: `handler(signum, frame)` for SIGTERM and SIGHUP, then the
+    handlers from before. A signal ignored when feedtui started stays ignored
+    (`nohup feedtui refresh` carries on when the terminal closes)."""
+    before = {}
+    for signum in QUIT_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            before[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, previous in before.items():
+            signal.signal(signum, previous)
+
+
+@contextmanager
+def quit_signals_as_ctrl_c() -> Iterator[list[int]]:
+    """For the one-shot commands: SIGTERM and SIGHUP do what Ctrl-C does
+    (whatever handles SIGINT now: KeyboardInterrupt, or asyncio's stop of a
+    refresh, which stores what it has fetched). Yields the signals received."""
+    received: list[int] = []
+
+    def as_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        if _importing(frame):
+            # An exception raised while a native module initialises can crash
+            # the interpreter (orjson's import did, 1 kill in 40 at start).
+            retry = threading.Timer(IMPORT_RETRY_S, os.kill, (os.getpid(), signum))
+            retry.daemon = True
+            retry.start()
+            return
+        received.append(signum)
+        interrupt = signal.getsignal(signal.SIGINT)
+        if not callable(interrupt):  # Ctrl-C is ignored (a background job): stopped all the same
+            interrupt = signal.default_int_handler
+        interrupt(signal.SIGINT, frame)
+
+    with quit_signals_handled(as_ctrl_c):
+        yield received
+
+
+def _importing(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False

@@ -496,6 +496,9 @@ class Engine:
 
     def load_library(self) -> Library:
         """Read the card index and tags (fast: no abstracts); note stale topics."""
+        # Read first: papers another process stores while the index is read
+        # may be missed, and are then loaded at the next look.
+        generation = self.cache.generation()
         load = self.cache.load_index()
         self.problems.messages.extend(load.problems)
         if self.cache.lost_papers:
@@ -503,7 +506,7 @@ class Engine:
         stored = self.tags.load()
         if self.tags.problem:
             self.problems.messages.append(self.tags.problem)
-        self.known_generation = self.cache.generation()
+        self.known_generation = generation
         stale: list[str] = []
         self._member_signatures = {}
         with gc_paused():
@@ -872,7 +875,6 @@ class Engine:
 
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
-            self.known_generation = self.cache.generation()
             self._save_answers(outcomes, now)
             return stored, found, set(stored.papers)
 
@@ -886,7 +888,16 @@ class Engine:
             return None
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
+        self._note_own_generation(stored.generation, library)
         return stored
+
+    def _note_own_generation(self, generation: int, library: Library) -> None:
+        """This process's store made `generation`, and `library` holds its
+        papers. Known from then on only if every generation before it was
+        (and `library` is still the one shown): what another process stored
+        between must not pass for loaded."""
+        if generation and library is self._library and generation - 1 == self.known_generation:
+            self.known_generation = generation
 
     def _save_answers(self, outcomes: list, now: datetime) -> None:
         """Validators, "answered today" and daily totals of the sources that

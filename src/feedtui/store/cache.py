@@ -83,6 +83,9 @@ class StoreOutcome:
     rows: dict[str, list] = field(default_factory=dict)
     # The merged papers behind those rows, for tagging.
     papers: dict[str, Paper] = field(default_factory=dict)
+    # The cache generation this store made (0: it wrote nothing); the one
+    # before it is one less, whichever process made that.
+    generation: int = 0
 
 
 @dataclass(slots=True)
@@ -351,7 +354,7 @@ class PaperCache:
                 raise
             # 5. The match files, derived from the papers files as they now are.
             self._update_match(week, match_before, match_puts, moved_out, maker)
-            self._write_meta(week.written, bump=True)
+            outcome.generation = self._write_meta(week.written, bump=True)
         return outcome
 
     def _write_weeks(
@@ -494,10 +497,11 @@ class PaperCache:
             finally:
                 drop_match_aside(papers_path)
 
-    def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> None:
+    def _write_meta(self, files: Mapping[str, list[int] | None], *, bump: bool, wait: bool = True) -> int:
         """Record the signatures of shard files just written or checked (None
-        forgets one) and, with `bump`, count a new generation. Without `wait`,
-        gives up at once if another process holds the lock. Raises StoreError."""
+        forgets one) and, with `bump`, count a new generation (returned; 0
+        without `bump`). Without `wait`, gives up at once if another process
+        holds the lock. Raises StoreError."""
         self._lock.acquire(timeout=None if wait else 0)
         try:
             try:
@@ -505,13 +509,15 @@ class PaperCache:
             except DamagedFileError:
                 self.meta_path.unlink(missing_ok=True)
                 db = open_database(self.meta_path)
+            generation = 0
             if bump:
                 current = db.table("meta").get(doc_id="cache") or {}
+                generation = int(current.get("generation", 0)) + 1
                 db.table("meta").put_many(
                     {
                         "cache": {
                             "schema": SCHEMA_VERSION,
-                            "generation": int(current.get("generation", 0)) + 1,
+                            "generation": generation,
                             "updated": utcnow().isoformat(timespec="seconds"),
                         }
                     }
@@ -522,6 +528,7 @@ class PaperCache:
             db.flush()
         finally:
             self._lock.release()
+        return generation
 
     # -- internals ---------------------------------------------------------
 

@@ -1468,6 +1468,9 @@ class MainScreen(Screen):
             summary += f"; {failures}"
         # A refresh that fetched nothing says so once, in its badge.
         self.show_status("" if report.offline else summary)
+        # Papers another feedtui stored while this refresh ran (not looked
+        # for meanwhile) are loaded now.
+        self.check_cache_elsewhere()
 
     def _landed(self) -> None:
         """A step of a long refresh is stored: the views, and the count of papers cached, show it."""

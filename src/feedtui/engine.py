@@ -32,7 +32,7 @@ from feedtui.store.codec import C_SHARD
 from feedtui.store.fetch_state import FetchState
 from feedtui.store.files import StoreError
 from feedtui.store.lock import DataDirLock
-from feedtui.store.state import REFRESHED_PREFIX, StateStore
+from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TOPICS, StateStore
 from feedtui.store.tags import TagStore, TagUpdate
 from feedtui.text.links import feed_url
 from feedtui.text.sanitize import clean_line
@@ -61,6 +61,18 @@ CONFIG_COPY = "config_copy"
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
+
+# Changes not saved, in words: the (table, key set) they count, one, several.
+_UNSAVED_WORDS = (
+    ({(READ, True)}, "read mark", "read marks"),
+    ({(READ, False)}, "removed read mark", "removed read marks"),
+    ({(STARRED, True)}, "star", "stars"),
+    ({(STARRED, False)}, "removed star", "removed stars"),
+    ({(FOLLOWS, True)}, "follow", "follows"),
+    ({(FOLLOWS, False)}, "unfollow", "unfollows"),
+    ({(TOPICS, True), (TOPICS, False), (HIDDEN_TOPICS, True), (HIDDEN_TOPICS, False)}, "topic change", "topic changes"),
+    ({(PREFS, True), (PREFS, False)}, "preference", "preferences"),
+)
 
 
 
@@ -966,6 +978,31 @@ class Engine:
         return removed
 
     # -- lifecycle ---------------------------------------------------------------
+
+    def save_now(self) -> str:
+        """Save what is pending; "" when saved, else why it could not be."""
+        try:
+            self.state.flush()
+        except StoreError as error:
+            return str(error)
+        return ""
+
+    def unsaved_changes(self) -> tuple[str, int]:
+        """What the user changed that is not saved yet, in words ("2 read
+        marks and 1 unfollow"; "" when nothing), and how many changes that
+        is. What feedtui notes about its cache (when each topic was
+        refreshed) is left out: losing it costs only a refresh."""
+        from feedtui.export.state_json import machine_pref
+
+        counts = self.state.unsaved(ignore_pref=machine_pref)
+        parts = []
+        for kinds, one, several in _UNSAVED_WORDS:
+            count = sum(counts[kind] for kind in kinds)
+            if count:
+                parts.append(f"{count:,} {one if count == 1 else several}")
+        if len(parts) < 2:
+            return "".join(parts), sum(counts.values())
+        return f"{', '.join(parts[:-1])} and {parts[-1]}", sum(counts.values())
 
     def close(self) -> None:
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,6 +52,8 @@ PREFS = "prefs"
 REFRESHED_PREFIX = "refreshed:"
 META = "meta"
 TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS)
+# Tables whose keys are set or not, whatever their documents say (a read mark's time).
+MARK_TABLES = (FOLLOWS, READ, STARRED, HIDDEN_TOPICS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +309,30 @@ class StateStore:
     @property
     def dirty(self) -> bool:
         return bool(self._pending)
+
+    def unsaved(self, *, ignore_pref: Callable[[str], bool] = lambda key: False) -> Counter[tuple[str, bool]]:
+        """The changes not saved yet, as how many keys of each (table, whether
+        the key is now set): compared with state.json as it is on disk, so a
+        change undone before it was saved counts for nothing. Preferences
+        `ignore_pref` picks are left out. Reads the file."""
+        with self._lock:
+            now = {(op.table, op.key): self._tables[op.table].get(op.key) for op in self._pending}
+        try:
+            saved = parse_database(self.path, self.path.read_bytes(), state_shape)
+        except (OSError, DamagedFileError):
+            saved = {}
+        counts: Counter[tuple[str, bool]] = Counter()
+        for (table, key), document in now.items():
+            if table == PREFS and ignore_pref(key):
+                continue
+            before = saved.get(table, {}).get(key)
+            if table in MARK_TABLES:
+                changed = (document is None) != (before is None)
+            else:
+                changed = document != before
+            if changed:
+                counts[table, document is not None] += 1
+        return counts
 
     def wait_durable(self, timeout: float = 5.0) -> bool:
         if self._thread is None:

@@ -8,6 +8,7 @@ from types import FrameType
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import ModalScreen
 
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector
@@ -37,6 +38,8 @@ class FeedtuiApp(App):
         self.idle_collector = IdleCollector()
         # The signal (SIGTERM, SIGHUP) that ended the app, if one did.
         self.stopped_by: int | None = None
+        # "Quit anyway?", while it is asked (changes that cannot be saved).
+        self._quit_question: ModalScreen | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
 
     def _check_config(self) -> None:
@@ -178,7 +181,35 @@ class FeedtuiApp(App):
                     )
 
     async def action_quit(self) -> None:
-        await self.quit_now()
+        """q: quit, once what is pending is saved. When it cannot be (a
+        read-only or full disk), say what would be lost and ask; q again, or
+        y, quits all the same."""
+        if self._quit_question is not None:
+            await self.quit_now()
+            return
+        why, lost, count = await asyncio.to_thread(self._what_quitting_loses)
+        if not lost:
+            await self.quit_now()
+            return
+        from feedtui.ui.screens.topic_form import ConfirmScreen
+
+        async def answered(quit_anyway: bool | None) -> None:
+            self._quit_question = None
+            if quit_anyway:
+                await self.quit_now()
+
+        question = f"{lost} {'is' if count == 1 else 'are'} not saved: quit anyway?"
+        detail = f"{why[:1].upper()}{why[1:]}. Left open, feedtui saves {'it' if count == 1 else 'them'} once it can."
+        self._quit_question = ConfirmScreen(question, detail)
+        self.push_screen(self._quit_question, answered)
+
+    def _what_quitting_loses(self) -> tuple[str, str, int]:
+        """(why saving failed, what it leaves unsaved in words, how many
+        changes that is), after trying to save what is pending; ("", "", 0)
+        when nothing would be lost."""
+        engine = self.engine
+        why = engine.save_now() if engine.state.dirty else ""
+        return (why, *engine.unsaved_changes()) if why else ("", "", 0)
 
     async def quit_now(self) -> None:
         # A refresh under way stores what it has fetched first (it would be

@@ -12,6 +12,7 @@ from feedtui.memory import gc_paused
 from feedtui.quit_signals import exit_status, quit_signals_handled
 
 if TYPE_CHECKING:
+    from feedtui.engine import Engine
     from feedtui.ui.app import FeedtuiApp
 
 
@@ -34,7 +35,7 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         try:
             app.run()
         finally:
-            saved = _close(app)
+            saved = _close(app.engine)
     if app.stopped_by:
         return exit_status(app.stopped_by)
     if not saved:
@@ -42,14 +43,17 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     return app.return_code or 0
 
 
-def _close(app: FeedtuiApp) -> bool:
-    """Save what is pending; False (and said) when that failed."""
+def _close(engine: Engine) -> bool:
+    """Save what is pending; False when that failed, said with what is lost."""
     from feedtui.store.files import StoreError
 
     try:
-        app.engine.close()
+        engine.close()
     except StoreError as error:
         _say(f"feedtui: {error}")
+        lost, count = engine.unsaved_changes()
+        if lost:
+            _say(f"feedtui: {lost} {'was' if count == 1 else 'were'} not saved")
         return False
     return True
 

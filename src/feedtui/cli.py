@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, also when the reader of stdout left early (`| head`);
 1 when some sources failed (refresh) or nothing could be done; 2 for usage
-errors (bad arguments, unknown topics, bad queries).
+errors (bad arguments, unknown topics, bad queries, the reader without a
+terminal).
 Global options (--data-dir, --config, --demo) go before or after the
 subcommand.
 """
@@ -15,7 +16,6 @@ import gc
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -320,6 +320,9 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         else:
             print(default_config_text())
         return EXIT_OK
+    if command is None and (problem := _reader_cannot_start()):
+        print(f"feedtui: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     named = getattr(args, "config", None)
     config = load_config(config_path(named), named_by=config_named_by(named))
     demo = bool(getattr(args, "demo", False))
@@ -340,6 +343,15 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         if exits_after:
             gc.freeze()
         return status
+
+
+def _reader_cannot_start() -> str:
+    """Why the reader cannot start here ("" when it can): `feedtui` from cron."""
+    from feedtui.ui.run import terminal_missing
+
+    if terminal_missing():
+        return "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
+    return ""
 
 
 def _run_command(command: str, args: argparse.Namespace, config, directory, demo: bool) -> int:

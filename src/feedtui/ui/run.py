@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from feedtui.ui.app import FeedtuiApp
 
 
+def terminal_missing() -> bool:
+    """Textual reads keys from stdin and draws on stderr: without a terminal on
+    both (cron, a pipe) the reader would wait for keys forever and draw its
+    screens into a log."""
+    return not all(stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
+
+
 def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     from feedtui.store.files import StoreError
 

@@ -24,7 +24,7 @@ from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
 from feedtui.model import UTC, TopicDefinition, shown_title
-from feedtui.output import OutputError, discard_output, guarded_stdout
+from feedtui.output import OutputError, discard_output, guarded_stdout, takes_any_character
 from feedtui.text.sanitize import clean_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -643,7 +643,7 @@ def _cmd_topics(engine, args) -> int:
             }
             for entry, momentum in rows
         ]
-        print(json_text(out))
+        _print_json(out)
         return EXIT_OK
     from rich.cells import cell_len
 
@@ -687,16 +687,25 @@ def paper_json(engine, paper, tags) -> dict:
     }
 
 
-def json_text(value: object) -> str:
+def json_text(value: object, *, ascii_only: bool = False) -> str:
     """JSON for people and scripts, indented. orjson writes it (10,000 papers
     in 0.1 s instead of about a second); text it refuses (a lone surrogate,
-    which no output encoding takes) goes through the standard library, escaped."""
+    which no output encoding takes) goes through the standard library, escaped,
+    as does all text when `ascii_only`."""
     import orjson
 
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:
-        return json.dumps(value, indent=2)
+    if not ascii_only:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        except TypeError:
+            pass
+    return json.dumps(value, indent=2)
+
+
+def _print_json(value: object) -> None:
+    """JSON on stdout; in a locale that cannot write every character
+    (ISO-8859-1, ASCII), with `\\u` escapes for all but ASCII: the same JSON."""
+    print(json_text(value, ascii_only=not takes_any_character(sys.stdout)))
 
 
 def _iso(moment: datetime) -> str:
@@ -714,7 +723,7 @@ def _cmd_papers(engine, args) -> int:
     library = engine.library
     tags = {pid: library.tags_of(library.pos[pid]) for pid in (p.id for p in papers)}
     if args.json:
-        print(json_text([paper_json(engine, p, tags[p.id]) for p in papers]))
+        _print_json([paper_json(engine, p, tags[p.id]) for p in papers])
         return EXIT_OK
     # Columns as wide as what they hold: a feed item's id takes 20, physics.comp-ph 15.
     width = max([16, *(len(paper.versioned_id) for paper in papers)])
@@ -944,8 +953,11 @@ def _write_output(text: str, output: str | None, what: str) -> int:
 
     if output is None or output == "-":
         try:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            if takes_any_character(sys.stdout):
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            else:  # the file's bytes, as -o FILE writes them, whatever the locale
+                sys.stdout.write_bytes(text.encode("utf-8"))
         except BrokenPipeError:  # ids not found still make the export's exit 1
             return _reader_left()
         return EXIT_OK

@@ -320,9 +320,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         else:
             print(default_config_text())
         return EXIT_OK
-    if command is None and (problem := _reader_cannot_start()):
+    if command is None and (refusal := _reader_cannot_start()):
+        status, problem = refusal
         print(f"feedtui: {problem}", file=sys.stderr)
-        return EXIT_USAGE
+        return status
     named = getattr(args, "config", None)
     config = load_config(config_path(named), named_by=config_named_by(named))
     demo = bool(getattr(args, "demo", False))
@@ -345,13 +346,16 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         return status
 
 
-def _reader_cannot_start() -> str:
-    """Why the reader cannot start here ("" when it can): `feedtui` from cron."""
-    from feedtui.ui.run import terminal_missing
+def _reader_cannot_start() -> tuple[int, str] | None:
+    """(the exit status, why) when the reader cannot start here: `feedtui`
+    from cron, or in a locale that is not UTF-8."""
+    from feedtui.ui.run import encoding_problem, terminal_missing
 
     if terminal_missing():
-        return "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
-    return ""
+        return EXIT_USAGE, "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
+    if problem := encoding_problem():
+        return EXIT_FAILED, problem
+    return None
 
 
 def _run_command(command: str, args: argparse.Namespace, config, directory, demo: bool) -> int:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import gc
+import io
 import os
+import pty
+import select
 import subprocess
 import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -62,3 +66,56 @@ def test_the_reader_without_a_terminal_says_so_and_exits_at_once(tmp_path):
     assert done.returncode == 2
     assert done.stderr == "feedtui: the reader needs a terminal; for scripts use feedtui refresh / topics / papers\n"
     assert done.stdout == ""
+
+
+def run_in_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """`feedtui ARGV` with a pseudo-terminal for stdin, stdout and stderr:
+    (its exit status, what it wrote there)."""
+    main_end, its_end = pty.openpty()
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC), **env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "feedtui", *argv], env=env, stdin=its_end, stdout=its_end, stderr=its_end,
+    )
+    os.close(its_end)
+    written = b""
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            if not select.select([main_end], [], [], 1.0)[0]:
+                continue
+            try:
+                chunk = os.read(main_end, 4096)
+            except OSError:  # EIO: the process has ended and closed the terminal
+                break
+            if not chunk:
+                break
+            written += chunk
+    finally:
+        os.close(main_end)
+        if process.poll() is None:  # still running at the deadline: it never would have stopped
+            process.kill()
+    return process.wait(timeout=60), written.decode("utf-8", "replace")
+
+
+def test_the_reader_in_a_locale_that_is_not_utf8_says_how_to_start_it(tmp_path):
+    """It started, and drew every ★ and ▁ as a literal \\u2605 escape."""
+    status, written = run_in_a_terminal(["--demo", "--data-dir", str(tmp_path / "data")], {"PYTHONIOENCODING": "latin-1"})
+    assert (status, written) == (
+        1, "feedtui: the reader needs UTF-8 output, and PYTHONIOENCODING=latin-1 is not: start it without PYTHONIOENCODING\r\n",
+    )
+
+
+def test_the_locale_that_is_not_utf8_is_named_with_the_variable_that_sets_it(monkeypatch):
+    from feedtui.ui.run import encoding_problem
+
+    monkeypatch.setattr(sys, "__stderr__", io.TextIOWrapper(io.BytesIO(), encoding="iso8859-1"))
+    for name in ("PYTHONIOENCODING", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.ISO-8859-1")
+    assert encoding_problem() == (
+        "the reader needs a UTF-8 locale, and LANG=en_US.ISO-8859-1 is not one: start it as LANG=C.UTF-8 feedtui"
+    )
+    monkeypatch.setenv("LC_ALL", "de_DE@euro")
+    assert encoding_problem().endswith("LC_ALL=de_DE@euro is not one: start it as LC_ALL=C.UTF-8 feedtui")
+    monkeypatch.setattr(sys, "__stderr__", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    assert encoding_problem() == ""

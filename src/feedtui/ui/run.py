@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,24 @@ def terminal_missing() -> bool:
     both (cron, a pipe) the reader would wait for keys forever and draw its
     screens into a log."""
     return not all(stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
+
+
+def encoding_problem() -> str:
+    """Why the reader cannot draw on this terminal ("" when it can): it draws
+    with characters (★ ▁▂▃ │) only UTF-8 has, and where the locale says the
+    terminal takes ISO-8859-1 or ASCII, Python would write them as `\\u2605`."""
+    from feedtui.output import takes_any_character
+
+    if takes_any_character(sys.__stderr__):
+        return ""
+    if os.environ.get("PYTHONIOENCODING", "").partition(":")[0]:
+        return f"the reader needs UTF-8 output, and PYTHONIOENCODING={os.environ['PYTHONIOENCODING']} is not: start it without PYTHONIOENCODING"
+    # The variable that sets the locale's encoding: the first of these that is set.
+    variable = next((name for name in ("LC_ALL", "LC_CTYPE", "LANG") if os.environ.get(name)), "LANG")
+    return (
+        f"the reader needs a UTF-8 locale, and {variable}={os.environ.get(variable, '')} is not one: "
+        f"start it as {variable}=C.UTF-8 feedtui"
+    )
 
 
 def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:

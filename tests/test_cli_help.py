@@ -135,9 +135,23 @@ def test_config_check_of_a_good_file_and_of_no_file(tmp_path, capsys):
     path.write_text('[general]\ntheme = "nord"\n[keymap]\npaper.star = "x"\n', encoding="utf-8")
     assert main(["config", "--check", "--config", str(path)]) == 0
     assert capsys.readouterr().out.strip() == f"{path}: no problems"
-    missing = tmp_path / "none.toml"
-    assert main(["config", "--check", "--config", str(missing)]) == 0
+
+
+def test_config_check_of_no_file_at_the_default_path_is_no_problem(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("FEEDTUI_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # a first run: no file there yet
+    assert main(["config", "--check"]) == 0
     assert "no config file; feedtui uses the defaults" in capsys.readouterr().out
+
+
+def test_config_check_of_a_file_named_that_does_not_exist_exits_1(tmp_path, monkeypatch, capsys):
+    """A typo in `feedtui config --check --config FILE` in CI passed (exit 0)."""
+    missing = tmp_path / "none.toml"
+    assert main(["config", "--check", "--config", str(missing)]) == 1
+    assert capsys.readouterr() == ("", f"{missing}: no config file there (--config names it)\n")
+    monkeypatch.setenv("FEEDTUI_CONFIG", str(missing))
+    assert main(["config", "--check"]) == 1
+    assert capsys.readouterr() == ("", f"{missing}: no config file there (FEEDTUI_CONFIG names it)\n")
 
 
 @pytest.mark.parametrize("argv", [["config"], ["config", "--path", "--default"]])

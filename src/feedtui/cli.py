@@ -177,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
         "config", "where the config file is, a commented default one, or what is wrong in yours",
         "examples:\n  feedtui config --path\n"
         "  mkdir -p ~/.config/feedtui && feedtui config --default > ~/.config/feedtui/config.toml\n"
-        "  feedtui config --check                                   exits 1 if a key or value is wrong",
+        "  feedtui config --check                                   exits 1 if a key or value is wrong\n"
+        "  feedtui config --check --config ci.toml                  exits 1 too if ci.toml does not exist",
     )
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--path", action="store_true", help="print the config file's path")
@@ -316,7 +317,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         if args.path:
             print(config_path(getattr(args, "config", None)))
         elif args.check:
-            return _check_config(config_path(getattr(args, "config", None)))
+            named = getattr(args, "config", None)
+            return _check_config(config_path(named), config_named_by(named))
         else:
             print(default_config_text())
         return EXIT_OK
@@ -464,13 +466,18 @@ def data_dir_problem(directory, error: OSError) -> str:
     )
 
 
-def _check_config(path) -> int:
-    """Everything the app would say about the file, including the theme and keymap checks."""
+def _check_config(path, named_by: str = "") -> int:
+    """Everything the app would say about the file, including the theme and
+    keymap checks. `named_by`: --config or $FEEDTUI_CONFIG named the file, so
+    its absence is a problem (a typo), not a first run."""
     from textual.theme import BUILTIN_THEMES
 
     from feedtui.config import check_ui_settings, in_file_order
     from feedtui.ui.screens.help import keymap_scopes
 
+    if named_by and not path.exists():
+        print(f"{path}: no config file there ({named_by} names it)", file=sys.stderr)
+        return EXIT_FAILED
     if not path.exists():
         print(f"{path}: no config file; feedtui uses the defaults (feedtui config --default writes a commented one)")
         return EXIT_OK

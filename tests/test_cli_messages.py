@@ -36,6 +36,23 @@ def test_marks_count_each_paper_once(env, capsys):
     )
 
 
+@pytest.mark.parametrize("command", [["read"], ["star"], ["export", "bibtex"]])
+def test_what_is_not_a_paper_id_is_a_usage_error_that_says_so(env, capsys, command):
+    """`read 1234` and `read ""` were told "not in the cache (refresh first,
+    or check the id)" and exited 1, as a paper not fetched yet is."""
+    assert env.run(*command, "2609.01234", "1234", "", "2609.01240V2") == 2
+    assert capsys.readouterr() == ("", (
+        "feedtui: not a paper id: '1234', '', '2609.01240V2' (an arXiv id such as 2609.01234, 2609.01234v2 "
+        "or arXiv:2609.01234, or a web: id as feedtui papers lists it)\n"
+    ))
+    if command != ["export", "bibtex"]:  # and the id among them was left as it was
+        assert env.run(*command, "2609.01234") == 0
+        assert capsys.readouterr().err.endswith(": 1 changed, 0 already so\n")
+    # A web: id is a paper id, not in the cache or not.
+    assert env.run(*command, "web:0123456789abcdef") == 1
+    assert capsys.readouterr().err.startswith("feedtui: web:0123456789abcdef: not in the cache (refresh first, or check the id)\n")
+
+
 def test_the_topics_table_lines_up_wide_names_and_says_1_paper(env, capsys):
     from rich.cells import cell_len
 

@@ -105,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("star", "star papers for your reading list"),
         ("unstar", "unstar papers"),
     ):
-        p = command(name, text + " (arXiv ids, with or without version)", f"example:\n  feedtui {name} 2609.01234 2609.01240v2")
+        p = command(
+            name, text + " (arXiv ids, with or without version, or web: ids as papers lists them)",
+            f"example:\n  feedtui {name} 2609.01234 2609.01240v2",
+        )
         p.add_argument("ids", nargs="+", metavar="ID")
 
     topic = command(
@@ -223,7 +226,7 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
     which = bib.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
     which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first")
-    bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version")
+    bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version, or web: ids")
     opml = action(
         formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",
         "example:\n  feedtui export opml -o feedtui-feeds.opml\n"
@@ -766,8 +769,22 @@ def _cmd_unfollow(engine, args) -> int:
     return EXIT_OK
 
 
+def _only_paper_ids(texts: list[str]) -> None:
+    """Raise a UsageError naming what is not a paper id at all (`1234`, ""):
+    "not in the cache (refresh first)" would send the user the wrong way."""
+    from feedtui.sources.parse_ids import is_paper_id
+
+    if wrong := [text for text in texts if not is_paper_id(text)]:
+        named = ", ".join(repr(text) for text in dict.fromkeys(wrong))
+        raise UsageError(
+            f"not a paper id: {named} (an arXiv id such as 2609.01234, 2609.01234v2 or arXiv:2609.01234, "
+            "or a web: id as feedtui papers lists it)"
+        )
+
+
 def _marks(action: str):
     def handler(engine, args) -> int:
+        _only_paper_ids(args.ids)
         known, unknown = engine.resolve_ids(args.ids)
         for raw in unknown:
             print(f"feedtui: {raw}: not in the cache (refresh first, or check the id)", file=sys.stderr)
@@ -926,6 +943,7 @@ def _export_bibtex(engine, args) -> int:
         positions.sort(key=lambda i: (library.rows[i][C_PUBLISHED], library.ids[i]), reverse=True)
         missing = [f"{pid}: starred, but not in the cache (refresh a topic it belongs to)" for pid in starred if pid not in library.pos]
     else:
+        _only_paper_ids(args.ids)
         known, unknown = engine.resolve_ids(args.ids)
         positions = [library.pos[pid] for pid in dict.fromkeys(known)]
         missing = [f"{raw}: not in the cache (refresh first, or check the id)" for raw in unknown]

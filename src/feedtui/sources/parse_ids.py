@@ -25,6 +25,7 @@ _ARXIV_REFERENCE = re.compile(
 _NEW_STYLE_MONTH = re.compile(r"^(\d{2})(\d{2})\.")
 _OLD_STYLE_MONTH = re.compile(r"/(\d{2})(\d{2})\d{3}$")
 WEB_PREFIX = "web:"
+_WEB_KEY = re.compile(r"^web:[0-9a-f]{16}$")
 
 
 def arxiv_id_from_reference(text: str | None) -> tuple[str, int | None] | None:
@@ -86,3 +87,8 @@ def web_key(reference: str, feed_url: str) -> str:
     scoped = reference if ":" in reference else f"{feed_url}\n{reference}"
     digest = hashlib.blake2b(scoped.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
     return WEB_PREFIX + digest
+
+
+def is_paper_id(text: str) -> bool:
+    """An arXiv id in a form users paste (see `split_arxiv_id`), or a `web:` key."""
+    return split_arxiv_id(text) is not None or _WEB_KEY.match(text.strip()) is not None

@@ -44,6 +44,19 @@ def test_every_command_has_examples_that_name_it():
     assert len(names) >= 23
 
 
+def test_every_option_of_every_command_says_what_it_does():
+    """`papers --limit N` and `topic edit --query Q` were listed bare."""
+    bare = [
+        f"{name} {action.option_strings[-1]}"
+        for name, parser in every_parser(build_parser())
+        for action in parser._actions
+        if action.option_strings and not action.help
+    ]
+    assert bare == []
+    papers = dict(every_parser(build_parser()))["feedtui papers"].format_help()
+    assert "at most the N newest papers (0 lists none; without --limit, all)" in " ".join(papers.split())
+
+
 def test_version_from_a_real_process():
     result = subprocess.run([sys.executable, "-m", "feedtui", "--version"], capture_output=True, text=True, timeout=60, env=ENV)
     assert result.returncode == 0

@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("topic", metavar="TOPIC")
     p.add_argument("--unread", action="store_true", help="only unread papers")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
-    p.add_argument("--limit", type=int, metavar="N")
+    p.add_argument("--limit", type=int, metavar="N", help="at most the N newest papers (0 lists none; without --limit, all)")
 
     for name, text in (("follow", "follow a topic"), ("unfollow", "stop following a topic")):
         p = command(name, text, f"example:\n  feedtui {name} 'Federated Learning'")
@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--query", metavar="Q", help="arXiv API query (narrows feeds/categories when given with them)")
     add.add_argument("--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)")
     add.add_argument("--feed", action="append", default=[], metavar="URL", help="RSS/Atom feed URL (repeatable)")
-    add.add_argument("--description", default="", metavar="TEXT")
+    add.add_argument("--description", default="", metavar="TEXT", help="what the topic is about, shown in its topic view")
     rm = topic_sub.add_parser(
         "rm", help="remove a topic (a catalogue topic is hidden; an edited config topic goes back to its [[topic]] table)", parents=[common],
         epilog="example:\n  feedtui topic rm 'Lab blog'", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("name", metavar="NAME")
-    show.add_argument("--as-of", metavar="ISO-TIME")
+    show.add_argument("--as-of", metavar="ISO-TIME", help="momentum as of this time (default: now)")
     edit = topic_sub.add_parser(
         "edit", help="change a topic's query, categories, feeds or description", parents=[common],
         epilog="Each option given replaces that part of the topic; what is not given stays.\n"
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--feed", action="append", metavar="URL",
         help="the topic's feeds become those given (repeatable; --feed '' removes them all)",
     )
-    edit.add_argument("--description", metavar="TEXT")
+    edit.add_argument("--description", metavar="TEXT", help="the new description (\"\" removes it)")
     edit.add_argument(
         "--name", dest="new_name", metavar="NEW",
         help="rename it, its follow going with it (a topic of your own: config and catalogue topics keep theirs)",

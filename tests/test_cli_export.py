@@ -371,6 +371,20 @@ def test_json_export_then_import_into_an_empty_data_dir_reproduces_everything(en
     assert "LLM Inference" not in topics
 
 
+def test_json_export_says_what_it_wrote_in_words_that_agree_with_the_count(env, capsys):
+    """It said "1 topics"."""
+    assert env.run("follow", "Widgets") == 0
+    assert env.run("read", "2609.01234") == 0
+    capsys.readouterr()
+    assert env.run("export", "json", "-o", str(env.tmp / "state.json")) == 0
+    assert capsys.readouterr().err == f"wrote your state (1 follow, 1 read, 0 starred, 1 topic) to {env.tmp / 'state.json'}\n"
+    assert env.run("follow", "Edge Inference") == 0
+    assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml") == 0
+    capsys.readouterr()
+    assert env.run("export", "json", "-o", str(env.tmp / "state.json")) == 0
+    assert capsys.readouterr().err.startswith("wrote your state (2 follows, 1 read, 0 starred, 2 topics) to ")
+
+
 def test_json_import_tags_the_imported_topics_over_the_cache(env, tmp_path, capsys):
     exported = tmp_path / "state.json"
     assert env.run("export", "json", "-o", str(exported)) == 0

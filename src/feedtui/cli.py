@@ -969,7 +969,11 @@ def _export_json(engine, args) -> int:
     from feedtui.export.state_json import export_state
 
     document = export_state(engine)
-    counts = ", ".join(f"{len(document[t]):,} {t.replace('_', ' ')}" for t in ("follows", "read", "starred", "topics"))
+    follows, topics = len(document["follows"]), len(document["topics"])
+    counts = (
+        f"{follows:,} follow{'' if follows == 1 else 's'}, {len(document['read']):,} read, "
+        f"{len(document['starred']):,} starred, {topics:,} topic{'' if topics == 1 else 's'}"
+    )
     return _write_output(json_text(document) + "\n", args.output, f"your state ({counts})")
 
 

@@ -437,6 +437,29 @@ def test_a_topic_with_a_bad_query_is_kept_with_its_error_and_line(tmp_path):
     assert config.left_out == {}
 
 
+def test_a_misspelt_name_key_is_named_with_a_suggestion(tmp_path):
+    """`nam = "…"` was told only "topic #2 needs a name", where a misspelt
+    `querry` is named with a suggestion."""
+    path = write(tmp_path, '[[topic]]\nname = "A"\nquery = "ti:a"\n[[topic]]\nnam = "Typo"\nquery = "ti:b"\n')
+    config = load_config(path)
+    assert sorted(messages(config)) == [
+        f'{path}:4: topic #2 needs a name = "…"; it is left out',
+        f"{path}:5: topic #2: unknown key 'nam' — did you mean 'name'? (keys: name, description, query, categories, feeds); ignored",
+    ]
+    assert [t.name for t in config.topics] == ["A"]
+
+
+def test_feeds_written_as_a_string_is_reported_and_read_as_one_feed(tmp_path):
+    """`feeds = "http://…"` passed without a word, split at its commas."""
+    path = write(tmp_path, '[[topic]]\nname = "Lab"\nfeeds = "https://example.org/a,b.xml"\n')
+    config = load_config(path)
+    assert messages(config) == [
+        f'{path}:3: topic \'Lab\': feeds is a list, like ["https://example.org/feed.xml"]; '
+        '"https://example.org/a,b.xml" is read as its one feed'
+    ]
+    assert config.topics[0].definition.feeds == ("https://example.org/a,b.xml",)
+
+
 def test_config_topic_feeds_take_the_scheme_in_any_case(tmp_path):
     path = write(tmp_path, '[[topic]]\nname = "Lab"\nfeeds = ["HTTPS://example.org/A.xml", "Http://b.example.org/"]\n')
     config = load_config(path)

@@ -485,17 +485,15 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
     from feedtui.topics.query import QueryError, parse_query
 
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
-        return None, [("", f'topic #{number} needs a name = "…"; it is left out')]
+        # `nam = "…"`: the misspelt key is named, as it is in a table with a name.
+        misspelt = _unknown_topic_keys(f"topic #{number}", entry) if isinstance(entry, dict) else []
+        return None, misspelt + [("", f'topic #{number} needs a name = "…"; it is left out')]
     from feedtui.topics.names import name_problem
 
     name = clean_line(entry["name"], html_allowed=False)
     if problem := name_problem(name):
         return None, [("name", f"topic #{number}: {problem}; it is left out")]
-    problems = [
-        (key, f"topic '{name}': unknown key '{key}'{_did_you_mean(key, TOPIC_KEYS)} (keys: {', '.join(TOPIC_KEYS)}); ignored")
-        for key in entry
-        if key not in TOPIC_KEYS
-    ]
+    problems = _unknown_topic_keys(f"topic '{name}'", entry)
     left_out = "; the topic is left out"
     for key in ("description", "query"):
         if not isinstance(entry.get(key, ""), str):
@@ -503,7 +501,12 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
     lists: dict[str, tuple[str, ...]] = {}
     for key, example in (("categories", '["cs.DC", "cs.AR"]'), ("feeds", '["https://example.org/feed.xml"]')):
         value = entry.get(key, [])
-        items = value.replace(",", " ").split() if isinstance(value, str) else value
+        if isinstance(value, str) and key == "feeds":
+            # Not split as categories are: a URL may hold a comma.
+            problems.append((key, f"topic '{name}': feeds is a list, like {example}; {_show(value)} is read as its one feed"))
+            items = [value]
+        else:
+            items = value.replace(",", " ").split() if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             return None, problems + [(key, f"topic '{name}': {key} must be a list of strings like {example}{left_out}")]
         checked: list[str] = []
@@ -531,6 +534,14 @@ def _topic_from_table(number: int, entry: Any) -> tuple[Topic | None, list[tuple
             # where the topic is; it tags nothing until the query is fixed.
             problems.append(("query", f"topic '{name}': bad query: {error}; the topic tags nothing until it is fixed"))
     return Topic(name, definition, entry.get("description", "").strip(), origin="config"), problems
+
+
+def _unknown_topic_keys(topic: str, entry: dict) -> list[tuple[str, str]]:
+    return [
+        (key, f"{topic}: unknown key '{key}'{_did_you_mean(key, TOPIC_KEYS)} (keys: {', '.join(TOPIC_KEYS)}); ignored")
+        for key in entry
+        if key not in TOPIC_KEYS
+    ]
 
 
 def _apply_environment(config: Config) -> None:

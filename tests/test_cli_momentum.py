@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -127,6 +128,7 @@ def test_topics_json_momentum_on_the_boundaries(world, capsys):
     assert widgets["momentum"] == {
         "last4": 6,
         "prev4": 2,
+        "trending": 4 / math.sqrt(12),
         "share": 6 / 6000,
         "share_of": "arxiv",
         "sentence": "6 papers in the last four weeks, against 2 the four weeks before. 0.1% of all new papers.",
@@ -199,8 +201,11 @@ def test_sorting_by_trending_unread_and_name(world, capsys):
     # Gizmos 1-0 0.45, Flat 3-3 and every quiet topic 0 (Flat first: more volume),
     # Sprockets 0-3 -1.13.
     quiet = sorted((n for n in names if n not in {"Widgets", "Blog", "Gizmos", "Flat", "Sprockets"}), key=str.casefold)
-    trending = [t["name"] for t in topics_json(cli, capsys, "--as-of", AS_OF, "--sort", "trending")]
-    assert trending == ["Widgets", "Blog", "Gizmos", "Flat", *quiet, "Sprockets"]
+    trending = topics_json(cli, capsys, "--as-of", AS_OF, "--sort", "trending")
+    assert [t["name"] for t in trending] == ["Widgets", "Blog", "Gizmos", "Flat", *quiet, "Sprockets"]
+    # The score it sorts by is in the JSON (a script had to work it out from last4 and prev4).
+    scores = {t["name"]: round(t["momentum"]["trending"], 2) for t in trending}
+    assert [scores[name] for name in ("Widgets", "Blog", "Gizmos", "Flat", "Sprockets")] == [1.15, 0.82, 0.45, 0.0, -1.13]
 
     assert cli("read", *(w.id for w in WIDGETS[:10])) == 0
     unread = topics_json(cli, capsys, "--sort", "unread")
@@ -262,6 +267,7 @@ def test_a_leap_day_and_its_28_day_window(tmp_path, httpserver, capsys):
     assert widgets["momentum"] == {
         "last4": 4,
         "prev4": 1,
+        "trending": 3 / math.sqrt(9),
         "share": 4 / 6000,
         "share_of": "arxiv",
         "sentence": "4 papers in the last four weeks, against 1 the four weeks before. <0.1% of all new papers.",

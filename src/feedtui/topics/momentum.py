@@ -88,6 +88,7 @@ class Momentum:
         return {
             "last4": self.last4,
             "prev4": self.prev4,
+            "trending": self.score,
             "share": self.share,
             "share_of": self.share_of,
             "sentence": self.sentence,

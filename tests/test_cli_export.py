@@ -107,6 +107,25 @@ def test_bibtex_for_a_topic_and_for_the_starred_papers(env, capsys):
     assert eprints(capsys.readouterr().out) == ["2609.01234v1", "2609.05555v1"]
 
 
+def test_papers_starred_lists_the_reading_list_for_scripts(env, capsys):
+    """`papers Starred` was "no topic called 'Starred'": the reading list
+    reached scripts only as BibTeX or as ids inside `export json`."""
+    assert env.run("star", "2609.05555", "2609.01234", "2609.07777") == 0
+    assert env.run("read", "2609.01234") == 0
+    capsys.readouterr()
+    assert env.run("papers", "Starred", "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(p["id"], p["title"], p["starred"]) for p in listed] == [
+        ("2609.01234", "Quantum widgets at scale", True),
+        ("2609.07777", "Department seminar series", True),
+        ("2609.05555", "Ferns in the dark", True),
+    ]
+    assert env.run("papers", "★ starred", "--unread", "--limit", "1") == 0
+    assert capsys.readouterr().out.split()[:2] == ["●★", "2609.07777v1"]
+    assert env.run("papers", "starred", "--unread") == 0
+    assert [line.split()[1] for line in capsys.readouterr().out.splitlines()] == ["2609.07777v1", "2609.05555v1"]
+
+
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):
     assert env.run("export", "bibtex", "2609.01234", "2601.99999") == 1
     captured = capsys.readouterr()

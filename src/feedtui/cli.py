@@ -89,8 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="followed first (default), name, most unread, or trending (rising momentum)",
     )
 
-    p = command("papers", "list a topic's papers, newest first", "example:\n  feedtui papers 'Visual SLAM' --unread --limit 5")
-    p.add_argument("topic", metavar="TOPIC")
+    p = command(
+        "papers", "list a topic's papers, or the reading list's (Starred), newest first",
+        "examples:\n  feedtui papers 'Visual SLAM' --unread --limit 5\n  feedtui papers Starred --json",
+    )
+    p.add_argument("topic", metavar="TOPIC", help="a topic, or Starred for the papers you starred")
     p.add_argument("--unread", action="store_true", help="only unread papers")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.add_argument("--limit", type=int, metavar="N", help="at most the N newest papers (0 lists none; without --limit, all)")
@@ -727,10 +730,16 @@ def _iso(moment: datetime) -> str:
 
 
 def _cmd_papers(engine, args) -> int:
-    entry = engine.topic(args.topic)
+    from feedtui.topics.names import is_reading_list_name
+
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
-    positions = engine.topic_positions(entry.name, unread_only=args.unread)
+    if is_reading_list_name(args.topic):  # no topic can have its name
+        positions = _starred_positions(engine)
+        if args.unread:
+            positions = [i for i in positions if not engine.library.is_read(i)]
+    else:
+        positions = engine.topic_positions(engine.topic(args.topic).name, unread_only=args.unread)
     if args.limit is not None:
         positions = positions[: args.limit]
     papers = engine.papers(positions)
@@ -748,6 +757,16 @@ def _cmd_papers(engine, args) -> int:
         category = f"{paper.primary_category:<{category_width}}"
         print(f"{mark}{star} {paper.versioned_id:<{width}} {paper.published:%Y-%m-%d} {category} {shown_title(paper.readable_title)}")
     return EXIT_OK
+
+
+def _starred_positions(engine) -> list[int]:
+    """The reading list's papers in the cache, newest first, as the reader lists them."""
+    from feedtui.store.codec import C_PUBLISHED
+
+    library = engine.library
+    positions = [library.pos[pid] for pid in engine.state.starred_ids() if pid in library.pos]
+    positions.sort(key=lambda i: (library.rows[i][C_PUBLISHED], library.ids[i]), reverse=True)
+    return positions
 
 
 def _cmd_follow(engine, args) -> int:
@@ -929,7 +948,6 @@ def _cmd_import(engine, args) -> int:
 
 def _export_bibtex(engine, args) -> int:
     from feedtui.export.bibtex import bibtex_entries
-    from feedtui.store.codec import C_PUBLISHED
 
     if sum((args.starred, args.topic is not None, bool(args.ids))) != 1:
         raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
@@ -938,9 +956,8 @@ def _export_bibtex(engine, args) -> int:
     if args.topic is not None:
         positions = engine.topic_positions(engine.topic(args.topic).name)
     elif args.starred:
+        positions = _starred_positions(engine)
         starred = sorted(engine.state.starred_ids())
-        positions = [library.pos[pid] for pid in starred if pid in library.pos]
-        positions.sort(key=lambda i: (library.rows[i][C_PUBLISHED], library.ids[i]), reverse=True)
         missing = [f"{pid}: starred, but not in the cache (refresh a topic it belongs to)" for pid in starred if pid not in library.pos]
     else:
         _only_paper_ids(args.ids)

@@ -344,7 +344,7 @@ def test_refresh_notes_what_a_partly_read_api_answer_left_out(tmp_path, httpserv
     err = capsys.readouterr().err
     assert err.count("the feed is not well-formed (XML error at line ") == 1, err
     assert "feedtui: note: Quantum Widgets: the feed is not well-formed (XML error at line " in err
-    assert "2 new, 0 updated papers from 2 sources; 0 failed" in err  # the query, and the day's total
+    assert "2 new, 0 updated papers from 1 source; 0 failed" in err  # the day's total of new papers is not one
 
 
 def papers_of_a_served_feed(tmp_path, httpserver, capsys, feed: str) -> tuple[list[str], list[str]]:
@@ -410,6 +410,36 @@ def test_an_item_without_a_title_is_shown_as_untitled_and_stored_as_it_came(tmp_
     assert "  title = {{(untitled)}},\n" in entry, entry
 
 
+def test_the_count_of_new_papers_is_no_source_of_the_users(tmp_path, httpserver, monkeypatch, closed_port, capsys):
+    """One topic followed, offline: "2 sources failed" and "arXiv new-paper
+    count" failed the same way — a source the user never added. Its failure
+    alone is still told, as a note."""
+    cli = loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", f"http://127.0.0.1:{closed_port}/api/query")
+    assert cli("topic", "add", "Quantum Widgets", "--query", 'abs:"quantum widgets"') == 0
+    capsys.readouterr()
+    assert cli("refresh", "Quantum Widgets") == 1
+    err = capsys.readouterr().err
+    assert "new-paper count" not in err and "count of all new papers" not in err
+    assert err.count("feedtui: failed: Quantum Widgets") == 1
+    assert err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 1 source; 1 failed"
+
+    # arXiv answers the topic's query but not the count: the refresh is done, and the count said.
+    def handler(request):
+        if "submittedDate" in parse_qs(request.query_string.decode())["search_query"][0]:
+            return Response("no", status=400)
+        return Response(api_feed(WIDGETS, total=len(WIDGETS)), content_type="application/atom+xml")
+
+    httpserver.expect_request("/api/query").respond_with_handler(handler)
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", httpserver.url_for("/api/query"))
+    assert cli("refresh", "Quantum Widgets") == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1] == "2 new, 0 updated papers from 1 source; 0 failed"
+    [note] = [line for line in lines if "count of all new papers" in line]
+    assert note.startswith("feedtui: arXiv's count of all new papers could not be fetched (")
+    assert note.endswith("); shares are of the papers in your cache until it is")
+
+
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
     from feedtui.store.lock import DataDirLock
     from feedtui.store.state import StateStore
@@ -428,7 +458,7 @@ def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, ca
     assert cli("refresh", "Bad query") == 1
     assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 1 source; 1 failed"
     assert cli("refresh") == 1
-    assert capsys.readouterr().err.splitlines()[-1] == "2 new, 0 updated papers from 2 of 4 sources; 2 failed"
+    assert capsys.readouterr().err.splitlines()[-1] == "2 new, 0 updated papers from 1 of 3 sources; 2 failed"
     assert cli("refresh") == 1  # arXiv answered today: not asked again
     assert capsys.readouterr().err.splitlines()[-1] == "0 new, 0 updated papers from 0 of 3 sources; 2 failed, 1 skipped"
     assert cli("refresh", "Quantum Widgets", "--force") == 0

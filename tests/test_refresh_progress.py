@@ -32,7 +32,8 @@ def refresh_paged(tmp_path, api_url: str) -> int:
 
 def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(tmp_path, monkeypatch):
     """Only "[1/2] ok arXiv new-paper count" showed while a query paged, and
-    nothing at all while arXiv's Retry-After was waited out."""
+    nothing at all while arXiv's Retry-After was waited out. (The day's count
+    of new papers is no longer counted among the sources: [0/1].)"""
     monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
@@ -41,10 +42,10 @@ def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(
     assert api.throttled == 1
     drawn = [line for line in terminal.getvalue().split(DRAW) if line]
     waits = [line for line in drawn if "waiting" in line]
-    assert waits and all(re.fullmatch(r"\[\d/2\] waiting 1 s: arXiv asked \(Retry-After\)", line) for line in waits), drawn
+    assert waits and all(re.fullmatch(r"\[\d/1\] waiting 1 s: arXiv asked \(Retry-After\)", line) for line in waits), drawn
     paged = [line.split("] ", 1)[1] for line in drawn if "Paged:" in line]
     assert paged == ["Paged: 10 of ~30 papers", "Paged: 20 of ~30 papers", "Paged: 30 papers so far"]
-    assert drawn[-1].startswith("30 new, 0 updated papers from 2 sources")
+    assert drawn[-1].startswith("30 new, 0 updated papers from 1 source;")
 
 
 def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, capsys):
@@ -68,7 +69,7 @@ def test_a_wait_on_the_progress_line_counts_down(tmp_path, monkeypatch):
     with held_api(30, held_start=30, retry_after="3") as api:
         assert refresh_paged(tmp_path, api.url) == 0
     drawn = [line for line in terminal.getvalue().split(DRAW) if line]
-    counted = {int(m[1]) for line in drawn if (m := re.fullmatch(r"\[\d/2\] waiting (\d) s: arXiv asked \(Retry-After\)", line))}
+    counted = {int(m[1]) for line in drawn if (m := re.fullmatch(r"\[\d/1\] waiting (\d) s: arXiv asked \(Retry-After\)", line))}
     assert 3 in counted and min(counted) < 3, drawn
 
 

@@ -723,6 +723,9 @@ class Engine:
             entries, settings=self.settings, fetch_state=self.fetch_state, now=now, force=force
         )
         report.sources.extend(skipped)
+        # The day's count of all new arXiv papers is no source the user added:
+        # it is neither counted nor named among them (see _count_failed).
+        shown = sum(1 for plan in plans if plan.kind != "total")
         done = 0
         pending: list = []
         new_ids: set[str] = set()
@@ -753,14 +756,16 @@ class Engine:
 
         def on_source(outcome) -> None:
             nonlocal done
-            done += 1
             pending.append(outcome)
+            if outcome.plan.kind == "total":
+                return
+            done += 1
             if on_progress:
-                on_progress(RefreshProgress(done, len(plans), outcome.report.label, outcome.report.ok, outcome.report.error))
+                on_progress(RefreshProgress(done, shown, outcome.report.label, outcome.report.ok, outcome.report.error))
 
         def activity(now_at: Activity) -> None:
             assert on_activity is not None
-            on_activity(RefreshProgress(done, len(plans), "", True, activity=now_at))
+            on_activity(RefreshProgress(done, shown, "", True, activity=now_at))
 
         fetched = asyncio.Event()
 
@@ -817,7 +822,10 @@ class Engine:
             raise
         for outcome in outcomes:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
-            report.sources.append(outcome.report)
+            if outcome.plan.kind != "total":
+                report.sources.append(outcome.report)
+        if note := _count_failed(outcomes, report):
+            report.notes.append(note)
         report.finished = utcnow()
         if not report.offline:
             # An offline refresh is not one: the status line does not claim it
@@ -1010,6 +1018,20 @@ class Engine:
         except StoreError as error:
             self.problems.messages.append(str(error))
             raise
+
+
+def _count_failed(outcomes: list, report: RefreshReport) -> str:
+    """What to say of the day's count of new arXiv papers failing: nothing when
+    a topic's source failed the same way (offline, say: that failure is told),
+    else a note, since the topics' shares stay of the cache until it comes."""
+    told = {source.error for source in report.failed}
+    for outcome in outcomes:
+        if outcome.plan.kind == "total" and not outcome.report.ok and outcome.report.error not in told:
+            return (
+                f"arXiv's count of all new papers could not be fetched ({outcome.report.error}); "
+                "shares are of the papers in your cache until it is"
+            )
+    return ""
 
 
 def _refreshed_at(record: object, signature: str) -> datetime | None:

@@ -1618,6 +1618,26 @@ async def test_sources_failing_the_same_way_are_one_notification_not_one_each(ma
         assert errors[1] == f"“{others[0]}”, “{others[1]}” and 9 more sources failed the same way: {refused}"
 
 
+async def test_one_topic_offline_is_one_source_failed_and_the_count_of_new_papers_goes_unnamed(make_engine, closed_port):
+    """First run, one topic followed, no network: "refresh failed · 2 sources
+    failed", and "“arXiv new-paper count” failed the same way", a source the
+    user never added."""
+    from feedtui.model import TopicDefinition
+
+    engine = make_engine(topics={"Widgets": TopicDefinition(query="abs:widget")}, follows=("Widgets",))
+    engine.settings.arxiv.api_url = f"http://127.0.0.1:{closed_port}/api/query"
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("R")
+        await refresh_over(pilot, main)
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert errors == [f"Widgets: could not connect to 127.0.0.1:{closed_port}: connection refused"]
+        assert not [n.message for n in app._notifications if "count" in n.message]
+        status = str(main.query_one(StatusLine).query_one("#status-text").render())
+        assert "1 source failed" in status and "2 sources" not in status, status
+
+
 async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -5,6 +5,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +18,10 @@ from feedtui.quit_signals import exit_status, quit_signals_handled
 if TYPE_CHECKING:
     from feedtui.engine import Engine
     from feedtui.ui.app import FeedtuiApp
+
+# How long the app may take to end after SIGTERM or SIGHUP before the
+# process saves what is pending and ends without it.
+SHUTDOWN_GRACE_S = 5.0
 
 
 def terminal_missing() -> bool:
@@ -55,18 +62,47 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
 
         print(f"feedtui: {data_dir_problem(data_dir, error)}", file=sys.stderr)
         return 1
+    closing = threading.Lock()
+    closed: list[bool] = []
+
+    def close_once() -> bool:
+        """Save what is pending, once, whichever thread comes first."""
+        with closing:
+            if not closed:
+                closed.append(_close(app.engine))
+            return closed[0]
+
+    def stop(signum: int, frame) -> None:
+        if not app.stopped_by:
+            _end_if_stuck(signum, close_once)
+        app.stop_for_signal(signum, frame)
+
     # SIGTERM and SIGHUP quit as q does (see quit_signals); one that comes
     # while the last changes are saved waits for the save.
-    with quit_signals_handled(app.stop_for_signal):
+    with quit_signals_handled(stop):
         try:
             app.run()
         finally:
-            saved = _close(app.engine)
+            saved = close_once()
     if app.stopped_by:
         return exit_status(app.stopped_by)
     if not saved:
         return 1
     return app.return_code or 0
+
+
+def _end_if_stuck(signum: int, close_once: Callable[[], bool]) -> None:
+    """After a quit signal: if the app has not ended within SHUTDOWN_GRACE_S,
+    save what is pending and end the process. A terminal closed under the
+    reader makes Textual's writer thread die on the hung-up terminal, and
+    its shutdown then waits for that thread for ever, short of the save."""
+
+    def watch() -> None:
+        time.sleep(SHUTDOWN_GRACE_S)
+        close_once()
+        os._exit(exit_status(signum))
+
+    threading.Thread(target=watch, name="feedtui-quit-watch", daemon=True).start()
 
 
 def _close(engine: Engine) -> bool:

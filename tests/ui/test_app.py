@@ -2577,6 +2577,47 @@ async def test_the_sidebar_and_the_header_follow_the_clock(make_engine, monkeypa
         assert "Week of Dec 21" in "\n".join(lines_of(main.query_one(MomentumChart)))
 
 
+async def test_the_clock_leaves_a_trending_sidebar_scrolled_where_it_is(make_engine, monkeypatch):
+    """With an unfollowed topic trending above a followed one, the trending
+    order was compared with the order as drawn (followed first): they never
+    agreed, and every tick rebuilt the sidebar and scrolled it back to the
+    shown topic."""
+    from datetime import datetime
+
+    from feedtui.model import UTC, TopicDefinition
+
+    from tests.factories import make_paper
+
+    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    ticks: list[None] = []
+    follow_the_clock = MainScreen.follow_the_clock
+    monkeypatch.setattr(MainScreen, "follow_the_clock", lambda self: (ticks.append(None), follow_the_clock(self)))
+    papers = [
+        *(make_paper(f"2612.0000{n}", abstract="Rising tides.", published=f"2026-12-20T0{n}:00:00") for n in (1, 2, 3)),
+        *(make_paper(f"2611.0000{n}", abstract="Steady state.", published="2026-11-20T10:00:00") for n in (4, 5)),
+    ]
+    topics = {"Rising": TopicDefinition(query="abs:rising"), "Steady": TopicDefinition(query="abs:steady")}
+    topics |= {f"Quiet {n:02d}": TopicDefinition(query=f"abs:quiet{n}") for n in range(30)}
+    engine = make_engine(papers=papers, topics=topics, follows=("Steady",))
+    engine.state.set_pref("sort", "trending")
+    engine.clock = lambda: datetime(2026, 12, 21, 12, 0, tzinfo=UTC)
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=(120, 20)) as pilot:
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        names = topic_list.names()
+        assert names.index("Steady") < names.index("Rising") < names.index("Quiet 00")
+        topic_list.scroll_to(y=12, animate=False)
+        await pilot.pause()
+        drawn = lines_of(topic_list)
+        assert "Steady" not in "\n".join(drawn)
+        seen = len(ticks)
+        await until(pilot, lambda: len(ticks) >= seen + 5)
+        assert len(ticks) >= seen + 5
+        assert lines_of(topic_list) == drawn
+        assert topic_list.names() == names and main.current == "Steady"
+
+
 async def test_a_sparkline_follows_the_clock_in_place_in_the_followed_order(make_engine, monkeypatch):
     from datetime import datetime
 

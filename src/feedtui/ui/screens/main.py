@@ -39,7 +39,7 @@ from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
-from feedtui.ui.widgets.topic_list import TopicList
+from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
 if TYPE_CHECKING:
     from feedtui.refresh import Activity
@@ -396,7 +396,8 @@ class MainScreen(Screen):
         topic_list = self.query_one(TopicList)
         rows = self.topic_rows()
         shown = topic_list.rows
-        if self.sort == "trending" and [r.name for r in rows] != [r.name for r in shown]:
+        following, others = as_drawn(rows)
+        if self.sort == "trending" and [r.name for r in following + others] != [r.name for r in shown]:
             topic_list.show_rows(rows, keep=self.current)
         else:
             weeks = {row.name: row.weeks for row in rows}

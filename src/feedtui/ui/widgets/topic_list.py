@@ -35,6 +35,14 @@ FOLLOWING = "Following"
 TOPICS = "Topics"
 
 
+def as_drawn(rows: Sequence[TopicRow]) -> tuple[list[TopicRow], list[TopicRow]]:
+    """(following, others): followed topics and the reading list, then the
+    rest, each in the order given."""
+    following = [r for r in rows if r.following or r.virtual]
+    others = [r for r in rows if not (r.following or r.virtual)]
+    return following, others
+
+
 @dataclass(frozen=True, slots=True)
 class _Line:
     """A section title (row is None) or a topic row."""
@@ -120,8 +128,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
     def show_rows(self, rows: Sequence[TopicRow], keep: str | None = None) -> None:
         """Replace the rows; the cursor stays on `keep` (or the current topic)."""
         keep = keep or self.current
-        following = [r for r in rows if r.following or r.virtual]
-        others = [r for r in rows if not (r.following or r.virtual)]
+        following, others = as_drawn(rows)
         lines: list[_Line] = []
         if following:
             lines.append(_Line(FOLLOWING))

@@ -439,6 +439,20 @@ def test_the_count_of_new_papers_is_no_source_of_the_users(tmp_path, httpserver,
     assert note.startswith("feedtui: arXiv's count of all new papers could not be fetched (")
     assert note.endswith("); shares are of the papers in your cache until it is")
 
+    # The next day: yesterday's count stands, and the shares are of it.
+    from datetime import timedelta
+
+    from feedtui.model import utcnow
+    from feedtui.store.fetch_state import FetchState, new_papers_key
+    from feedtui.store.lock import DataDirLock
+
+    yesterday = utcnow() - timedelta(days=1)
+    data = tmp_path / "data"
+    FetchState(data / "http.json", DataDirLock(data)).save(totals={new_papers_key(yesterday): (9_000, yesterday.date())})
+    assert cli("refresh", "Quantum Widgets", "--force") == 0
+    [note] = [line for line in capsys.readouterr().err.splitlines() if "count of all new papers" in line]
+    assert note.endswith(f"); shares stay of its count of {yesterday:%b} {yesterday.day} until it is")
+
 
 def test_the_refresh_summary_counts_failed_and_skipped_sources_among_all(cli, capsys, tmp_path):
     from feedtui.store.lock import DataDirLock

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -824,7 +824,8 @@ class Engine:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             if outcome.plan.kind != "total":
                 report.sources.append(outcome.report)
-        if note := _count_failed(outcomes, report):
+        recent = self.fetch_state.recent_count(now)
+        if note := _count_failed(outcomes, report, recent[1] if recent else None):
             report.notes.append(note)
         report.finished = utcnow()
         if not report.offline:
@@ -1020,17 +1021,16 @@ class Engine:
             raise
 
 
-def _count_failed(outcomes: list, report: RefreshReport) -> str:
+def _count_failed(outcomes: list, report: RefreshReport, earlier: date | None) -> str:
     """What to say of the day's count of new arXiv papers failing: nothing when
     a topic's source failed the same way (offline, say: that failure is told),
-    else a note, since the topics' shares stay of the cache until it comes."""
+    else a note of what the topics' shares stay of until it comes: the count
+    of the `earlier` day, or the papers in the cache when there is none."""
     told = {source.error for source in report.failed}
     for outcome in outcomes:
         if outcome.plan.kind == "total" and not outcome.report.ok and outcome.report.error not in told:
-            return (
-                f"arXiv's count of all new papers could not be fetched ({outcome.report.error}); "
-                "shares are of the papers in your cache until it is"
-            )
+            stay = f"stay of its count of {earlier:%b} {earlier.day}" if earlier else "are of the papers in your cache"
+            return f"arXiv's count of all new papers could not be fetched ({outcome.report.error}); shares {stay} until it is"
     return ""
 
 

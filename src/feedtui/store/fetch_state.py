@@ -94,11 +94,17 @@ class FetchState:
     def recent_total(self, now: datetime) -> int | None:
         """The latest count of all new arXiv papers whose 28 days end on
         `now`'s day or up to TOTAL_KEPT_DAYS days before it; None if none is."""
+        recent = self.recent_count(now)
+        return recent[0] if recent else None
+
+    def recent_count(self, now: datetime) -> tuple[int, date] | None:
+        """That count and the day its 28 days end on."""
         table = self._db.table(TOTALS)
         for age in range(TOTAL_KEPT_DAYS + 1):
-            doc = table.get(doc_id=new_papers_key(now - timedelta(days=age)))
+            day = now - timedelta(days=age)
+            doc = table.get(doc_id=new_papers_key(day))
             if doc and doc["total"]:
-                return int(doc["total"])
+                return int(doc["total"]), day.date()
         return None
 
     def save(

@@ -205,3 +205,16 @@ def test_straight_double_quotes_open_and_close():
         "title = {{On {\\textquotedblleft}Attention{\\textquotedblright} and "
         "({\\textquotedblleft}Router{\\textquotedblright}) choices}},"
     ) in entry
+
+
+@pytest.mark.parametrize(
+    ("title", "escaped"),
+    [
+        ('"Learning $k$" is hard', "{\\textquotedblleft}Learning $k${\\textquotedblright} is hard"),
+        ('The "$O(n)$" bound', "The {\\textquotedblleft}$O(n)${\\textquotedblright} bound"),
+    ],
+)
+def test_a_straight_quote_right_after_math_closes(title, escaped):
+    """The text between math spans was escaped piece by piece, and a quote
+    starting a piece was taken for an opening one."""
+    assert f"title = {{{{{escaped}}}}}," in bibtex_entry(make_paper("2611.00001", title=title))

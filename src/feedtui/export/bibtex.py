@@ -77,9 +77,11 @@ def _safe_math(math: str) -> bool:
 _OPENING_STRAIGHT_QUOTE = re.compile(r'(?<![^\s(\[{])"')
 
 
-def latex_escape(text: str) -> str:
-    text = _OPENING_STRAIGHT_QUOTE.sub("\u201c", text).replace('"', "\u201d")
-    return _ENCODER.unicode_to_latex(text)
+def latex_escape(text: str, before: str = "") -> str:
+    """`text` escaped for BibTeX; `before` is the character it follows in
+    the field, if any (a quote right after a title's math closes)."""
+    curled = _OPENING_STRAIGHT_QUOTE.sub("\u201c", before + text).replace('"', "\u201d")
+    return _ENCODER.unicode_to_latex(curled[len(before) :])
 
 
 def latex_title(paper: Paper) -> str:
@@ -94,12 +96,12 @@ def latex_title(paper: Paper) -> str:
     for math in maths:
         if not _safe_math(math.group(1)):
             continue
-        parts.append(latex_escape(latex_to_unicode(source[start : math.start()])))
+        parts.append(latex_escape(latex_to_unicode(source[start : math.start()]), source[start - 1 : start]))
         parts.append(math.group(0))
         start = math.end()
     if not parts:  # no math: the display form, as for every other field
         return latex_escape(shown_title(paper.title_display or source))
-    parts.append(latex_escape(latex_to_unicode(source[start:])))
+    parts.append(latex_escape(latex_to_unicode(source[start:]), source[start - 1 : start]))
     return "".join(parts)
 
 

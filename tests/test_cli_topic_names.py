@@ -329,6 +329,22 @@ def test_a_follow_left_behind_by_a_rename_in_the_config_file_is_told_and_can_be_
     assert "you follow" not in capsys.readouterr().err
 
 
+def test_a_topic_renamed_onto_a_follow_left_behind_is_not_followed_by_it(env, capsys):
+    """The follow "Sys" left behind by a rename in the config file made the
+    topic renamed "Sys" followed, and edit said "still followed"."""
+    env.config.write_text('[[topic]]\nname = "Sys"\ncategories = ["cs.DC"]\n')
+    assert env.run("follow", "Sys") == 0
+    env.config.write_text('[[topic]]\nname = "Systems"\ncategories = ["cs.DC"]\n')
+    capsys.readouterr()
+    assert env.run("topic", "edit", "Lab blog", "--name", "sys") == 0
+    err = capsys.readouterr().err
+    assert err.endswith("renamed Lab blog to sys\nchanged sys: feeds https://lab.example.org/atom.xml\n")
+    assert not topics(env, capsys)["sys"]["following"]
+    assert json.loads((env.data / "state.json").read_text())["follows"] == {}
+    assert env.run("topics") == 0
+    assert "you follow" not in capsys.readouterr().err
+
+
 def test_topic_edit_renames_a_topic_of_your_own_and_its_follow_goes_with_it(env, capsys):
     """No command renamed a topic: renaming one in the config file left its follow behind."""
     assert env.run("follow", "Lab blog") == 0

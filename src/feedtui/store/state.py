@@ -225,8 +225,10 @@ class StateStore:
 
     def rename_topic(self, old: str, new: str) -> None:
         """Give a user topic another name, its follow going with it, as one
-        change. It is refreshed again at the next refresh (what the arXiv API
-        returned for it is recorded under its name)."""
+        change; a follow the new name had, left behind by a topic of that
+        name renamed in the config file, goes. It is refreshed again at the
+        next refresh (what the arXiv API returned for it is recorded under
+        its name)."""
         document = self._tables[TOPICS].get(old)
         if document is None:
             return
@@ -234,7 +236,7 @@ class StateStore:
         if new in self._tables[HIDDEN_TOPICS]:
             ops.append(Operation(HIDDEN_TOPICS, new, None))
         followed = self._follow_spellings(old)
-        ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
+        ops.extend(Operation(FOLLOWS, spelling, None) for spelling in dict.fromkeys([*followed, *self._follow_spellings(new)]))
         if followed:
             ops.append(Operation(FOLLOWS, new, dict(self._tables[FOLLOWS][followed[0]])))
         if REFRESHED_PREFIX + old in self._tables[PREFS]:

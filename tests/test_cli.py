@@ -237,8 +237,19 @@ def test_removing_an_edited_config_topic_drops_the_edited_copy(tmp_path, capsys)
     assert run("topic", "rm", "Sparse") == 2
     assert f"Sparse is defined in {config}: remove its [[topic]] table there" in capsys.readouterr().err
 
-    # An edited copy whose table goes: said once, and kept as a topic of the user's.
+    # An edited copy whose table's name is misspelt: the table is there, and the copy kept as one.
     assert run("topic", "edit", "Sparse", "--query", "abs:dense") == 0
+    config.write_text('[[topic]]\nnam = "Sparse"\nquery = "abs:sparse"\n')
+    capsys.readouterr()
+    assert run("follow", "Sparse") == 0
+    assert "is gone from" not in capsys.readouterr().err
+    config.write_text('[[topic]]\nname = "Sparse"\nquery = "abs:sparse"\n')
+    assert shown()[1:3] == [
+        "definition: query abs:dense",
+        f"(your edited copy, which overrides its [[topic]] table in {config}: feedtui topic rm 'Sparse' drops the copy)",
+    ]
+
+    # An edited copy whose table goes: said once, and kept as a topic of the user's.
     config.write_text("")
     capsys.readouterr()
     assert run("follow", "Sparse") == 0

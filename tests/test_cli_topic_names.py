@@ -100,6 +100,17 @@ def test_opml_import_gives_another_spelling_of_a_taken_name_a_name_of_its_own(en
     assert names["Lab blog"]["definition"] == {"feeds": ["https://lab.example.org/atom.xml", "https://lab.example.org/more.xml"]}
 
 
+def test_a_config_topic_merged_into_by_an_opml_import_is_told_when_its_table_goes(env, capsys):
+    """The import's copy was not marked as one: its table's going was never told."""
+    env.config.write_text('[[topic]]\nname = "Lab feeds"\nfeeds = ["https://lab.example.org/feeds.xml"]\n')
+    opml = write_opml(env.tmp / "feeds.opml", ("Lab feeds", "https://lab.example.org/more.xml"))
+    assert env.run("import", "opml", str(opml)) == 0
+    assert "merged into Lab feeds: 1 more feed(s)" in capsys.readouterr().err
+    env.config.write_text("")
+    assert env.run("topics") == 0
+    assert f"feedtui: Lab feeds: its [[topic]] table is gone from {env.config}; your edited copy of it stays" in capsys.readouterr().err
+
+
 def test_json_import_skips_a_topic_whose_name_is_taken_in_another_spelling(env, capsys):
     state = env.tmp / "state.json"
     state.write_text(

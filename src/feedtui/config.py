@@ -191,6 +191,9 @@ class Config:
     # The names of [[topic]] tables left out for an error, each with its
     # problem: such a name never stands for another topic it begins.
     left_out: dict[str, ConfigProblem] = field(default_factory=dict)
+    # [[topic]] tables left out that give no name (`nam = "…"`): any topic's
+    # table may be among them.
+    nameless_left_out: int = 0
     # The file was read as TOML, or there is none where no one named one: its
     # [[topic]] tables are all there are (a file named but missing, or not
     # TOML for now, may have others).
@@ -467,6 +470,8 @@ def _apply_topics(config: Config, values: Any, where: _Locator) -> None:
             config.topics.append(topic)
         elif found and (name := _table_name(entry)):
             config.left_out.setdefault(name, found[-1])
+        elif found:
+            config.nameless_left_out += 1
 
 
 def _table_name(entry: Any) -> str:

@@ -332,6 +332,8 @@ class Engine:
             raise ValueError("a topic needs a query, a category or a feed")
         definition = check_definition(definition)
         document = {**definition.to_dict(), "description": description}
+        if replace and self.config_file_defining(name):
+            document[CONFIG_COPY] = True  # so that the table's going is told (_release_orphaned_copies)
         if self._topic_batch is not None:
             self._topic_batch[name] = document
             self.registry.put(user_topic(name, document))
@@ -432,8 +434,8 @@ class Engine:
     def _release_orphaned_copies(self) -> list[str]:
         """The app's copies of config topics whose [[topic]] table is gone:
         each stays as a topic of the user's own, said once."""
-        if not self.config.topics_known:  # its tables may be back once it can be read
-            return []
+        if not self.config.topics_known or self.config.nameless_left_out:
+            return []  # its table may be back once the file can be read, or be a nameless one
         released: dict[str, dict] = {}
         for name, document in self.state.user_topics().items():
             if document.get(CONFIG_COPY) and not self._in_config_file(name):

@@ -761,12 +761,9 @@ def _cmd_papers(engine, args) -> int:
 
 def _starred_positions(engine) -> list[int]:
     """The reading list's papers in the cache, newest first, as the reader lists them."""
-    from feedtui.store.codec import C_PUBLISHED
+    from feedtui.ui.presenter import starred_positions
 
-    library = engine.library
-    positions = [library.pos[pid] for pid in engine.state.starred_ids() if pid in library.pos]
-    positions.sort(key=lambda i: (library.rows[i][C_PUBLISHED], library.ids[i]), reverse=True)
-    return positions
+    return starred_positions(engine.library, engine.state.starred_view())
 
 
 def _cmd_follow(engine, args) -> int:

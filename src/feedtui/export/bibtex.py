@@ -100,7 +100,7 @@ def latex_title(paper: Paper) -> str:
         parts.append(math.group(0))
         start = math.end()
     if not parts:  # no math: the display form, as for every other field
-        return latex_escape(shown_title(paper.title_display or source))
+        return latex_escape(shown_title(paper.readable_title))
     parts.append(latex_escape(latex_to_unicode(source[start:]), source[start - 1 : start]))
     return "".join(parts)
 

@@ -386,9 +386,10 @@ class Engine:
         if self.config_file_defining(entry.name):
             document[CONFIG_COPY] = True  # so that the table's going is told (_release_orphaned_copies)
         if new != entry.name:
-            self.state.rename_topic(entry.name, new)
+            self.state.rename_topic(entry.name, new, document)
             self.tags.update([], removed=[entry.name])
-        self.state.put_topic(new, document)
+        else:
+            self.state.put_topic(new, document)
         self.reload_topics()
         return self.registry.entries[new]
 

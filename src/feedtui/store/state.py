@@ -223,14 +223,13 @@ class StateStore:
         ops.extend(Operation(FOLLOWS, spelling, None) for spelling in followed)
         self._apply(ops)
 
-    def rename_topic(self, old: str, new: str) -> None:
-        """Give a user topic another name, its follow going with it, as one
-        change; a follow the new name had, left behind by a topic of that
-        name renamed in the config file, goes. It is refreshed again at the
-        next refresh (what the arXiv API returned for it is recorded under
-        its name)."""
-        document = self._tables[TOPICS].get(old)
-        if document is None:
+    def rename_topic(self, old: str, new: str, document: dict) -> None:
+        """Give a user topic another name and `document`, its follow going
+        with it, as one change; a follow the new name had, left behind by a
+        topic of that name renamed in the config file, goes. It is refreshed
+        again at the next refresh (what the arXiv API returned for it is
+        recorded under its name)."""
+        if old not in self._tables[TOPICS]:
             return
         ops = [Operation(TOPICS, old, None), Operation(TOPICS, new, {**document, "updated": _now()})]
         if new in self._tables[HIDDEN_TOPICS]:

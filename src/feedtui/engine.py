@@ -440,7 +440,7 @@ class Engine:
         released: dict[str, dict] = {}
         for name, document in self.state.user_topics().items():
             if document.get(CONFIG_COPY) and not self._in_config_file(name):
-                released[name] = {key: value for key, value in document.items() if key not in (CONFIG_COPY, "updated")}
+                released[name] = {key: value for key, value in document.items() if key != CONFIG_COPY}
         if released:
             self.state.put_topics(released)
         where = self.config.path or "the config file"

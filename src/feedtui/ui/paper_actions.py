@@ -52,7 +52,8 @@ def copy_bibtex(app: App, paper: Paper) -> None:
 
 def _open(app: App, url: str) -> None:
     try:
-        command = app.browser.command_for(url)
+        link = app.browser.checked(url)
+        command = app.browser.command_for(link)
         if command is not None and not command.in_terminal:
             app.browser.start(command)
     except LinkRefused as refused:
@@ -62,7 +63,6 @@ def _open(app: App, url: str) -> None:
         _could_not_start(app, error)
         return
     if command is None:
-        link = app.browser.checked(url)
         app.run_worker(partial(_open_with_system_browser, app, link), thread=True, group="browser", exit_on_error=False)
     elif command.in_terminal:
         app.run_worker(

@@ -119,3 +119,76 @@ def test_the_locale_that_is_not_utf8_is_named_with_the_variable_that_sets_it(mon
     assert encoding_problem().endswith("LC_ALL=de_DE@euro is not one: start it as LC_ALL=C.UTF-8 feedtui")
     monkeypatch.setattr(sys, "__stderr__", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
     assert encoding_problem() == ""
+
+
+async def test_a_quit_signal_during_a_refresh_lets_its_store_finish_before_the_watch_counts(make_engine, tmp_path, monkeypatch):
+    """SIGTERM while a refresh stored what it had fetched: the process was ended
+    5 s after the signal whatever the app was doing, the store cut short."""
+    import asyncio
+    import signal
+    import threading
+
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.ui import run
+    from feedtui.ui.widgets.status_line import StatusLine
+
+    from tests.ui.test_app import SIZE, prompt_and_held_feeds, ready, until
+
+    monkeypatch.setattr(run, "SHUTDOWN_GRACE_S", 0.01)
+    storing, store_may_end = threading.Event(), threading.Event()
+    ended_with: list[int] = []
+    with prompt_and_held_feeds(make_engine, ["Prompt widget one", "Prompt widget two"], ["Late widget"], papers=[]) as (
+        engine,
+        feeds,
+    ):
+        store = engine.cache.store
+
+        def slow_store(*args, **kwargs):
+            storing.set()
+            store_may_end.wait(30)
+            return store(*args, **kwargs)
+
+        monkeypatch.setattr(engine.cache, "store", slow_store)
+        app = FeedtuiApp(engine)
+        watch = run.QuitWatch(app.leaving, lambda: True, end=ended_with.append)
+        async with app.run_test(size=SIZE) as pilot:
+            main = await ready(pilot)
+            status = main.query_one(StatusLine)
+            await pilot.press("R")
+            await until(pilot, lambda: feeds.asked.is_set() and status.query_one("#status-progress").progress == 1, step=0.05)
+            watch.start(signal.SIGTERM)
+            app.stop_for_signal(signal.SIGTERM)
+            await until(pilot, storing.is_set)
+            # Many times the grace, the store still under way (the app waits
+            # for it, so pilot.pause would too).
+            await asyncio.sleep(0.5)
+            assert ended_with == []
+            store_may_end.set()
+            await until(pilot, lambda: app.return_code is not None)
+        assert app.leaving.is_set()
+    watch.thread.join(5)
+    assert ended_with == [128 + signal.SIGTERM]
+    engine.close()
+    after = Engine(Config(), tmp_path / "data", background_writes=False)
+    assert len(after.library) == 2
+    after.close()
+
+
+def test_the_quit_watch_ends_nothing_once_the_reader_has_ended():
+    """The watch outlived a clean end: 5 s later it ended the process with the
+    signal's status, whatever ran after the reader."""
+    import signal
+    import threading
+
+    from feedtui.ui.run import QuitWatch
+
+    ended_with: list[int] = []
+    leaving = threading.Event()
+    watch = QuitWatch(leaving, lambda: True, end=ended_with.append)
+    watch.start(signal.SIGHUP)
+    leaving.set()
+    watch.ended.set()
+    watch.thread.join(30)
+    assert not watch.thread.is_alive()
+    assert ended_with == []

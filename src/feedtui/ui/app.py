@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from types import FrameType
 
 from textual import events
@@ -41,6 +42,9 @@ class FeedtuiApp(App):
         # "Quit anyway?", while it is asked (changes that cannot be saved).
         self._quit_question: ModalScreen | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
+        # Set when the app exits, a refresh under way stopped and stored:
+        # what is left is Textual's own shutdown (see run.QuitWatch).
+        self.leaving = threading.Event()
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
@@ -56,6 +60,7 @@ class FeedtuiApp(App):
     def on_load(self) -> None:
         self._event_loop = asyncio.get_running_loop()
         if self.stopped_by:  # while the library loaded: the terminal is not taken over
+            self.leaving.set()
             self.exit()
 
     def stop_for_signal(self, signum: int, _frame: FrameType | None = None) -> None:
@@ -215,4 +220,5 @@ class FeedtuiApp(App):
         # A refresh under way stores what it has fetched first (it would be
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
+        self.leaving.set()
         self.exit()

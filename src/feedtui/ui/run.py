@@ -6,7 +6,6 @@ import gc
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,8 +18,8 @@ if TYPE_CHECKING:
     from feedtui.engine import Engine
     from feedtui.ui.app import FeedtuiApp
 
-# How long the app may take to end after SIGTERM or SIGHUP before the
-# process saves what is pending and ends without it.
+# How long the app may take to end, once it has begun to leave after SIGTERM
+# or SIGHUP, before the process saves what is pending and ends without it.
 SHUTDOWN_GRACE_S = 5.0
 
 
@@ -72,9 +71,11 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
                 closed.append(_close(app.engine))
             return closed[0]
 
+    watch = QuitWatch(app.leaving, close_once)
+
     def stop(signum: int, frame) -> None:
         if not app.stopped_by:
-            _end_if_stuck(signum, close_once)
+            watch.start(signum)
         app.stop_for_signal(signum, frame)
 
     # SIGTERM and SIGHUP quit as q does (see quit_signals); one that comes
@@ -84,6 +85,7 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
             app.run()
         finally:
             saved = close_once()
+            watch.ended.set()
     if app.stopped_by:
         return exit_status(app.stopped_by)
     if not saved:
@@ -91,18 +93,36 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     return app.return_code or 0
 
 
-def _end_if_stuck(signum: int, close_once: Callable[[], bool]) -> None:
-    """After a quit signal: if the app has not ended within SHUTDOWN_GRACE_S,
-    save what is pending and end the process. A terminal closed under the
-    reader makes Textual's writer thread die on the hung-up terminal, and
-    its shutdown then waits for that thread for ever, short of the save."""
+class QuitWatch:
+    """After a quit signal: if the app has not ended SHUTDOWN_GRACE_S after it
+    began to leave, save what is pending and end the process. A terminal
+    closed under the reader makes Textual's writer thread die on the hung-up
+    terminal, and its shutdown then waits for that thread for ever, short of
+    the save. The count starts only once the app has stopped a refresh under
+    way (`leaving`): its store may take seconds, and cut short it is lost."""
 
-    def watch() -> None:
-        time.sleep(SHUTDOWN_GRACE_S)
-        close_once()
-        os._exit(exit_status(signum))
+    def __init__(self, leaving: threading.Event, close_once: Callable[[], bool], end: Callable[[int], object] = os._exit) -> None:
+        self.leaving = leaving
+        self.close_once = close_once
+        self.end = end
+        # Set once run_tui is over: nothing is left to watch.
+        self.ended = threading.Event()
+        self.thread: threading.Thread | None = None
 
-    threading.Thread(target=watch, name="feedtui-quit-watch", daemon=True).start()
+    def start(self, signum: int) -> None:
+        self.thread = threading.Thread(target=self._watch, args=(signum,), name="feedtui-quit-watch", daemon=True)
+        self.thread.start()
+
+    def _watch(self, signum: int) -> None:
+        from feedtui.ui.screens.main import STOP_REFRESH_S
+
+        # An event loop too stuck to begin leaving is not waited for beyond
+        # the longest a refresh's store is given.
+        self.leaving.wait(STOP_REFRESH_S + SHUTDOWN_GRACE_S)
+        if self.ended.wait(SHUTDOWN_GRACE_S):
+            return
+        self.close_once()
+        self.end(exit_status(signum))
 
 
 def _close(engine: Engine) -> bool:

@@ -146,3 +146,39 @@ def test_sigterm_during_refresh_keeps_the_pages_fetched_as_ctrl_c_does(tmp_path)
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
     engine.close()
+
+
+def test_a_refresh_whose_terminal_closes_ends_as_sighup_says(tmp_path):
+    """`feedtui refresh` in a terminal that closed: its last words failed on the
+    hung-up terminal, that error was called a data directory problem (which
+    failed to print too), and it exited 1 with a traceback instead of 129."""
+    import fcntl
+    import pty
+    import termios
+
+    with held_api(30, held_start=20) as api:
+        config = tmp_path / "config.toml"
+        config.write_text(
+            f'[arxiv]\napi_url = "{api.url}"\nmin_interval = 0.01\npage_size = 10\n\n'
+            '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
+        )
+        data = tmp_path / "data"
+        argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+        master, terminal = pty.openpty()
+
+        def take_the_terminal() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        process = subprocess.Popen(
+            argv, env=env, stdin=terminal, stdout=terminal, stderr=terminal, preexec_fn=take_the_terminal, close_fds=True
+        )
+        os.close(terminal)
+        assert api.asked.wait(30)
+        os.close(master)  # the terminal window closes: SIGHUP, and writes to it fail
+        process.wait(timeout=30)
+    assert process.returncode == 128 + signal.SIGHUP
+    engine = Engine(Config(), data, background_writes=False)
+    assert len(engine.library) == 20
+    engine.close()

@@ -601,11 +601,16 @@ def _progress_line(text: str) -> None:
 
 
 def _say_what_was_kept(stopped, interactive: bool) -> None:
-    """Ctrl-C during a refresh: the papers stored before it ended are kept."""
-    if interactive:
-        sys.stderr.write("\r\x1b[K")
+    """Ctrl-C during a refresh: the papers stored before it ended are kept.
+    Stopped by SIGHUP, stderr may be a terminal that has closed: the write
+    fails (EIO), and that must not take the place of the stop."""
     new, updated = (stopped.new_papers, stopped.updated_papers) if stopped is not None else (0, 0)
-    print(f"feedtui: {new:,} new, {updated:,} updated papers stored before it stopped", file=sys.stderr)
+    try:
+        if interactive:
+            sys.stderr.write("\r\x1b[K")
+        print(f"feedtui: {new:,} new, {updated:,} updated papers stored before it stopped", file=sys.stderr)
+    except OSError:
+        pass
 
 
 def _refresh_summary(report) -> str:

@@ -69,6 +69,7 @@ async def test_q_twice_quits_all_the_same(make_engine, saves_fail):
         assert said(app.screen).startswith("1 read mark is not saved: quit anyway? ")
         await pilot.press("q")
         await until(pilot, lambda: app.return_code is not None)
+        assert app.return_code == 0
 
 
 async def test_q_with_changes_saved_at_last_quits_at_once(make_engine, saves_fail, monkeypatch):

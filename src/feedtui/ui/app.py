@@ -196,7 +196,7 @@ class FeedtuiApp(App):
         if not lost:
             await self.quit_now()
             return
-        from feedtui.ui.screens.topic_form import ConfirmScreen
+        from feedtui.ui.screens.topic_form import QuitQuestion
 
         async def answered(quit_anyway: bool | None) -> None:
             self._quit_question = None
@@ -205,7 +205,7 @@ class FeedtuiApp(App):
 
         question = f"{lost} {'is' if count == 1 else 'are'} not saved: quit anyway?"
         detail = f"{why[:1].upper()}{why[1:]}. Left open, feedtui saves {'it' if count == 1 else 'them'} once it can."
-        self._quit_question = ConfirmScreen(question, detail)
+        self._quit_question = QuitQuestion(question, detail)
         self.push_screen(self._quit_question, answered)
 
     def _what_quitting_loses(self) -> tuple[str, str, int]:

@@ -150,3 +150,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class QuitQuestion(ConfirmScreen):
+    """"Quit anyway?": q again is a yes. The App's own q does not reach a
+    modal screen."""
+
+    BINDINGS = [Binding("q", "answer(True)", "Quit anyway", id="quit_question.quit")]

@@ -84,6 +84,7 @@ async def test_q_with_changes_saved_at_last_quits_at_once(make_engine, saves_fai
         monkeypatch.undo()
         await pilot.press("q")
         await until(pilot, lambda: app.return_code is not None)
+        assert app.return_code == 0
         assert not isinstance(app.screen, ConfirmScreen)
     assert not engine.state.dirty
 

@@ -59,7 +59,10 @@ class FeedtuiApp(App):
 
     def on_load(self) -> None:
         self._event_loop = asyncio.get_running_loop()
-        if self.stopped_by:  # while the library loaded: the terminal is not taken over
+        # A signal between run_tui installing its handler and the event loop
+        # starting: quit before the terminal is taken over. (One while the
+        # library loads, earlier, is launch's Ctrl-C: see quit_signals.)
+        if self.stopped_by:
             self.leaving.set()
             self.exit()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -93,12 +94,23 @@ async def show(pilot, name: str) -> MainScreen:
     return main
 
 
-async def until(pilot, holds, *, tries: int = 100, step: float = 0.02) -> None:
-    """Let the app run until `holds()` is true, or `tries` pauses have passed."""
+async def until(pilot, holds, *, tries: int = 100, step: float = 0.02, or_go_on: bool = False) -> None:
+    """Let the app run until `holds()` is true; after `tries` pauses the test
+    fails, naming what was awaited, unless `or_go_on` (wait at most that long)."""
     for _ in range(tries):
         if holds():
             return
         await pilot.pause(step)
+    if not or_go_on and not holds():
+        raise AssertionError(f"never held: {awaited(holds)}")
+
+
+def awaited(holds) -> str:
+    """The condition `until` waited for, as written where it was given."""
+    try:
+        return inspect.getsource(holds).strip()
+    except (OSError, TypeError):
+        return repr(holds)
 
 
 @contextmanager
@@ -799,7 +811,8 @@ async def test_the_ask_title_keeps_the_count_and_the_way_back_in_view(make_engin
 async def asked(pilot, main, question: str) -> str:
     """The list's title once the question typed in the Ask box is answered."""
     await pilot.press("slash", *question, "enter")
-    await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
+    # Answered, or said it could not be.
+    await until(pilot, lambda: "Ask:" in list_title(main) or any(n.startswith("Could not search") for n in notifications(main.app)), tries=50)
     await pilot.pause()
     return list_title(main)
 
@@ -1769,12 +1782,13 @@ async def test_a_welcome_left_with_escape_is_not_shown_again(tmp_path):
     from feedtui.engine import Engine
     from feedtui.ui.screens.welcome import WelcomeScreen
 
-    async def welcomed() -> bool:
+    async def welcomed(*, expected: bool) -> bool:
         engine = Engine(Config(), tmp_path / "fresh")
         app = FeedtuiApp(engine)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
-            await until(pilot, lambda: isinstance(app.screen, WelcomeScreen), tries=50)
+            # Not expected: given the same time to come, then looked for.
+            await until(pilot, lambda: isinstance(app.screen, WelcomeScreen), tries=50, or_go_on=not expected)
             shown = isinstance(app.screen, WelcomeScreen)
             if shown:
                 await pilot.press("escape")
@@ -1782,8 +1796,8 @@ async def test_a_welcome_left_with_escape_is_not_shown_again(tmp_path):
         engine.close()
         return shown
 
-    assert await welcomed()
-    assert not await welcomed()
+    assert await welcomed(expected=True)
+    assert not await welcomed(expected=False)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])

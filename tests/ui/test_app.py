@@ -1002,15 +1002,9 @@ async def test_with_no_browser_to_open_a_link_o_says_so(make_engine, monkeypatch
 
     monkeypatch.setattr("feedtui.ui.services.webbrowser.get", no_browser)
     app = FeedtuiApp(make_engine())
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("o")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert not any(m.startswith("Opened") for m in messages)
-        assert "Could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in messages
+    said = await notifications_after_o(app)
+    assert not any(m.startswith("Opened") for m in said)
+    assert "Could not start the browser: no browser was found: set browser in the config file, or $BROWSER" in said
 
 
 def install_program(bin_dir: Path, name: str, script: str) -> None:
@@ -1047,6 +1041,18 @@ def notifications(app) -> list[str]:
     return [n.message for n in app._notifications]
 
 
+async def notifications_after_o(app) -> list[str]:
+    """What the reader said after `o` on its first card, once the browser's
+    work has ended."""
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        return notifications(app)
+
+
 def hand_over_recorder(app, monkeypatch, browser_wrote: Path) -> list[tuple[str, bool]]:
     """Replaces the app's suspend with one that records when the reader gave
     the terminal away and took it back, and whether the browser had written
@@ -1068,13 +1074,8 @@ async def test_a_terminal_browser_gets_the_terminal_with_the_reader_suspended(ma
     reader froze until it exited."""
     app = FeedtuiApp(make_engine())
     handed_over = hand_over_recorder(app, monkeypatch, console_browser)
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("o")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    said = await notifications_after_o(app)
+    assert "Opened https://arxiv.org/abs/2611.00001v1" in said
     assert handed_over == [("suspended", False), ("resumed", True)]
     assert console_browser.read_text().split() == ["https://arxiv.org/abs/2611.00001v1"]
 
@@ -1085,17 +1086,12 @@ async def test_a_terminal_browser_is_not_run_where_the_reader_cannot_hand_over_t
     """Under a driver that cannot suspend (here the test's headless one) the
     reader says why nothing opened, and lynx never runs."""
     app = FeedtuiApp(make_engine())
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("o")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert (
-            "Could not start the browser: lynx runs in the terminal, which feedtui cannot hand over here; "
-            "set browser in the config file, or $BROWSER"
-        ) in notifications(app)
-        assert not any(m.startswith("Opened") for m in notifications(app))
+    said = await notifications_after_o(app)
+    assert (
+        "Could not start the browser: lynx runs in the terminal, which feedtui cannot hand over here; "
+        "set browser in the config file, or $BROWSER"
+    ) in said
+    assert not any(m.startswith("Opened") for m in said)
     assert not console_browser.exists()
 
 
@@ -1108,13 +1104,8 @@ async def test_a_terminal_browser_in_the_browser_variable_gets_the_terminal(make
     monkeypatch.setenv("BROWSER", "w3m")
     app = FeedtuiApp(make_engine())
     handed_over = hand_over_recorder(app, monkeypatch, ran)
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("o")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    said = await notifications_after_o(app)
+    assert "Opened https://arxiv.org/abs/2611.00001v1" in said
     assert handed_over == [("suspended", False), ("resumed", True)]
     assert ran.read_text().split() == ["https://arxiv.org/abs/2611.00001v1"]
 
@@ -1140,13 +1131,8 @@ async def test_the_reader_keeps_running_while_a_terminal_browser_has_the_termina
         handed_over.append("resumed")
 
     monkeypatch.setattr(app, "suspend", suspend)
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        main.query_one(PaperList).focus()
-        await pilot.press("o")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "Opened https://arxiv.org/abs/2611.00001v1" in notifications(app)
+    said = await notifications_after_o(app)
+    assert "Opened https://arxiv.org/abs/2611.00001v1" in said
     assert handed_over == ["suspended", "resumed"]
 
 

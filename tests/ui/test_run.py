@@ -159,13 +159,13 @@ async def test_a_quit_signal_during_a_refresh_lets_its_store_finish_before_the_w
             await until(pilot, lambda: feeds.asked.is_set() and status.query_one("#status-progress").progress == 1, step=0.05)
             watch.start(signal.SIGTERM)
             app.stop_for_signal(signal.SIGTERM)
-            await until(pilot, storing.is_set)
+            await until(pilot, storing.is_set, tries=400, step=0.05)  # the refresh stops, then stores: slow on a loaded machine
             # Many times the grace, the store still under way (the app waits
             # for it, so pilot.pause would too).
             await asyncio.sleep(0.5)
             assert ended_with == []
             store_may_end.set()
-            await until(pilot, lambda: app.return_code is not None)
+            await until(pilot, lambda: app.return_code is not None, tries=400, step=0.05)
         assert app.leaving.is_set()
     watch.thread.join(5)
     assert ended_with == [128 + signal.SIGTERM]

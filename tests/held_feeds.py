@@ -5,12 +5,15 @@ query whose last page is held: the pages before it are something to show."""
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.utils import format_datetime
+from pathlib import Path
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -114,3 +117,26 @@ def held_api(count: int, held_start: int, arrivals: int = 0, *, retry_after: str
 
 def stamp(moment) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def paged_config(directory: Path, api_url: str) -> Path:
+    """A config file whose one topic, "Paged", is an arXiv query read 10 papers a page from `api_url`."""
+    config = directory / "config.toml"
+    config.write_text(
+        f'[arxiv]\napi_url = "{api_url}"\nmin_interval = 0.01\npage_size = 10\n\n'
+        '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
+    )
+    return config
+
+
+def paged_refresh_process(directory: Path, api_url: str) -> tuple[list[str], dict[str, str], Path]:
+    """`feedtui refresh Paged` (see paged_config) as a process of its own on
+    this checkout's code: (argv, environment, data directory)."""
+    data = directory / "data"
+    config = paged_config(directory, api_url)
+    argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+    return argv, env, data

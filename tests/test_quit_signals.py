@@ -9,7 +9,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.store.lock import DataDirLock
-from tests.held_feeds import held_api
+from tests.held_feeds import held_api, paged_refresh_process
 from tests.test_terminal import SCRIPT, Tmux, sidebar_count
 
 pytestmark = pytest.mark.slow
@@ -129,14 +128,7 @@ def test_sigterm_during_refresh_keeps_the_pages_fetched_as_ctrl_c_does(tmp_path)
     """A refresh run by cron or a script, stopped with `kill`: it died at once,
     and the 20 papers it had fetched were fetched again at the next one."""
     with held_api(30, held_start=20) as api:
-        config = tmp_path / "config.toml"
-        config.write_text(
-            f'[arxiv]\napi_url = "{api.url}"\nmin_interval = 0.01\npage_size = 10\n\n'
-            '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
-        )
-        data = tmp_path / "data"
-        argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+        argv, env, data = paged_refresh_process(tmp_path, api.url)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert api.asked.wait(30)
         process.send_signal(signal.SIGTERM)
@@ -157,14 +149,7 @@ def test_a_refresh_whose_terminal_closes_ends_as_sighup_says(tmp_path):
     import termios
 
     with held_api(30, held_start=20) as api:
-        config = tmp_path / "config.toml"
-        config.write_text(
-            f'[arxiv]\napi_url = "{api.url}"\nmin_interval = 0.01\npage_size = 10\n\n'
-            '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
-        )
-        data = tmp_path / "data"
-        argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+        argv, env, data = paged_refresh_process(tmp_path, api.url)
         master, terminal = pty.openpty()
 
         def take_the_terminal() -> None:

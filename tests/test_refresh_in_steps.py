@@ -5,12 +5,9 @@ of an arXiv API query as they come, too."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +16,7 @@ from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import TopicDefinition
 from feedtui.store.files import StoreError
-from tests.held_feeds import held_api, held_feeds
-
-SRC = Path(__file__).resolve().parents[1] / "src"
+from tests.held_feeds import held_api, held_feeds, paged_refresh_process
 
 
 async def test_papers_from_prompt_sources_land_while_a_slow_one_is_still_fetched(tmp_path, monkeypatch):
@@ -229,14 +224,7 @@ async def test_a_page_that_could_not_be_saved_is_still_said_when_the_query_then_
 
 def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
     with held_api(30, held_start=20) as api:
-        config = tmp_path / "config.toml"
-        config.write_text(
-            f'[arxiv]\napi_url = "{api.url}"\nmin_interval = 0.01\npage_size = 10\n\n'
-            '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
-        )
-        data = tmp_path / "data"
-        argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
+        argv, env, data = paged_refresh_process(tmp_path, api.url)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert api.asked.wait(30)
         process.send_signal(signal.SIGINT)

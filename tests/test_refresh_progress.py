@@ -9,7 +9,7 @@ import sys
 
 from feedtui.cli import main
 from feedtui.sources import http
-from tests.held_feeds import held_api
+from tests.held_feeds import held_api, paged_config
 
 DRAW = "\r\x1b[K"
 
@@ -22,11 +22,7 @@ class Terminal(io.StringIO):
 
 
 def refresh_paged(tmp_path, api_url: str) -> int:
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'[arxiv]\napi_url = "{api_url}"\nmin_interval = 0.01\npage_size = 10\n\n'
-        '[[topic]]\nname = "Paged"\nquery = "ti:paged"\n'
-    )
+    config = paged_config(tmp_path, api_url)
     return main(["--data-dir", str(tmp_path / "data"), "--config", str(config), "refresh", "Paged"])
 
 

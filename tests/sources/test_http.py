@@ -10,12 +10,13 @@ import zlib
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 
+import httpx
 import pytest
 
 from feedtui import __version__
 from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import Validators
-from feedtui.sources.http import BoundedDecoder, Fetcher, retry_after_seconds
+from feedtui.sources.http import BoundedDecoder, Fetcher, ShardedTransport, retry_after_seconds
 from feedtui.sources.pace import SharedPace
 
 FEED = b"<?xml version='1.0'?><rss version='2.0'><channel><title>Invented</title></channel></rss>"
@@ -310,6 +311,40 @@ async def test_concurrency_reaches_the_global_cap_against_one_fast_host(loopback
         results = await asyncio.gather(*(fetcher.get(u) for u in urls))
     assert all(r.ok for r in results)
     assert server.max_in_flight == 110
+
+
+async def test_many_requests_to_one_host_spread_over_small_pools_that_keep_their_connections(loopback):
+    server = loopback()
+    first = server.hold_until(40, FEED)
+    second = server.hold_until(40, FEED)
+    wave_one = [server.route(f"/a{i}", first) for i in range(40)]
+    wave_two = [server.route(f"/b{i}", second) for i in range(40)]
+    async with Fetcher(fast(concurrency=40, per_host=40), ArxivSettings()) as fetcher:
+        assert all(r.ok for r in await asyncio.gather(*(fetcher.get(u) for u in wave_one)))
+        # Every pool got its share (no pool holds more than SHARD_CONNECTIONS),
+        # and counted its requests as ended: the second wave, all in flight at
+        # once again, finds each pool's connections free and opens none.
+        assert all(r.ok for r in await asyncio.gather(*(fetcher.get(u) for u in wave_two)))
+    assert server.max_in_flight == 40
+    assert server.connections_opened == 40
+
+
+async def test_a_sharded_pool_counts_each_request_as_ended_once_answered_or_failed(loopback, unanswered_port):
+    server = loopback()
+    held = server.hold_until(24, FEED)
+    urls = [server.route(f"/f{i}", held) for i in range(24)]
+    transport = ShardedTransport(httpx.Limits(max_connections=24, max_keepalive_connections=24), verify=False)
+    assert transport.pools == 3
+    async with httpx.AsyncClient(transport=transport, timeout=httpx.Timeout(5.0)) as client:
+        answers = await asyncio.gather(*(client.get(u) for u in urls))
+        assert [a.content for a in answers] == [FEED] * 24
+        assert transport.busy == [0, 0, 0]
+        for _ in range(4):
+            with pytest.raises(httpx.TimeoutException):
+                await client.get(f"http://127.0.0.1:{unanswered_port}/feed", timeout=0.2)
+        assert transport.busy == [0, 0, 0]
+    # All 24 at once: no pool was asked for more than its 8 connections.
+    assert server.max_in_flight == 24 and server.connections_opened == 24
 
 
 async def test_per_host_cap_limits_one_host_but_not_another(loopback):

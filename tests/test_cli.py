@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from urllib.parse import parse_qs
 
@@ -144,6 +145,26 @@ def test_failed_source_exits_1_and_is_named(cli, capsys, tmp_path):
     err = capsys.readouterr().err.splitlines()
     # Named by its topic as well as its URL: with many feed topics, a URL alone said little.
     assert "feedtui: failed: Broken Feed (http://127.0.0.1:9/feed.xml): could not connect to 127.0.0.1:9: connection refused" in err
+
+
+def test_a_feed_url_password_is_used_but_never_printed(cli, capsys, httpserver):
+    rss = b"<?xml version='1.0'?><rss version='2.0'><channel><title>Lab</title><item><title>Invented post</title><link>http://example.org/p1</link><guid>p1</guid></item></channel></rss>"
+    httpserver.expect_request("/private.xml").respond_with_data(rss, content_type="application/rss+xml")
+    private = httpserver.url_for("/private.xml").replace("http://", "http://ana:s3cret-word@")
+    cli("topic", "add", "Private Lab", "--feed", private)
+    cli("topic", "add", "Gone Lab", "--feed", "http://ana:other:s3cret@word@127.0.0.1:9/feed.xml")
+    cli("follow", "Private Lab")
+    cli("follow", "Gone Lab")
+    capsys.readouterr()
+    assert cli("refresh") == 1
+    out, err = capsys.readouterr()
+    # The server got the credentials (HTTP basic auth)...
+    sent = httpserver.log[0][0].headers["Authorization"]
+    assert base64.b64decode(sent.split()[1]) == b"ana:s3cret-word"
+    # ...and no line said them.
+    assert "s3cret" not in out + err
+    assert "feedtui: failed: Gone Lab (http://ana:***@127.0.0.1:9/feed.xml): could not connect to 127.0.0.1:9: connection refused" in err.splitlines()
+    assert "1 new" in err
 
 
 def test_a_refresh_in_which_every_source_failed_is_not_remembered_as_one(cli, arxiv, tmp_path):

@@ -47,6 +47,7 @@ from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
 from feedtui.store.fetch_state import FetchState, new_papers_key
+from feedtui.text.links import hide_passwords
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
@@ -206,7 +207,7 @@ def plan_refresh(
         plans.append(PlannedSource("rss", f"arXiv {'+'.join(rss_categories)}", url=url, topics=tuple(rss_topics)))
     for url, names in feeds.items():
         # A URL stored before feed URLs were checked may hold an escape sequence.
-        label = f"{topics_label(names)} ({clean_line(url, html_allowed=False)})"
+        label = f"{topics_label(names)} ({hide_passwords(clean_line(url, html_allowed=False))})"
         plans.append(PlannedSource("feed", label, url=url, topics=tuple(names)))
     if any(p.kind in ("api", "rss") for p in plans):
         key = new_papers_key(now)
@@ -374,6 +375,7 @@ async def fetch_sources(
                 outcome = SourceOutcome(
                     plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
                 )
+            _hide_passwords_in(outcome.report)
             if teller is not None:
                 teller.ended(plan.label)
             if on_source:
@@ -386,6 +388,15 @@ async def fetch_sources(
             return list(await asyncio.gather(*(run(plan) for plan in plans)))
         finally:
             await parser.close()
+
+
+def _hide_passwords_in(report: SourceReport) -> None:
+    """A report is for people to read: no password of a feed URL in it."""
+    report.url = hide_passwords(report.url)
+    report.label = hide_passwords(report.label)
+    report.error = hide_passwords(report.error)
+    report.warning = hide_passwords(report.warning)
+    report.reading_notes = tuple(map(hide_passwords, report.reading_notes))
 
 
 def _first_page(plan: PlannedSource, settings: Settings) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from feedtui.text.links import feed_url, refusal, safe_link
+from feedtui.text.links import feed_url, hide_passwords, refusal, safe_link
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,22 @@ def test_a_refused_link_is_explained(url, said):
 )
 def test_feed_url_keeps_what_the_fetcher_can_fetch(typed, stored):
     assert feed_url(typed) == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("http://ana:pw@host/feed.xml", "http://ana:***@host/feed.xml"),
+        ("https://ana:p@ss:w@host:8443/f?x=a@b", "https://ana:***@host:8443/f?x=a@b"),
+        ("failed: A (http://a:1@h/x), B (ftp://b:2@h2/)", "failed: A (http://a:***@h/x), B (ftp://b:***@h2/)"),
+        ("http://:pw@host/", "http://:***@host/"),
+        # No password: nothing to hide.
+        ("https://ana@host/feed", "https://ana@host/feed"),
+        ("https://host/papers/@lab", "https://host/papers/@lab"),
+        ("https://host/f?who=a:b@c", "https://host/f?who=a:b@c"),
+        ("mailto:ana@example.org", "mailto:ana@example.org"),
+        ("ana:pw@host", "ana:pw@host"),
+    ],
+)
+def test_hide_passwords(text, shown):
+    assert hide_passwords(text) == shown

@@ -39,6 +39,18 @@ class FeedUrlError(ValueError):
         self.problem = problem
 
 
+# `scheme://user:password@`: the password part, up to the last `@` before the
+# host ends (a password may hold an unescaped `@`).
+_PASSWORD_IN_URL = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@")
+
+
+def hide_passwords(text: str) -> str:
+    """`text` with the password of every URL in it written as `***`
+    (`https://ana:***@host/feed`): refresh messages name feed URLs, and they
+    end up in cron mail, logs and screenshots."""
+    return _PASSWORD_IN_URL.sub(r"\1:***@", text) if "@" in text else text
+
+
 def visible(text: str) -> str:
     """`text` with every character that is not printable written as its
     escape (`\\x1b`, `\\u200b`): a refused URL is shown as it was typed,

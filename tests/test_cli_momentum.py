@@ -345,7 +345,7 @@ def test_a_post_about_an_older_arxiv_paper_is_no_new_paper_until_arxiv_dates_it(
     assert dates["2610.00009"] == ("2026-10-12T10:00:00Z", False)
     assert dates["2611.00005"] == ("2026-11-03T10:00:00Z", False)
     assert dates["2611.00006"] == ("2026-11-20T10:00:00Z", False)
-    assert dates["1706.03762"] == ("2017-06-01T00:00:00Z", True)  # not in the window asked of arXiv
+    assert dates["1706.03762"] == ("2017-06-30T23:59:59Z", True)  # not in the window asked of arXiv
 
 
 def test_an_older_paper_announced_again_in_a_category_feed_is_no_new_paper(tmp_path, httpserver, capsys):
@@ -391,6 +391,6 @@ def test_an_older_paper_announced_again_in_a_category_feed_is_no_new_paper(tmp_p
         "2612.00100": ("2026-12-01T05:00:00Z", False),
         "2611.09999": ("2026-12-01T05:00:00Z", False),
         "2609.00077": ("2026-09-22T10:00:00Z", False),
-        "2401.12345": ("2024-01-01T00:00:00Z", True),
-        "2401.54321": ("2024-01-01T00:00:00Z", True),
+        "2401.12345": ("2024-01-31T23:59:59Z", True),
+        "2401.54321": ("2024-01-31T23:59:59Z", True),
     }

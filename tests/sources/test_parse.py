@@ -270,7 +270,7 @@ def test_arxiv_rss_replacement_has_an_estimated_first_version_date_and_reference
             "We revisit leaderless consensus when no node has a reliable clock.\n\n"
             "This version adds a proof for the partially synchronous case."
         ),
-        published=at(2026, 7, 1),
+        published=at(2026, 7, 31, 23, 59, 59),
         updated=ANNOUNCED,
         authors=(Author("Ines Carvalho"), Author("Dmitri Volkonsky"), Author("Yaw Boateng")),
         primary_category="cs.DC",
@@ -292,7 +292,7 @@ def test_arxiv_rss_replace_cross_of_an_old_style_id():
         version=2,
         title="On Bus Arbitration in Early Multiprocessors",
         abstract="A short note on fair bus arbitration, revised.",
-        published=at(2006, 1, 1),
+        published=at(2006, 1, 31, 23, 59, 59),
         updated=ANNOUNCED,
         authors=(Author("Carlos Méndez Jr."), Author("Amara Osei")),
         primary_category="cs.AR",
@@ -332,10 +332,10 @@ def test_an_announcement_of_an_older_id_is_no_new_paper():
         ("2612.00100", day, day, False),
         ("2611.09999", day, day, False),
         ("2611.09998", day, day, False),
-        ("2610.00077", at(2026, 10, 1), day, True),
-        ("2401.12345", at(2024, 1, 1), day, True),
-        ("2401.54321", at(2024, 1, 1), day, True),
-        ("cs/0601045", at(2006, 1, 1), day, True),
+        ("2610.00077", at(2026, 10, 31, 23, 59, 59), day, True),
+        ("2401.12345", at(2024, 1, 31, 23, 59, 59), day, True),
+        ("2401.54321", at(2024, 1, 31, 23, 59, 59), day, True),
+        ("cs/0601045", at(2006, 1, 31, 23, 59, 59), day, True),
     ]
 
 
@@ -371,7 +371,7 @@ Abstract: Gossip protocols $O(\\log n)$ rounds.</summary>
             version=2,
             title="Gossip at Scale",
             abstract="Gossip protocols $O(\\log n)$ rounds.",
-            published=at(2026, 8, 1),
+            published=at(2026, 8, 31, 23, 59, 59),
             updated=ANNOUNCED,
             authors=(Author("Lior Ben-David"), Author("Saoirse Nic Giolla")),
             primary_category="cs.DC",
@@ -425,7 +425,7 @@ def test_rss20_blog():
             abstract="This week we read the Tessera paper.",
             # A post about a second version, from after the id's month: the
             # first-version date is not the post's.
-            published=at(2026, 9, 1),
+            published=at(2026, 9, 30, 23, 59, 59),
             updated=at(2026, 10, 2, 9, 0),
             authors=(Author("Jonas Feld"),),
             abs_url="https://arxiv.org/abs/2609.01234v2",
@@ -520,10 +520,10 @@ def test_a_post_dates_an_arxiv_paper_only_when_it_links_a_first_version_from_its
     assert [(p.versioned_id, p.published, p.updated, p.date_estimated) for p in feed.papers] == [
         ("2610.00042v1", at(2026, 10, 2, 9, 0), at(2026, 10, 2, 9, 0), False),
         ("2610.00043v1", at(2026, 10, 2, 9, 0), at(2026, 10, 2, 9, 0), False),
-        ("1706.03762v1", at(2017, 6, 1), at(2026, 10, 2, 9, 0), True),
-        ("2609.00044v1", at(2026, 9, 1), at(2026, 10, 1, 0, 30), True),
-        ("2610.00045v2", at(2026, 10, 1), at(2026, 10, 3, 9, 0), True),
-        ("hep-th/9901001v1", at(1999, 1, 1), at(2026, 10, 3, 9, 0), True),
+        ("1706.03762v1", at(2017, 6, 30, 23, 59, 59), at(2026, 10, 2, 9, 0), True),
+        ("2609.00044v1", at(2026, 9, 30, 23, 59, 59), at(2026, 10, 1, 0, 30), True),
+        ("2610.00045v2", at(2026, 10, 3, 9, 0), at(2026, 10, 3, 9, 0), True),
+        ("hep-th/9901001v1", at(1999, 1, 31, 23, 59, 59), at(2026, 10, 3, 9, 0), True),
         # Posted before its id's month: no paper's first version is that early.
         ("2611.00046v1", at(2026, 10, 3, 9, 0), at(2026, 10, 3, 9, 0), True),
         # No date at all: the fetch time, an estimate, as for any post.
@@ -628,7 +628,7 @@ def test_atom10_with_xhtml_content():
             version=2,
             title="A paper we liked",
             abstract="Worth a read.",
-            published=at(2026, 8, 1),
+            published=at(2026, 8, 31, 23, 59, 59),
             updated=at(2026, 10, 4, 7, 50),
             abs_url="https://arxiv.org/pdf/2608.11873v2",
             pdf_url="https://arxiv.org/pdf/2608.11873v2",

@@ -12,7 +12,8 @@ that is the paper's first appearance, so it is kept as `published` (exact) —
 when the id was issued in the announcement's month or the month before. For
 an older id (a cross-list added years later, listed as `cross`) and for a
 replacement the first version's date is not in the feed: `published` is then
-the first day of the month in the id (`2607.04410` → 2026-07-01), marked
+the last moment of the month in the id (`2607.04410` → 2026-07-31
+23:59:59), marked
 `date_estimated` so momentum leaves it out until the arXiv API supplies the
 real date; `updated` is the announcement date. The feed gives no PDF link;
 `pdf_url` is arXiv's stable PDF address for the announced version.

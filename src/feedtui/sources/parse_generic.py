@@ -11,7 +11,8 @@ An arXiv paper found this way takes the version its link names (else 1) and
 the entry's own title, text and date — the post's, not the paper's. The post's
 date stands for the paper's first-version date only when the post links the
 first version and is from the month the id was issued in; otherwise (an old
-paper, a later version) the first day of the id's month is used, marked
+paper, a later version) the last moment of the id's month (or the post's,
+when earlier) is used, marked
 `date_estimated` so momentum leaves the paper out. arXiv's own record of the
 paper wins over a post about it (`Paper.merged_with`).
 

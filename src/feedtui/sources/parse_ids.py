@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from feedtui.model import UTC, split_arxiv_id
 
@@ -70,9 +70,18 @@ def months_after_issue(arxiv_id: str, moment: datetime) -> int | None:
 
 def estimated_first_version(arxiv_id: str, seen: datetime) -> datetime:
     """A stand-in for the first-version date of a paper seen at `seen` whose
-    source does not give it: the first day of the id's month, or `seen` when
-    that is earlier or the id names no month. Always marked as an estimate."""
-    return min(first_version_month(arxiv_id) or seen, seen)
+    source does not give it: the last moment of the id's month, or `seen` when
+    that is earlier or the id names no month. Always marked as an estimate.
+
+    The first version came out some time in that month and before `seen`;
+    the latest such moment keeps the paper beside the post or announcement
+    that brought it (a post of 1 December about `2611.09999` sorts with 30
+    November, not a month back with 1 November)."""
+    issued = first_version_month(arxiv_id)
+    if issued is None:
+        return seen
+    following = datetime(issued.year + issued.month // 12, issued.month % 12 + 1, 1, tzinfo=UTC)
+    return min(following - timedelta(seconds=1), seen)
 
 
 def web_key(reference: str, feed_url: str) -> str:

@@ -72,6 +72,22 @@ async def test_q_twice_quits_all_the_same(make_engine, saves_fail):
         assert app.return_code == 0
 
 
+async def test_quit_moved_by_a_keymap_answers_the_question_too(make_engine, saves_fail):
+    engine = make_engine()
+    engine.settings.keymap = {"app.quit": "ctrl+q,x"}
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert engine.state.wait_durable()
+        saves_fail()
+        await pilot.press("J", "m", "x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert said(app.screen).startswith("1 read mark is not saved: quit anyway? ")
+        await pilot.press("x")
+        await until(pilot, lambda: app.return_code is not None)
+        assert app.return_code == 0
+
+
 async def test_q_with_changes_saved_at_last_quits_at_once(make_engine, saves_fail, monkeypatch):
     """The disk writable again before the store's next try: q saves and quits."""
     engine = make_engine()

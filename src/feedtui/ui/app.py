@@ -34,7 +34,7 @@ class FeedtuiApp(App):
         self.copier = Copier(self.copy_to_clipboard)
         self._check_config()
         if engine.settings.keymap:
-            self.set_keymap(engine.settings.keymap)
+            self.set_keymap(with_quit_answer(engine.settings.keymap))
         self.main_screen = MainScreen(engine)
         self.idle_collector = IdleCollector()
         # The signal (SIGTERM, SIGHUP) that ended the app, if one did.
@@ -225,3 +225,12 @@ class FeedtuiApp(App):
         await self.main_screen.stop_refresh()
         self.leaving.set()
         self.exit()
+
+
+def with_quit_answer(keymap: dict[str, str]) -> dict[str, str]:
+    """`keymap`, where quit's keys also answer "quit anyway?" (QuitQuestion's
+    own binding, which the App's cannot reach on a modal screen), unless the
+    keymap moves that answer itself."""
+    if "app.quit" in keymap and "quit_question.quit" not in keymap:
+        return {**keymap, "quit_question.quit": keymap["app.quit"]}
+    return keymap

@@ -73,6 +73,17 @@ def takes_any_character(stream: TextIO) -> bool:
     return True
 
 
+@contextmanager
+def _as_output_error() -> Iterator[None]:
+    """An OSError inside is an OutputError, but for a reader that left."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(error.errno, error.strerror) from error
+
+
 class GuardedOutput:
     """A text stream whose write and flush errors are OutputErrors, and which
     writes what its encoding lacks as `readable_in` does."""
@@ -81,34 +92,22 @@ class GuardedOutput:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        try:
+        with _as_output_error():
             try:
                 return self._stream.write(text)
             except UnicodeEncodeError:  # raised before anything was written
                 return self._stream.write(readable_in(text, self._stream.encoding))
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputError(error.errno, error.strerror) from error
 
     def write_bytes(self, data: bytes) -> None:
         """`data` as it is, after the text written so far: a file format's own encoding."""
         self.flush()
-        try:
+        with _as_output_error():
             self._stream.buffer.write(data)
             self._stream.buffer.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputError(error.errno, error.strerror) from error
 
     def flush(self) -> None:
-        try:
+        with _as_output_error():
             self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputError(error.errno, error.strerror) from error
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)

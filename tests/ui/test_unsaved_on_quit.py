@@ -57,33 +57,24 @@ async def test_q_with_changes_that_cannot_be_saved_asks_first(make_engine, saves
         assert app.return_code == 0
 
 
-async def test_q_twice_quits_all_the_same(make_engine, saves_fail):
+@pytest.mark.parametrize(
+    ("keymap", "quit_key"),
+    [({}, "q"), ({"app.quit": "ctrl+q,x"}, "x")],
+    ids=["q", "quit moved by a keymap"],
+)
+async def test_quit_twice_quits_all_the_same(make_engine, saves_fail, keymap, quit_key):
+    """With a keymap that moves quit, its key answers the question too."""
     engine = make_engine()
+    engine.settings.keymap = keymap
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         assert engine.state.wait_durable()
         saves_fail()
-        await pilot.press("J", "m", "q")
+        await pilot.press("J", "m", quit_key)
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert said(app.screen).startswith("1 read mark is not saved: quit anyway? ")
-        await pilot.press("q")
-        await until(pilot, lambda: app.return_code is not None)
-        assert app.return_code == 0
-
-
-async def test_quit_moved_by_a_keymap_answers_the_question_too(make_engine, saves_fail):
-    engine = make_engine()
-    engine.settings.keymap = {"app.quit": "ctrl+q,x"}
-    app = FeedtuiApp(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        assert engine.state.wait_durable()
-        saves_fail()
-        await pilot.press("J", "m", "x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert said(app.screen).startswith("1 read mark is not saved: quit anyway? ")
-        await pilot.press("x")
+        await pilot.press(quit_key)
         await until(pilot, lambda: app.return_code is not None)
         assert app.return_code == 0
 

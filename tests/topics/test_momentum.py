@@ -304,6 +304,8 @@ def test_text_chart_widens_for_big_counts_and_handles_an_empty_topic():
     lines = render_text_chart(big, width=12, height=3)
     assert lines[3].split()[-1] == "12,345"
     assert lines[3].index("12,345") == 11 * 7
+    # No bars to draw: the counts and dates alone, not three blank lines over them.
     empty = render_text_chart(compute_momentum([], AS_OF), width=40, height=3)
-    assert empty[:3] == ["", "", ""]
-    assert empty[3].split() == ["0"] * 12
+    assert len(empty) == 2
+    assert empty[0].split() == ["0"] * 12
+    assert empty[1].startswith("Jul 13 ") and empty[1].endswith("Week of Sep 28")

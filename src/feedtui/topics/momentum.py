@@ -251,14 +251,16 @@ def render_text_chart(momentum: Momentum, width: int = 60, height: int = 8) -> l
     week with papers always shows at least a sliver); under them a row of
     counts, then the first week's date on the left and `Week of …` on the
     right. `width` is a target: the chart never gets narrower than the counts
-    and labels need. Lines carry no trailing spaces.
+    and labels need. Lines carry no trailing spaces. With no paper in any week
+    there are no bars to draw: only the counts and dates are given (not
+    `height` blank lines above them).
     """
     counts = [week.count for week in momentum.weeks]
     slot = max(2, width // len(counts), len(f"{max(counts):,}") + 1)
     bar = max(1, slot - 1)
     levels = [_bar_level(count, max(counts), height) for count in counts]
     lines = []
-    for row in range(height - 1, -1, -1):
+    for row in range(height - 1 if any(levels) else -1, -1, -1):
         cells = []
         for level in levels:
             fill = min(8, max(0, level - row * 8))

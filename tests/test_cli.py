@@ -167,6 +167,24 @@ def test_a_feed_url_password_is_used_but_never_printed(cli, capsys, httpserver):
     assert "1 new" in err
 
 
+def test_a_feed_imported_without_a_title_is_named_without_its_password(cli, capsys, tmp_path):
+    """newsboat -e writes title="" for every feed; the name made from the URL
+    carried `ana:s3cret@`, printed in clear before every masked refresh message."""
+    opml = tmp_path / "newsboat.opml"
+    opml.write_text(
+        '<opml version="1.0"><body>'
+        '<outline type="rss" title="" text="" xmlUrl="http://ana:s3cret@127.0.0.1:9/feed.xml"/>'
+        "</body></opml>"
+    )
+    assert cli("import", "opml", str(opml), "--follow") == 0
+    assert "added 127.0.0.1:9/feed.xml: " in capsys.readouterr().err
+    assert cli("refresh") == 1
+    assert cli("topics") == 0
+    out, err = capsys.readouterr()
+    assert "s3cret" not in out + err
+    assert "feedtui: failed: 127.0.0.1:9/feed.xml (http://ana:***@127.0.0.1:9/feed.xml): could not connect to 127.0.0.1:9: connection refused" in err.splitlines()
+
+
 def test_a_refresh_in_which_every_source_failed_is_not_remembered_as_one(cli, arxiv, tmp_path):
     from feedtui.store.lock import DataDirLock
     from feedtui.store.state import StateStore

@@ -153,6 +153,24 @@ def test_nom_style_flat_list_one_topic_per_feed_with_unique_names():
     assert result.warnings == []
 
 
+def test_a_feed_named_from_its_url_is_named_without_user_name_or_password():
+    data = b"""<opml version="1.0"><body>
+  <outline type="rss" title="" text="" xmlUrl="https://ana:p@ss:word@lab.example.org:8443/private/feed.xml"/>
+</body></opml>"""
+    (topic,) = import_opml(data, "newsboat.opml").topics
+    assert topic.name == "lab.example.org:8443/private/feed.xml"
+    assert topic.definition.feeds == ("https://ana:p@ss:word@lab.example.org:8443/private/feed.xml",)
+
+
+def test_export_names_a_folder_s_feeds_without_user_name_or_password():
+    feeds = ("https://ana:secret@a.example.org/rss?x=1", "https://b.example.org/rss")
+    body = ElementTree.fromstring(export_opml([Topic("Two", TopicDefinition(feeds=feeds))])).find("body")
+    assert [(o.get("text"), o.get("title"), o.get("xmlUrl")) for o in body[0]] == [
+        ("https://a.example.org/rss?x=1", "https://a.example.org/rss?x=1", feeds[0]),
+        ("https://b.example.org/rss", "https://b.example.org/rss", feeds[1]),
+    ]
+
+
 def test_thunderbird_style_wrapper_folders_and_unnamed_outlines():
     data = b"""<?xml version="1.0" encoding="UTF-8"?>
 <opml version="1.0"><head><title>Thunderbird OPML Export - Blogs</title></head><body>

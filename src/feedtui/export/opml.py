@@ -3,7 +3,8 @@
 Export. Every topic whose definition has feed URLs is written; the others
 (pure arXiv queries and categories) have no feed to give another reader.
 A topic with one feed is one `<outline type="rss">`; a topic with several is
-a folder outline holding one `type="rss"` outline per feed. The topic's
+a folder outline holding one `type="rss"` outline per feed, named by its URL
+without the user name and password it may carry. The topic's
 description goes in the standard `description` attribute. What OPML has no
 words for goes in attributes of feedtui's own namespace (declared on the
 root as `xmlns:feedtui`), set on the topic's outline (the folder, or the
@@ -17,7 +18,8 @@ Import (newsboat, nom, Thunderbird, any reader):
   feed belongs to its nearest named folder; folders with the same name are one
   topic; a folder without a name passes its feeds up to its parent.
 - a feed outside any folder is a topic of its own named by its `title`/`text`
-  (or its URL), made unique with ` (2)`, ` (3)`…; unless it carries an OPML 2.0
+  (or its URL's host, port and path: never its user name and password,
+  which a name would show everywhere), made unique with ` (2)`, ` (3)`…; unless it carries an OPML 2.0
   `category` attribute, whose tags (`a,b` or `/a/b`, last segment) then name
   the topics it joins.
 - duplicates are merged: a feed appears once per topic (the same `xmlUrl`
@@ -106,7 +108,7 @@ def export_opml(topics: Iterable[Topic], *, created: datetime | None = None, tit
         else:
             outline = ElementTree.SubElement(body, "outline", {"text": name, "title": name})
             for url in feeds:
-                _feed_outline(outline, _xml_text(url), url)
+                _feed_outline(outline, _xml_text(_without_user_info(url)), url)
         if topic.description:
             outline.set("description", _xml_text(topic.description))
         if topic.definition.query:
@@ -243,8 +245,21 @@ def _url_key(url: str) -> str:
 
 
 def _name_from_url(url: str) -> str:
+    """`host[:port]/path`, never the user name and password a feed URL may
+    carry: a name is shown everywhere, refresh messages and `topics` included."""
     parts = urlsplit(url)
-    return clean_line(parts.netloc + parts.path.rstrip("/"), html_allowed=False)[:MAX_NAME]
+    return clean_line(_host_and_port(parts.netloc) + parts.path.rstrip("/"), html_allowed=False)[:MAX_NAME]
+
+
+def _without_user_info(url: str) -> str:
+    """The URL without its `user:password@`, to name a feed where people read it."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=_host_and_port(parts.netloc)))
+
+
+def _host_and_port(netloc: str) -> str:
+    # The user info ends at the last `@`: a password may hold an unescaped one.
+    return netloc.rpartition("@")[2]
 
 
 @dataclass(slots=True)

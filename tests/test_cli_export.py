@@ -283,6 +283,36 @@ def test_import_opml_merges_into_a_feed_topic_and_renames_around_an_arxiv_topic(
     assert topics["Department News (feeds)"]["definition"] == {"feeds": ["https://news.example.edu/department/feed"]}
 
 
+def test_import_opml_cuts_a_long_title_to_fit_and_renames_around_a_topic_without_feeds_within_the_limit(tmp_path, capsys):
+    title = "Journal of Invented Results: Latest Articles in Wobbly Scheduling, Marrow Kernels, Quillon Studies, Sparse Ferns and Related Topics"
+    cut = "Journal of Invented Results: Latest Articles in Wobbly Scheduling, Marrow Kernels, Quillon Studies, Sparse Ferns and Re…"
+    opml = tmp_path / "journal.opml"
+    opml.write_text(f'<opml version="2.0"><body><outline type="rss" text="{title}" xmlUrl="https://journal.example/rss"/></body></opml>')
+    env = make_env(tmp_path, "fresh")
+    assert env.run("import", "opml", str(opml)) == 0
+    assert "1 topic(s) added" in capsys.readouterr().err
+    assert topics_json(env, capsys)[cut]["definition"] == {"feeds": ["https://journal.example/rss"]}
+
+    env = make_env(tmp_path, "other")
+    assert env.run("topic", "add", cut, "--query", "abs:wobbly") == 0
+    capsys.readouterr()
+    assert env.run("import", "opml", str(opml)) == 0
+    in_feeds = "Journal of Invented Results: Latest Articles in Wobbly Scheduling, Marrow Kernels, Quillon Studies, Sparse Fern… (feeds)"
+    assert f"added {in_feeds} (the name '{cut}' is taken by a topic without feeds)" in capsys.readouterr().err
+    assert topics_json(env, capsys)[in_feeds]["definition"] == {"feeds": ["https://journal.example/rss"]}
+    # Imported again, the feed goes to the same topic.
+    assert env.run("import", "opml", str(opml)) == 0
+    assert "0 topic(s) added, 0 merged into existing topics, 1 already here" in capsys.readouterr().err
+
+    env = make_env(tmp_path, "third")
+    assert env.run("topic", "add", cut, "--query", "abs:wobbly") == 0
+    assert env.run("topic", "add", in_feeds, "--query", "abs:marrow") == 0
+    capsys.readouterr()
+    assert env.run("import", "opml", str(opml)) == 0
+    in_feeds_2 = "Journal of Invented Results: Latest Articles in Wobbly Scheduling, Marrow Kernels, Quillon Studies, Sparse Fe… (feeds) 2"
+    assert topics_json(env, capsys)[in_feeds_2]["definition"] == {"feeds": ["https://journal.example/rss"]}
+
+
 def test_import_opml_with_a_bad_query_skips_that_topic_and_exits_1(tmp_path, capsys):
     env = make_env(tmp_path, "fresh")
     opml = tmp_path / "bad-query.opml"

@@ -26,6 +26,7 @@ from feedtui.memory import gc_paused
 from feedtui.model import UTC, TopicDefinition, shown_title
 from feedtui.output import OutputError, discard_output, guarded_stdout, takes_any_character
 from feedtui.text.sanitize import clean_line
+from feedtui.topics.names import fit_name
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
@@ -1090,7 +1091,7 @@ def _import_opml(engine, args) -> int:
             if taken and (existing is None or not existing.topic.definition.feeds):
                 # Its feeds became "NAME (feeds)" at an earlier import (or
                 # earlier in this file): they go there again, not to "NAME (feeds) 2".
-                earlier = engine.registry.get(engine.name_taken(f"{topic.name} (feeds)") or "")
+                earlier = engine.registry.get(engine.name_taken(fit_name(topic.name, " (feeds)")) or "")
                 if earlier is not None and earlier.topic.definition.feeds:
                     existing = earlier
             try:
@@ -1105,7 +1106,7 @@ def _import_opml(engine, args) -> int:
                     merged.append(existing.name)
                     _confirm(f"merged into {existing.name}: {len(feeds) - len(current.feeds)} more feed(s)")
                     continue
-                name = _free_name(engine, f"{topic.name} (feeds)") if taken else topic.name
+                name = _free_name(engine, topic.name, " (feeds)") if taken else topic.name
                 entry = engine.add_topic(name, topic.definition, topic.description)
                 added.append(entry.name)
                 if existing is None:
@@ -1131,10 +1132,12 @@ def _import_opml(engine, args) -> int:
     return EXIT_FAILED if skipped else EXIT_OK
 
 
-def _free_name(engine, name: str) -> str:
-    candidate, n = name, 2
+def _free_name(engine, name: str, suffix: str) -> str:
+    """`NAME (feeds)`, else `NAME (feeds) 2`, `… 3`: the first not taken,
+    with NAME cut short if need be to fit the topic-name limit."""
+    candidate, n = fit_name(name, suffix), 2
     while engine.name_taken(candidate):
-        candidate, n = f"{name} {n}", n + 1
+        candidate, n = fit_name(name, f"{suffix} {n}"), n + 1
     return candidate
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from feedtui.export.opml import FEEDTUI_NS, OpmlError, export_opml, import_opml
 from feedtui.model import UTC, Topic, TopicDefinition
+from feedtui.topics.names import MAX_TOPIC_NAME, name_problem
 
 DATA = Path(__file__).parent.parent / "data" / "opml"
 
@@ -244,7 +245,19 @@ def test_very_long_names_are_cut():
     name = "N" * 5000
     data = f'<opml><body><outline type="rss" text="{name}" xmlUrl="https://n.example.org/"/></body></opml>'.encode()
     (topic,) = import_opml(data, "long.opml").topics
-    assert len(topic.name) == 200 and topic.name.endswith("…")
+    assert len(topic.name) == MAX_TOPIC_NAME and topic.name.endswith("…")
+
+
+def test_a_journal_s_long_title_is_cut_to_a_topic_name_and_so_is_its_unique_form():
+    title = "Proceedings of the Imaginary Society for Quillon Studies: Latest Articles in Wobbly Scheduling, Marrow Kernels and Related Topics"
+    data = f"""<opml version="2.0"><body>
+  <outline type="rss" text="{title}" xmlUrl="https://journal.example/rss"/>
+  <outline text="{title}"><outline type="rss" text="a" xmlUrl="https://journal.example/rss2"/></outline>
+</body></opml>""".encode()
+    topics = import_opml(data, "long.opml").topics
+    # 129 characters: the folder's name is 119 of them and `…`; the lone feed's leaves room for ` (2)`.
+    assert [t.name for t in topics] == ["Proceedings of the Imaginary Society for Quillon Studies: Latest Articles in Wobbly Scheduling, Marrow Kernels and… (2)", title[:119] + "…"]
+    assert [name_problem(t.name) for t in topics] == ["", ""]
 
 
 def test_latin1_encoded_file_is_read():

@@ -30,6 +30,8 @@ Import (newsboat, nom, Thunderbird, any reader):
   topic never disappears; in a file feedtui wrote (it declares feedtui's
   namespace) every outline is a topic and none is dropped. A feed in two
   folders stays in both (as tags do in newsboat).
+- a name longer than a topic name may be (topics/names.py) is cut short,
+  ending in `…`, and so is its part before ` (2)`: journal feeds have long titles.
 - only http(s) feed URLs are kept; `query:`, `exec:`, `file:` … are skipped
   with a warning. Names pass through `clean_line` (no control characters).
 - a file that is not UTF-8 and says nothing of its encoding (no byte order
@@ -58,9 +60,9 @@ from feedtui.model import Topic, TopicDefinition, utcnow
 from feedtui.sources.parse_document import is_utf8
 from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
+from feedtui.topics.names import fit_name
 
 FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
-MAX_NAME = 200
 # UTF-32's marks begin with UTF-16's.
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
@@ -235,7 +237,7 @@ def _name(element: ElementTree.Element) -> str:
     for attribute in ("text", "title"):
         name = clean_line(_attribute(element, attribute), html_allowed=False)
         if name:
-            return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+            return fit_name(name)
     return ""
 
 
@@ -248,7 +250,7 @@ def _name_from_url(url: str) -> str:
     """`host[:port]/path`, never the user name and password a feed URL may
     carry: a name is shown everywhere, refresh messages and `topics` included."""
     parts = urlsplit(url)
-    return clean_line(_host_and_port(parts.netloc) + parts.path.rstrip("/"), html_allowed=False)[:MAX_NAME]
+    return fit_name(clean_line(_host_and_port(parts.netloc) + parts.path.rstrip("/"), html_allowed=False))
 
 
 def _without_user_info(url: str) -> str:
@@ -388,7 +390,7 @@ def _category_tags(text: str | None) -> list[str]:
         segments = [s for s in item.split("/") if s.strip()]
         tag = clean_line(segments[-1], html_allowed=False) if segments else ""
         if tag:
-            tags.setdefault(tag[:MAX_NAME], None)
+            tags.setdefault(fit_name(tag), None)
     return list(tags)
 
 
@@ -396,6 +398,6 @@ def _unique(name: str, taken: set[str]) -> str:
     if name not in taken:
         return name
     n = 2
-    while f"{name} ({n})" in taken:
+    while fit_name(name, f" ({n})") in taken:
         n += 1
-    return f"{name} ({n})"
+    return fit_name(name, f" ({n})")

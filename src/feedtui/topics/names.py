@@ -38,6 +38,16 @@ def name_problem(name: str) -> str:
     return ""
 
 
+def fit_name(name: str, suffix: str = "") -> str:
+    """`name` followed by `suffix` (" (2)", " (feeds)"), with `name` cut short,
+    ending in `…`, so that the whole is at most MAX_TOPIC_NAME characters: for
+    names made from another reader's titles, which may be longer."""
+    room = MAX_TOPIC_NAME - len(suffix)
+    if len(name) > room:
+        name = name[: room - 1].rstrip() + "…"
+    return name + suffix
+
+
 def is_reading_list_name(name: str) -> bool:
     """`★ Starred`, or `Starred` (case aside), which followed would read the same."""
     return name_key(name.lstrip("★").strip()) == name_key(READING_LIST.lstrip("★").strip())

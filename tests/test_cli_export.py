@@ -238,6 +238,29 @@ def test_export_opml_without_feed_topics_says_so(env, capsys):
     assert "no topic has feed URLs" in captured.err
 
 
+def test_export_opml_names_the_topics_it_leaves_out(env, capsys):
+    assert env.run("topic", "add", "Lab blog", "--feed", "https://lab.example.org/atom.xml") == 0
+    assert env.run("topic", "add", "DC papers", "--category", "cs.DC") == 0
+    assert env.run("follow", "Dark Matter") == 0
+    capsys.readouterr()
+    exported = env.tmp / "feeds.opml"
+    assert env.run("export", "opml", "-o", str(exported)) == 0
+    err = capsys.readouterr().err.splitlines()
+    left_out = [line for line in err if line.startswith("feedtui: left out")]
+    # Not the catalogue topics this data directory does not follow.
+    assert left_out == [
+        "feedtui: left out 3 topics without feed URLs (arXiv queries and categories; "
+        "`feedtui export json` keeps them for feedtui elsewhere): Dark Matter, Widgets, DC papers"
+    ]
+    assert f"wrote 1 feed topic to {exported}" in err
+
+    for n in range(1, 5):
+        assert env.run("topic", "add", f"Query {n}", "--query", f"abs:q{n}") == 0
+    capsys.readouterr()
+    assert env.run("export", "opml") == 0
+    assert ": Dark Matter, Widgets, DC papers, Query 1, Query 2 and 2 more" in capsys.readouterr().err
+
+
 def test_import_newsboat_opml_then_again(tmp_path, capsys):
     env = make_env(tmp_path, "fresh", papers=PAPERS)
     source = OPML / "newsboat.opml"

@@ -29,6 +29,8 @@ from feedtui.text.sanitize import clean_line
 from feedtui.topics.names import fit_name
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# How many of the topics `export opml` leaves out it names.
+OPML_LEFT_OUT_SHOWN = 5
 # Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
 LONG_WAIT_S = 30.0
 
@@ -234,7 +236,8 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
     opml = action(
         formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",
         "example:\n  feedtui export opml -o feedtui-feeds.opml\n"
-        "A topic with several feeds is a folder; its query is kept in a feedtui:query attribute.",
+        "A topic with several feeds is a folder; its query is kept in a feedtui:query attribute.\n"
+        "Topics without feed URLs (arXiv queries and categories) are left out, and named on stderr.",
     )
     state = action(
         formats, "json", "your whole state: follows, read marks, stars, your topics, hidden topics, preferences",
@@ -982,6 +985,21 @@ def _export_opml(engine, args) -> int:
     topics = [entry.topic for entry in engine.topics() if entry.topic.definition.feeds]
     if not topics:
         print("feedtui: no topic has feed URLs, so the OPML lists none (add one: feedtui topic add NAME --feed URL)", file=sys.stderr)
+    # Your subscriptions that OPML cannot carry: a catalogue topic you do not follow is none.
+    left_out = [
+        entry.name
+        for entry in engine.topics()
+        if not entry.topic.definition.feeds and (entry.topic.origin != "catalogue" or engine.state.is_following(entry.name))
+    ]
+    if left_out:
+        shown = ", ".join(left_out[:OPML_LEFT_OUT_SHOWN])
+        if len(left_out) > OPML_LEFT_OUT_SHOWN:
+            shown += f" and {len(left_out) - OPML_LEFT_OUT_SHOWN} more"
+        print(
+            f"feedtui: left out {len(left_out)} topic{'' if len(left_out) == 1 else 's'} without feed URLs "
+            f"(arXiv queries and categories; `feedtui export json` keeps them for feedtui elsewhere): {shown}",
+            file=sys.stderr,
+        )
     return _write_output(export_opml(topics), args.output, f"{len(topics)} feed topic{'' if len(topics) == 1 else 's'}")
 
 

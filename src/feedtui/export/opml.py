@@ -1,7 +1,8 @@
 """OPML 2.0: feed topics out, another reader's subscriptions in.
 
 Export. Every topic whose definition has feed URLs is written; the others
-(pure arXiv queries and categories) have no feed to give another reader.
+(pure arXiv queries and categories) have no feed to give another reader
+(`feedtui export opml` names those you follow or made, so none is lost unseen).
 A topic with one feed is one `<outline type="rss">`; a topic with several is
 a folder outline holding one `type="rss"` outline per feed, named by its URL
 without the user name and password it may carry. The topic's

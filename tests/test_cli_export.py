@@ -364,6 +364,19 @@ def test_import_opml_invalid_or_missing_file_exits_1_naming_it(tmp_path, capsys)
     assert f"feedtui: {missing}: no such file" in capsys.readouterr().err
 
 
+def test_import_opml_of_a_newsboat_urls_file_imports_its_feeds(tmp_path, capsys):
+    env = make_env(tmp_path, "fresh")
+    urls = tmp_path / "urls"
+    urls.write_text('https://lab.example.org/atom.xml "Robotics"\nhttps://news.example.edu/department/feed "~Department News"\n')
+    assert env.run("import", "opml", str(urls), "--follow") == 0
+    err = capsys.readouterr().err
+    assert f"feedtui: {urls}: not OPML but a list of feed URLs, as in newsboat's urls file: each URL read as a feed, its tags as topics" in err
+    assert f"imported {urls}: 2 topic(s) added" in err
+    topics = topics_json(env, capsys)
+    assert topics["Robotics"]["definition"] == {"feeds": ["https://lab.example.org/atom.xml"]}
+    assert topics["Department News"]["following"]
+
+
 def test_import_opml_from_stdin(tmp_path, capsys, monkeypatch):
     env = make_env(tmp_path, "fresh")
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((OPML / "nom.opml").read_bytes())))

@@ -254,7 +254,8 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
         "examples:\n  feedtui import opml ~/feeds.opml\n  newsboat -e | feedtui import opml - --follow\n"
         "Each folder becomes a topic holding its feeds; a feed outside folders is a topic of its own.\n"
         "A topic of the same name (case aside) that has feeds gains the new ones; a name taken by a topic\n"
-        "without feeds, or the reading list's, gets ' (feeds)' added. Exits 1 if a topic could not be added.",
+        "without feeds, or the reading list's, gets ' (feeds)' added. Exits 1 if a topic could not be added.\n"
+        "A newsboat urls file (URL \"tag\" \"~Title\" a line) is read too: each tag a topic of its feeds.",
     )
     opml_in.add_argument("file", metavar="FILE", help="the OPML file (- for stdin)")
     opml_in.add_argument("--follow", action="store_true", help="also follow every topic imported")

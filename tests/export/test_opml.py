@@ -302,6 +302,43 @@ def test_a_file_that_names_its_encoding_wrongly_is_still_refused():
     )
 
 
+def test_a_newsboat_urls_file_is_read_as_its_opml_would_be_with_tags_as_topics():
+    """It was refused as "not valid XML: not well-formed (invalid token)"."""
+    data = b"""# newsboat urls
+https://a.example.org/feed "Robotics" "~Arm Lab"
+https://b.example.org/rss.xml Robotics "Vision & Maps"
+https://c.example.org/atom.xml "~Tidal Group" !
+http://ana:secret@d.example.org/private/
+"query:Unread Articles:unread = \\"yes\\""
+exec:~/bin/make-feed.sh
+
+https://c.example.org/atom.xml "~Tidal Group"
+"""
+    result = import_opml(data, "urls")
+    assert [(t.name, t.definition.feeds) for t in result.topics] == [
+        ("Robotics", ("https://a.example.org/feed", "https://b.example.org/rss.xml")),
+        ("Vision & Maps", ("https://b.example.org/rss.xml",)),
+        ("Tidal Group", ("https://c.example.org/atom.xml",)),
+        ("d.example.org/private", ("http://ana:secret@d.example.org/private/",)),
+    ]
+    assert result.warnings == [
+        "urls: not OPML but a list of feed URLs, as in newsboat's urls file: each URL read as a feed, its tags as topics",
+        "urls: skipped a feed: 'query:Unread Articles:unread = \"yes\"' is not an http(s) URL",
+        "urls: skipped a feed: 'exec:~/bin/make-feed.sh' is not an http(s) URL",
+    ]
+    assert (result.duplicates, result.skipped) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"see https://example.org/rss\n", b"https://example.org/rss\nand this line is prose\n", b"exec:make-feed\n"],
+    ids=["prose first", "prose after", "no http(s) URL"],
+)
+def test_text_that_is_not_a_list_of_feed_urls_is_still_refused_as_xml(data):
+    with pytest.raises(OpmlError, match="not valid XML"):
+        import_opml(data, "notes.txt")
+
+
 # -- invalid and hostile input ---------------------------------------------------------
 
 

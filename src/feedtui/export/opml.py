@@ -40,6 +40,13 @@ Import (newsboat, nom, Thunderbird, any reader):
   windows-1252 with a warning, as feeds are (sources/parse_document.py) and
   as feedparser does; XML would read it as UTF-8 and stop at the first accent.
 
+A newsboat `urls` file (one `URL "tag" "~Title"` a line, `# comments`)
+given instead of OPML is read as OPML feeds would be: each URL a feed, named
+by its `~Title`, in the topic of each of its tags (as `category` above); tags
+and titles are what `newsboat -e` leaves out. It is known by every line but
+blanks and comments starting with a URL, one of them http(s); anything else
+is parsed as XML.
+
 Safety: expat parses the bytes with every entity declaration refused, so an
 entity-expansion bomb never expands and an external entity (XXE) is never
 resolved; references to entities defined outside the file are refused too.
@@ -49,6 +56,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -67,6 +75,9 @@ FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
 # UTF-32's marks begin with UTF-16's.
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
+# A newsboat `urls` line starts with its URL: http(s), or query:, exec:, filter:.
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S")
+_HTTP_START = re.compile(r"https?://", re.IGNORECASE)
 # Bytes 0x80–0x9F as windows-1252 reads them (Latin-1 reads them as controls).
 _CP1252_FOR_C1 = {code: char for code in range(0x80, 0xA0) if (char := bytes([code]).decode("cp1252", errors="ignore"))}
 
@@ -143,6 +154,9 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
     text = _undeclared_windows_1252(data)
     if text is not None:
         data = text.encode("utf-8")
+    url_lines = _url_lines(data)
+    if url_lines is not None:
+        return _import_url_lines(url_lines, source, windows_1252=text is not None)
     root, ours = _parse(data, source)
     tag = _local(root.tag)
     if tag != "opml":
@@ -153,10 +167,54 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
         raise OpmlError(source, "it has no <body> element, where OPML lists its feeds")
     collector = _Collector(source, ours=ours)
     if text is not None:
-        collector.warnings.append(f"{source}: the file is not UTF-8 and names no encoding; read as windows-1252")
+        collector.warnings.append(_read_as_windows_1252(source))
     for child in body:
         if _local(child.tag) == "outline":
             collector.visit(child, None)
+    return collector.result()
+
+
+def _read_as_windows_1252(source: str) -> str:
+    return f"{source}: the file is not UTF-8 and names no encoding; read as windows-1252"
+
+
+def _url_lines(data: bytes) -> list[list[str]] | None:
+    """The words of each line of a newsboat `urls` file (`URL "tag" "~Title"`,
+    `# comments`), when every line but blanks and comments starts with a URL
+    and at least one is http(s); None for anything else (OPML, or not)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    if text.lstrip().startswith("<"):
+        return None
+    lines: list[list[str]] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError:  # an unbalanced quote
+            words = line.split()
+        if not words or not _URL_START.match(words[0]):
+            return None
+        lines.append(words)
+    return lines if any(_HTTP_START.match(words[0]) for words in lines) else None
+
+
+def _import_url_lines(lines: list[list[str]], source: str, *, windows_1252: bool) -> OpmlImport:
+    """Each URL a feed, named by its `~Title` (or its URL), and a feed with tags
+    in the topic of each tag, as OPML's `category` puts it; `!` (hidden in
+    newsboat) is no tag."""
+    collector = _Collector(source)
+    collector.warnings.append(
+        f"{source}: not OPML but a list of feed URLs, as in newsboat's urls file: each URL read as a feed, its tags as topics"
+    )
+    if windows_1252:
+        collector.warnings.append(_read_as_windows_1252(source))
+    for url, *words in lines:
+        titles = [word[1:] for word in words if word.startswith("~")]
+        tags = [fit_name(clean_line(word, html_allowed=False)) for word in words if word != "!" and word[:1] != "~"]
+        outline = ElementTree.Element("outline", {"text": titles[-1] if titles else ""})
+        collector.feed(outline, url, tags=[tag for tag in dict.fromkeys(tags) if tag])
     return collector.result()
 
 
@@ -303,7 +361,7 @@ class _Collector:
         """Gather an outline; returns how many feeds it held (its own or below)."""
         url = _attribute(element, "xmlUrl")
         if url is not None:
-            return self._feed(element, url, folder)
+            return self.feed(element, url, folder)
         children = [child for child in element if _local(child.tag) == "outline"]
         name = _name(element)
         if not children:
@@ -325,7 +383,11 @@ class _Collector:
             draft.take_extras(element)
         return draft
 
-    def _feed(self, element: ElementTree.Element, raw_url: str, folder: _Draft | None) -> int:
+    def feed(
+        self, element: ElementTree.Element, raw_url: str, folder: _Draft | None = None, *, tags: list[str] | None = None
+    ) -> int:
+        """Gather a feed into its folder, else into the topics of its tags
+        (by default its `category` attribute's), else as a topic of its own."""
         label = _name(element)
         url = safe_link(raw_url.strip())
         problem = "is not an http(s) URL"
@@ -344,7 +406,9 @@ class _Collector:
         if folder is not None:
             folders = [folder]
         else:
-            folders = [self._folder(tag, None) for tag in _category_tags(_attribute(element, "category"))]
+            if tags is None:
+                tags = _category_tags(_attribute(element, "category"))
+            folders = [self._folder(tag, None) for tag in tags]
         if folders:
             self.in_folders.add((key, label))
             for draft in folders:

@@ -218,3 +218,27 @@ def test_a_straight_quote_right_after_math_closes(title, escaped):
     """The text between math spans was escaped piece by piece, and a quote
     starting a piece was taken for an opening one."""
     assert f"title = {{{{{escaped}}}}}," in bibtex_entry(make_paper("2611.00001", title=title))
+
+
+@pytest.mark.parametrize(
+    ("paper_id", "published", "key", "year", "month"),
+    [
+        ("2612.40001", "2027-01-04T05:00:00", "quill2026year", "2026", "dec"),  # announced after New Year
+        ("2611.30001", "2026-12-01T05:00:00", "quill2026year", "2026", "nov"),  # announced the next month
+        ("hep-th/9901001", "1999-02-02T00:00:00", "quill1999year", "1999", "jan"),  # old-style ids have YYMM too
+    ],
+)
+def test_an_arxiv_papers_year_and_month_are_its_ids(paper_id, published, key, year, month):
+    """A category feed dates a paper by its announcement: a December paper
+    announced on 4 January was cited as 2027. The id's YYMM is the month its
+    first version was submitted."""
+    paper = make_paper(paper_id, title="Year Boundary Paper", published=published)
+    entry = bibtex_entry(paper)
+    assert entry.startswith(f"@misc{{{key},\n")
+    assert f"  year = {{{year}}},\n  month = {month},\n" in entry
+
+
+def test_a_web_item_keeps_its_own_date():
+    post = make_paper("web:0123456789abcdef", title="Year Boundary Post", published="2027-01-04T05:00:00")
+    entry = bibtex_entry(post)
+    assert entry.startswith("@misc{quill2027year,\n") and "  year = {2027},\n  month = jan,\n" in entry

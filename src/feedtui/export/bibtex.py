@@ -12,6 +12,12 @@ need packages (`\\mathscr`) or not compile at all (a subscript `ᵢ`).
 doi packages do, so they are written as they are (an escape would end up in
 the printed DOI and in the link). A value that cannot be written so is left
 out, see `_verbatim`.
+
+An arXiv paper's year and month are those of its id (`2612.40001` is
+December 2026, `hep-th/9901001` January 1999): the month its first version
+was submitted, exact, where the paper's date may be a category feed's
+announcement (a December paper announced on 4 January) or an estimate. A
+paper from elsewhere keeps its own date.
 """
 
 from __future__ import annotations
@@ -19,10 +25,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from datetime import datetime
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from feedtui.model import Paper, shown_title
+from feedtui.sources.parse_ids import first_version_month
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.links import safe_link
 
@@ -165,7 +173,14 @@ def citation_key(paper: Paper) -> str:
     title = _BRACKETED.sub(" ", paper.readable_title)
     words = [_ascii_word(w) for w in title.split()]
     word = next((w for w in words if w and w not in _STOP), "paper")
-    return f"{family}{paper.published.year}{word}"
+    return f"{family}{citation_date(paper).year}{word}"
+
+
+def citation_date(paper: Paper) -> datetime:
+    """The date an entry cites: for an arXiv paper, the month of its id (see
+    the module docstring); for any other, its own date."""
+    issued = first_version_month(paper.id) if paper.is_arxiv else None
+    return issued or paper.published
 
 
 def _family_name(name: str) -> str:
@@ -224,11 +239,12 @@ def _author_field(paper: Paper) -> str:
 
 
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
+    date = citation_date(paper)
     fields: list[tuple[str, str]] = [
         ("title", "{" + latex_title(paper) + "}"),
         ("author", _author_field(paper)),
-        ("year", str(paper.published.year)),
-        ("month", MONTHS[paper.published.month - 1]),
+        ("year", str(date.year)),
+        ("month", MONTHS[date.month - 1]),
     ]
     if paper.is_arxiv:
         fields += [("eprint", paper.versioned_id), ("archivePrefix", "arXiv")]

@@ -242,3 +242,28 @@ def test_a_web_item_keeps_its_own_date():
     post = make_paper("web:0123456789abcdef", title="Year Boundary Post", published="2027-01-04T05:00:00")
     entry = bibtex_entry(post)
     assert entry.startswith("@misc{quill2027year,\n") and "  year = {2027},\n  month = jan,\n" in entry
+
+
+@pytest.mark.parametrize(
+    ("name", "written", "family"),
+    [
+        ("Ana Núñez Jr.", "N{\\'u}{\\~n}ez, Jr., Ana", "nunez"),  # as the arXiv RSS gives it
+        ("Carlos Méndez, Jr.", "M{\\'e}ndez, Jr., Carlos", "mendez"),
+        ("Ana María Núñez III", "N{\\'u}{\\~n}ez, III, Ana Mar{\\'\\i}a", "nunez"),
+        ("Núñez Jr., Ana", "N{\\'u}{\\~n}ez, Jr., Ana", "nunez"),
+        ("Núñez, Jr., Ana", "N{\\'u}{\\~n}ez, Jr., Ana", "nunez"),  # BibTeX's own form stays
+        ("Jan van der Berg Sr", "van der Berg, Sr, Jan", "vanderberg"),
+        ("Hyejin Van der Berg", "Van der Berg, Hyejin", "vanderberg"),
+        ("Juan De La Cruz", "De La Cruz, Juan", "delacruz"),
+        ("Smith Jr.", "Smith Jr.", "smith"),  # no given name to put after it
+        ("Jan van der Berg", "Jan van der Berg", "berg"),  # BibTeX splits lower-case particles itself
+        ("Thanh Van Nguyen", "Thanh Van Nguyen", "nguyen"),  # a lone Van is as often a given name
+    ],
+)
+def test_suffixes_and_capitalised_particles_are_written_as_bibtex_splits_them(name, written, family):
+    """`Ana Núñez Jr.` was written as it came: BibTeX took `Jr.` for the
+    family name (printed "A. N. Jr.", key `jr2026…`), and `Hyejin Van der
+    Berg` had `Van` as a middle name."""
+    entry = bibtex_entry(make_paper(title="Edge Cases", authors=((name, ()), ("Ada Quill", ()))))
+    assert f"  author = {{{written} and Ada Quill}},\n" in entry
+    assert entry.startswith(f"@misc{{{family}2026edge,\n")

@@ -31,6 +31,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from feedtui.model import Paper, shown_title
 from feedtui.sources.parse_ids import first_version_month
+from feedtui.sources.parse_text import NAME_SUFFIXES
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.links import safe_link
 
@@ -153,10 +154,12 @@ def _ascii_word(text: str) -> str:
 def citation_key(paper: Paper) -> str:
     """`quill2026heterogeneous`: first author's family name, year, first real title word.
 
-    The family name is the part before the comma of `Last, First`, else the
-    last word of the name that starts with a letter once folded to ASCII
-    (`Author 0` gives `author`, `Ada Quill 3rd` gives `quill`), so a key
-    always starts with a letter. Title words skip stop words and anything
+    The family name is the part before the comma of `Last, First` (the name
+    as `bibtex_name` writes it: `Ana Núñez Jr.` gives `nunez`, `Hyejin Van
+    der Berg` gives `vanderberg`), else the last word of the name that starts
+    with a letter once folded to ASCII and is no suffix (`Author 0` gives
+    `author`, `Ada Quill 3rd` gives `quill`), so a key always starts with a
+    letter. Title words skip stop words and anything
     in square brackets (markup-looking text such as `[bold]`).
 
     When the first author's name gives no such word (`张伟`, `محمد`: no
@@ -187,13 +190,13 @@ def _family_name(name: str) -> str:
     """The ASCII family name, starting with a letter, or "" when there is none.
     An organisation has none: its first word that is not a stop word stands in
     (`The ATLAS Collaboration` gives `atlas`)."""
-    family, comma, _ = name.partition(",")
+    family, comma, _ = bibtex_name(name).partition(",")
     if is_organisation(name):
         candidates = [w for w in name.split() if w.lower() not in _STOP]
     elif comma and family.strip():
         candidates = [family]
     else:
-        candidates = reversed(name.replace(",", " ").split())
+        candidates = reversed([w for w in name.replace(",", " ").split() if not _is_suffix(w)])
     for candidate in candidates:
         word = _ascii_word(candidate)
         if word[:1].isalpha():
@@ -220,8 +223,71 @@ def is_organisation(name: str) -> bool:
 
 
 def bibtex_author(name: str) -> str:
-    escaped = latex_escape(name)
-    return "{" + escaped + "}" if is_organisation(name) else escaped
+    if is_organisation(name):
+        return "{" + latex_escape(name) + "}"
+    return latex_escape(bibtex_name(name))
+
+
+# Capitalised particles that start a family name (`Hyejin Van der Berg`).
+# BibTeX takes a capitalised word for a given name (`Van` became a middle
+# name), so such a name is written `Van der Berg, Hyejin`. Only these
+# sequences count: a lone `Van`, `De`, `Da`, `Di` or `Le` is as often a given
+# name (the Vietnamese Văn, Chinese syllables), and a name that cannot be
+# told apart is left as written.
+_CAPITALISED_PARTICLES = (
+    ("van", "der"), ("van", "den"), ("van", "de"), ("von", "der"), ("von", "dem"),
+    ("de", "la"), ("de", "los"), ("de", "las"), ("von",), ("della",), ("dalla",),
+)
+
+
+def bibtex_name(name: str) -> str:
+    """A person's name in a form BibTeX splits as meant.
+
+    BibTeX reads `First von Last`, `von Last, First` and `von Last, Jr,
+    First`. A suffix after the name (`Ana Núñez Jr.`, `Carlos Méndez, Jr.`)
+    would be taken for the family name, and `Núñez Jr., Ana` has it in the
+    family name, so these are written `Núñez, Jr., Ana`; the family name is
+    the last word, or from the first lower-case particle on (`van der Berg,
+    Jr., Jan`), as BibTeX would have split the name without its suffix. A
+    capitalised particle from `_CAPITALISED_PARTICLES` starts the family name
+    too. Every other name is returned as it is: BibTeX splits it right
+    (`Jan van der Berg`), or nothing here can tell its parts apart.
+    """
+    if name.count(",") > 1:
+        return name
+    before, comma, after = (part.strip() for part in name.partition(","))
+    if comma and not _is_suffix(after):  # `Last, First`
+        family = before.split()
+        if len(family) > 1 and _is_suffix(family[-1]):
+            return f"{' '.join(family[:-1])}, {family[-1]}, {after}"
+        return name
+    words, suffix = before.split(), after
+    if not comma and len(words) > 2 and _is_suffix(words[-1]):
+        suffix = words.pop()
+    start = _family_start(words, any_particle=bool(suffix))
+    if start is None:
+        return name
+    given, family = " ".join(words[:start]), " ".join(words[start:])
+    return f"{family}, {suffix}, {given}" if suffix else f"{family}, {given}"
+
+
+def _is_suffix(word: str) -> bool:
+    return word.lower() in NAME_SUFFIXES
+
+
+def _family_start(words: list[str], any_particle: bool) -> int | None:
+    """Where the family name starts among `words` (a given name first, the
+    family name's last word at the end): at a known capitalised particle
+    sequence; with `any_particle`, else at the first lower-case word, else at
+    the last word. None when there is no such place."""
+    for start in range(1, len(words) - 1):
+        following = tuple(word.lower() for word in words[start:])
+        for particles in _CAPITALISED_PARTICLES:
+            if words[start][:1].isupper() and following[: len(particles)] == particles and len(following) > len(particles):
+                return start
+    if not any_particle or len(words) < 2:
+        return None
+    return next((i for i, word in enumerate(words[1:-1], 1) if word[:1].islower()), len(words) - 1)
 
 
 def _id_key(paper: Paper) -> str:

@@ -44,7 +44,6 @@ _ABSTRACT_LABEL = re.compile(r"^\s*Abstract:\s*", re.IGNORECASE)
 _REPLACEMENTS = frozenset({"replace", "replace-cross"})
 _COMMA_OR_PARENTHESIS = re.compile(r"[,()]")
 _AND = re.compile(r"\s+and\s+|^and\s+", re.IGNORECASE)
-_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 # The whole dc:creator line, cut before splitting: room for MAX_AUTHORS names
 # of about 60 characters (real names average under 20), not MAX_NAME each,
 # which let a hostile entry make us clean 3 MB of HTML.
@@ -140,7 +139,7 @@ def split_creators(raw: str) -> list[str]:
             name = piece.strip()
             if not name:
                 continue
-            if names and name.lower() in _NAME_SUFFIXES:
+            if names and name.lower() in text.NAME_SUFFIXES:
                 names[-1] = f"{names[-1]} {name}"
             else:
                 names.append(name)

@@ -47,6 +47,9 @@ MAX_COMMENT = 2_000
 MAX_JOURNAL_REF = 1_000
 MAX_DOI = 300
 MAX_URL = 2_000
+# Words that end a person's name after the family name (`Carlos Méndez, Jr.`),
+# compared in lower case.
+NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
 # Raw text beyond this many times the limit is cut before cleaning, so a
 # 100 MB field costs no more than a long one (HTML can shrink a lot when its

@@ -126,6 +126,14 @@ def test_papers_starred_lists_the_reading_list_for_scripts(env, capsys):
     assert [line.split()[1] for line in capsys.readouterr().out.splitlines()] == ["2609.07777v1", "2609.05555v1"]
 
 
+def test_bibtex_for_a_version_not_kept_writes_the_kept_one_and_says_so(env, capsys):
+    """Asking for v1 to cite the version one read gave v2's entry silently."""
+    assert env.run("export", "bibtex", "2609.01240v1", "arXiv:2609.01240v2", "2609.01234v1") == 0
+    captured = capsys.readouterr()
+    assert eprints(captured.out) == ["2609.01240v2", "2609.01234v1"]
+    assert captured.err == "feedtui: 2609.01240v1: only v2 is kept; its entry is written\n"
+
+
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):
     assert env.run("export", "bibtex", "2609.01234", "2601.99999") == 1
     captured = capsys.readouterr()

@@ -23,7 +23,7 @@ from datetime import datetime
 from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.memory import gc_paused
-from feedtui.model import UTC, TopicDefinition, shown_title
+from feedtui.model import UTC, Paper, TopicDefinition, shown_title, split_arxiv_id
 from feedtui.output import OutputError, discard_output, guarded_stdout, takes_any_character
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.names import fit_name
@@ -974,10 +974,25 @@ def _export_bibtex(engine, args) -> int:
     for message in missing:
         print(f"feedtui: {message}", file=sys.stderr)
     papers = engine.papers(positions)
+    for message in _versions_not_kept(args.ids, papers):
+        print(f"feedtui: {message}", file=sys.stderr)
     if not papers and not missing:
         print("feedtui: no papers to export", file=sys.stderr)
     status = _write_output(bibtex_entries(papers), args.output, f"{len(papers):,} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
     return EXIT_FAILED if status != EXIT_OK or missing or not papers else EXIT_OK
+
+
+def _versions_not_kept(ids: list[str], papers: list[Paper]) -> list[str]:
+    """A line for each id asked for with a version the cache does not keep
+    (it keeps a paper's newest version only): the entry written is the kept
+    version's, and one citing the version they read should know."""
+    kept = {paper.id: paper.version for paper in papers}
+    messages: dict[str, None] = {}
+    for raw in ids:
+        split = split_arxiv_id(raw)
+        if split and split[1] is not None and split[0] in kept and split[1] != kept[split[0]]:
+            messages.setdefault(f"{raw.strip()}: only v{kept[split[0]]} is kept; its entry is written")
+    return list(messages)
 
 
 def _export_opml(engine, args) -> int:

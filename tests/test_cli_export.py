@@ -134,6 +134,22 @@ def test_bibtex_for_a_version_not_kept_writes_the_kept_one_and_says_so(env, caps
     assert captured.err == "feedtui: 2609.01240v1: only v2 is kept; its entry is written\n"
 
 
+def test_bibtex_of_a_paper_known_only_from_a_post_leaves_the_posts_title_out_and_says_so(tmp_path, capsys):
+    post = make_paper(
+        "2612.00077", title="A post about a brand new paper", authors=(), categories=(),
+        published="2026-12-03T09:00:00", secondhand=True, sources=("https://blog.example.org/feed.xml",),
+    )
+    env = make_env(tmp_path, "data", papers=[post, PAPERS[0]])
+    assert env.run("export", "bibtex", "2612.00077", "2609.01234") == 0
+    captured = capsys.readouterr()
+    assert eprints(captured.out) == ["2612.00077", "2609.01234v1"]
+    assert "A post about" not in captured.out and "Anonymous" not in captured.out
+    assert captured.err == (
+        "feedtui: 2612.00077: known only from a post that links it: "
+        "written without the post's title and authors until its arXiv record arrives\n"
+    )
+
+
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):
     assert env.run("export", "bibtex", "2609.01234", "2601.99999") == 1
     captured = capsys.readouterr()

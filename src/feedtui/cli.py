@@ -954,7 +954,7 @@ def _cmd_import(engine, args) -> int:
 
 
 def _export_bibtex(engine, args) -> int:
-    from feedtui.export.bibtex import bibtex_entries
+    from feedtui.export.bibtex import SECONDHAND_NOTE, bibtex_entries
 
     if sum((args.starred, args.topic is not None, bool(args.ids))) != 1:
         raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
@@ -976,6 +976,9 @@ def _export_bibtex(engine, args) -> int:
     papers = engine.papers(positions)
     for message in _versions_not_kept(args.ids, papers):
         print(f"feedtui: {message}", file=sys.stderr)
+    for paper in papers:
+        if paper.secondhand:
+            print(f"feedtui: {paper.id}: {SECONDHAND_NOTE}", file=sys.stderr)
     if not papers and not missing:
         print("feedtui: no papers to export", file=sys.stderr)
     status = _write_output(bibtex_entries(papers), args.output, f"{len(papers):,} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")

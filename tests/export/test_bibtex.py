@@ -267,3 +267,22 @@ def test_suffixes_and_capitalised_particles_are_written_as_bibtex_splits_them(na
     entry = bibtex_entry(make_paper(title="Edge Cases", authors=((name, ()), ("Ada Quill", ()))))
     assert f"  author = {{{written} and Ada Quill}},\n" in entry
     assert entry.startswith(f"@misc{{{family}2026edge,\n")
+
+
+def test_a_paper_known_only_from_a_post_is_cited_with_what_its_id_tells():
+    """A blog post linking arXiv:2612.00077 was cited with the post's title
+    and `Anonymous`, as if they were the paper's."""
+    post = make_paper(
+        "2612.00077", title="A post about a brand new paper", authors=(), categories=("Lab news",),
+        published="2027-01-03T09:00:00", secondhand=True, sources=("https://blog.example.org/feed.xml",),
+    )
+    post.abs_url = "https://blog.example.org/2027/01/new-paper"
+    assert bibtex_entry(post) == (
+        "@misc{arxiv261200077,\n"
+        "  year = {2026},\n"
+        "  month = dec,\n"
+        "  eprint = {2612.00077},\n"
+        "  archivePrefix = {arXiv},\n"
+        "  url = {https://arxiv.org/abs/2612.00077}\n"
+        "}\n"
+    )

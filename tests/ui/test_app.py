@@ -1220,6 +1220,28 @@ async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_hea
         assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
 
 
+async def test_b_on_a_paper_known_only_from_a_post_says_its_title_and_authors_are_left_out(make_engine):
+    """`b` copied the post's title and `Anonymous` as the paper's, and said
+    only "Copied BibTeX for 2612.00077v1"."""
+    from tests.factories import make_paper
+
+    post = make_paper(
+        "2612.00077", title="A post about a brand new paper", abstract="A widget post.", authors=(), categories=(),
+        published="2026-11-25T10:00:00", secondhand=True, sources=("https://blog.example.org/feed.xml",),
+    )
+    app = FeedtuiApp(make_engine(papers=[post]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("b")
+        await pilot.pause()
+        assert "title" not in app.copier.copied[-1] and "eprint = {2612.00077}" in app.copier.copied[-1]
+        assert app._notifications and list(app._notifications)[-1].message == (
+            "Copied BibTeX for 2612.00077, known only from a post that links it: "
+            "written without the post's title and authors until its arXiv record arrives"
+        )
+
+
 async def test_a_detail_without_an_abstract_has_no_gap_for_one(make_engine):
     """Two empty lines stood where the abstract would be."""
     from feedtui.model import TopicDefinition

@@ -18,6 +18,11 @@ December 2026, `hep-th/9901001` January 1999): the month its first version
 was submitted, exact, where the paper's date may be a category feed's
 announcement (a December paper announced on 4 January) or an estimate. A
 paper from elsewhere keeps its own date.
+
+A paper known only from a post that links it (`Paper.secondhand`) has the
+post's title and authors, not its own: its entry holds only what the id
+tells for sure (eprint, year, month, url), and the caller says so with
+`SECONDHAND_NOTE`.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ _ENCODER = UnicodeToLatexEncoder(
     unknown_char_policy="keep",
     unknown_char_warning=False,
 )
+SECONDHAND_NOTE = "known only from a post that links it: written without the post's title and authors until its arXiv record arrives"
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _STOP = {"a", "an", "the", "on", "of", "for", "and", "in", "to", "towards", "toward", "via", "with"}
 
@@ -165,8 +171,11 @@ def citation_key(paper: Paper) -> str:
     When the first author's name gives no such word (`张伟`, `محمد`: no
     ASCII letters, and nothing here to transliterate with), the key is the
     paper's id instead (`arxiv260901234`): stable, unique, ASCII, and it
-    leads back to the paper. `anon` is kept for papers with no author.
+    leads back to the paper. So is a paper known only from a post, whose
+    authors are the post's. `anon` is kept for papers with no author.
     """
+    if paper.secondhand:
+        return _id_key(paper)
     if not paper.authors:
         family = "anon"
     else:
@@ -306,12 +315,11 @@ def _author_field(paper: Paper) -> str:
 
 def bibtex_entry(paper: Paper, key: str | None = None) -> str:
     date = citation_date(paper)
-    fields: list[tuple[str, str]] = [
-        ("title", "{" + latex_title(paper) + "}"),
-        ("author", _author_field(paper)),
-        ("year", str(date.year)),
-        ("month", MONTHS[date.month - 1]),
-    ]
+    dated = [("year", str(date.year)), ("month", MONTHS[date.month - 1])]
+    if paper.secondhand:
+        fields = [*dated, ("eprint", paper.id), ("archivePrefix", "arXiv"), ("url", f"https://arxiv.org/abs/{paper.id}")]
+        return _entry(key or citation_key(paper), fields)
+    fields = [("title", "{" + latex_title(paper) + "}"), ("author", _author_field(paper)), *dated]
     if paper.is_arxiv:
         fields += [("eprint", paper.versioned_id), ("archivePrefix", "arXiv")]
         if paper.primary_category:
@@ -324,8 +332,12 @@ def bibtex_entry(paper: Paper, key: str | None = None) -> str:
     url = _verbatim(safe_link(paper.abs_url))
     if url:
         fields.append(("url", url))
+    return _entry(key or citation_key(paper), fields)
+
+
+def _entry(key: str, fields: list[tuple[str, str]]) -> str:
     body = ",\n".join(f"  {name} = {{{value}}}" if name != "month" else f"  {name} = {value}" for name, value in fields)
-    return f"@misc{{{key or citation_key(paper)},\n{body}\n}}\n"
+    return f"@misc{{{key},\n{body}\n}}\n"
 
 
 def bibtex_entries(papers: Iterable[Paper]) -> str:

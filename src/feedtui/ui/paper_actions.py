@@ -42,9 +42,12 @@ def copy_link(app: App, paper: Paper) -> None:
 
 
 def copy_bibtex(app: App, paper: Paper) -> None:
-    from feedtui.export.bibtex import bibtex_entry
+    from feedtui.export.bibtex import SECONDHAND_NOTE, bibtex_entry
 
     app.copier.put(bibtex_entry(paper))
+    if paper.secondhand:
+        app.notify(f"Copied BibTeX for {paper.id}, {SECONDHAND_NOTE}", severity="warning", markup=False)
+        return
     # A feed item's id is feedtui's own hash, which says nothing to the reader.
     what = paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.readable_title), 40)}”"
     app.notify(f"Copied BibTeX for {what}", markup=False)

@@ -107,6 +107,16 @@ def test_bibtex_for_a_topic_and_for_the_starred_papers(env, capsys):
     assert eprints(capsys.readouterr().out) == ["2609.01234v1", "2609.05555v1"]
 
 
+@pytest.mark.parametrize("name", ["Starred", "★ Starred", "starred"])
+def test_bibtex_topic_starred_is_the_reading_list(env, capsys, name):
+    """`papers Starred` lists the reading list, but `export bibtex --topic
+    Starred` was "no topic called 'Starred'"."""
+    assert env.run("star", "2609.05555", "2609.01234") == 0
+    capsys.readouterr()
+    assert env.run("export", "bibtex", "--topic", name) == 0
+    assert eprints(capsys.readouterr().out) == ["2609.01234v1", "2609.05555v1"]
+
+
 def test_papers_starred_lists_the_reading_list_for_scripts(env, capsys):
     """`papers Starred` was "no topic called 'Starred'": the reading list
     reached scripts only as BibTeX or as ids inside `export json`."""

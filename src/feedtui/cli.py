@@ -231,7 +231,7 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
     )
     which = bib.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
-    which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first")
+    which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first (Starred: as --starred)")
     bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version, or web: ids")
     opml = action(
         formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",
@@ -955,14 +955,16 @@ def _cmd_import(engine, args) -> int:
 
 def _export_bibtex(engine, args) -> int:
     from feedtui.export.bibtex import SECONDHAND_NOTE, bibtex_entries
+    from feedtui.topics.names import is_reading_list_name
 
     if sum((args.starred, args.topic is not None, bool(args.ids))) != 1:
         raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
     library = engine.library
     missing: list[str] = []
-    if args.topic is not None:
+    starred = args.starred or (args.topic is not None and is_reading_list_name(args.topic))  # as `papers Starred`
+    if args.topic is not None and not starred:
         positions = engine.topic_positions(engine.topic(args.topic).name)
-    elif args.starred:
+    elif starred:
         positions = _starred_positions(engine)
         starred = sorted(engine.state.starred_ids())
         missing = [f"{pid}: starred, but not in the cache (refresh a topic it belongs to)" for pid in starred if pid not in library.pos]

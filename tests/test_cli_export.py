@@ -529,6 +529,41 @@ def test_json_import_updates_unread_counts_and_keeps_what_is_here(env, tmp_path,
     assert set(state["read"]) == {"2609.01234", "2609.01240"}
 
 
+def test_json_import_does_not_hide_a_catalogue_topic_followed_here(env, capsys):
+    """An export from a machine where 'Dark Matter' was removed hid it here
+    too, followed as it was: it left the reader, and every command blamed the
+    config file ("renamed or removed in the config file?")."""
+    at = {"at": "2026-09-01T00:00:00+00:00"}
+    exported = write_state(env.tmp, hidden_topics={"Dark Matter": at, "LLM Inference": at})
+    assert env.run("follow", "Dark Matter") == 0
+    capsys.readouterr()
+    assert env.run("import", "json", str(exported)) == 0
+    err = capsys.readouterr().err
+    assert "  hidden catalogue topics: 1 added, 0 already here\n" in err
+    assert "  kept 'Dark Matter': you follow it here, so the import does not hide it (feedtui topic rm 'Dark Matter' would)\n" in err
+    assert "you follow" not in err.replace("you follow it here", "")
+    topics = topics_json(env, capsys)
+    assert topics["Dark Matter"]["following"] and "LLM Inference" not in topics
+    assert capsys.readouterr().err == ""
+
+
+def test_a_follow_of_a_hidden_catalogue_topic_names_topic_restore_not_the_config_file(env, capsys):
+    at = {"at": "2026-09-01T00:00:00+00:00"}
+    exported = write_state(env.tmp, follows={"Dark Matter": {"since": at["at"]}}, hidden_topics={"Dark Matter": at})
+    assert env.run("import", "json", str(exported)) == 0
+    err = capsys.readouterr().err
+    assert "  you follow catalogue topics that are hidden here: Dark Matter (feedtui topic restore 'Dark Matter' shows one again)\n" in err
+    assert "config" not in err
+    assert env.run("topics") == 0
+    assert capsys.readouterr().err == (
+        "feedtui: you follow 'Dark Matter', but the catalogue topic 'Dark Matter' is hidden (removed here or by an import): "
+        "feedtui topic restore 'Dark Matter' shows it again, feedtui unfollow 'Dark Matter' drops the follow\n"
+    )
+    assert env.run("topic", "restore", "dark matter") == 0
+    assert topics_json(env, capsys)["Dark Matter"]["following"]
+    assert capsys.readouterr().err == ""
+
+
 def test_json_import_refuses_newer_formats_and_non_json(env, tmp_path, capsys):
     newer = tmp_path / "newer.json"
     newer.write_text(json.dumps({"feedtui": "3.0.0", "format": 2, "read": {"2609.01234": {"at": "x"}}}))

@@ -160,9 +160,7 @@ class Engine:
         self.problems.messages.extend(self.registry.problems())
         self.problems.messages.extend(self._release_orphaned_copies())
         self.problems.messages.extend(
-            f"you follow '{name}', but no topic is called that now (renamed or removed in the config file?): "
-            f"feedtui unfollow '{name}' drops the follow"
-            for name in (self.orphaned_follows() if self.config.topics_known else ())
+            self.orphaned_follow_problem(name) for name in (self.orphaned_follows() if self.config.topics_known else ())
         )
         # Topics added within adding_topics(), not yet in state.json (None outside it).
         self._topic_batch: dict[str, dict] | None = None
@@ -275,6 +273,23 @@ class Engine:
                 if not self.registry.same_name(name) and not same_name(name, self.config.left_out)
             ),
             key=str.casefold,
+        )
+
+    def hidden_catalogue_topic(self, name: str) -> str:
+        """The hidden catalogue topic that is `name` but for case ("" when none is)."""
+        return same_name(name, sorted(self.state.hidden_topics() & self.registry.catalogue_names))
+
+    def orphaned_follow_problem(self, name: str) -> str:
+        """Why the follow `name` shows no topic, and what to do about it."""
+        hidden = self.hidden_catalogue_topic(name)
+        if hidden:
+            return (
+                f"you follow '{name}', but the catalogue topic '{hidden}' is hidden (removed here or by an import): "
+                f"feedtui topic restore '{hidden}' shows it again, feedtui unfollow '{name}' drops the follow"
+            )
+        return (
+            f"you follow '{name}', but no topic is called that now (renamed or removed in the config file?): "
+            f"feedtui unfollow '{name}' drops the follow"
         )
 
     def drop_orphaned_follow(self, name: str) -> str:

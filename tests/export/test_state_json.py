@@ -120,6 +120,26 @@ def test_import_merges_and_never_deletes_or_overwrites(used_state, tmp_path):
     assert "read marks: 3 added, 1 already here" in summary.lines()
 
 
+def test_a_catalogue_topic_followed_here_is_not_hidden_by_the_import(used_state, tmp_path):
+    document = through_a_file(export_store(used_state))
+    document["hidden_topics"]["Dark Matter"] = {"at": "2026-09-01T00:00:00+00:00"}
+    here = open_state(tmp_path / "this-machine")
+    here.follow("dark matter")
+    here.follow("Quantum Error Correction")
+    summary = merge_into_store(here, document, source="state.json")
+    here.close()
+    after = reopened(tmp_path / "this-machine")
+    assert after["hidden_topics"] == {}
+    assert set(after["follows"]) == {"dark matter", "Quantum Error Correction", "Edge Inference", "Lab blog"}
+    assert summary.added["hidden_topics"] == 0
+    assert sorted(summary.kept) == [
+        "'Dark Matter': you follow it here, so the import does not hide it (feedtui topic rm 'Dark Matter' would)",
+        "'Quantum Error Correction': you follow it here, so the import does not hide it (feedtui topic rm 'Quantum Error Correction' would)",
+    ]
+    assert summary.skipped == [] and summary.conflicts == []
+    assert "kept 'Dark Matter': you follow it here, so the import does not hide it (feedtui topic rm 'Dark Matter' would)" in summary.lines()
+
+
 def test_a_topic_that_differs_in_its_description_only_says_so(tmp_path):
     lab = {"feeds": ["https://lab.example.org/atom.xml"]}
     document = {

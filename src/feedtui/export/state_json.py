@@ -18,7 +18,8 @@ and topics from the config file (copy `config.toml` along).
 
 Import merges and never removes or overwrites: an item already here is kept
 as it is (a topic or preference that differs is reported as a conflict),
-anything new is added. Invalid items are skipped and reported, as the CLI
+anything new is added, except that a catalogue topic followed here is not
+hidden (that would take it from the reader). Invalid items are skipped and reported, as the CLI
 would refuse them (a topic whose query does not parse, a paper key that is
 neither an arXiv id nor a feed item's, a time that is not one, a hidden topic
 the catalogue does not have); a document that is not a feedtui export, or
@@ -79,6 +80,8 @@ class ImportSummary:
     added: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TABLES})
     already_here: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TABLES})
     conflicts: list[str] = field(default_factory=list)
+    # What this machine keeps although the import would change it (not an error).
+    kept: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     topics_added: list[str] = field(default_factory=list)
@@ -93,6 +96,7 @@ class ImportSummary:
             f"{_WORDS[t]}: {self.added[t]} added, {self.already_here[t]} already here" for t in TABLES
         ]
         out += [f"kept this machine's {c}" for c in self.conflicts]
+        out += [f"kept {k}" for k in self.kept]
         out += [f"skipped {s}" for s in self.skipped]
         out += self.notes
         return out
@@ -143,6 +147,9 @@ def merge_into_store(
                 continue
             key, doc = checked
             here = current[table].get(key, additions[table].get(key))
+            if here is None and table == HIDDEN_TOPICS and store.is_following(key):
+                summary.kept.append(f"'{key}': you follow it here, so the import does not hide it (feedtui topic rm '{key}' would)")
+                continue
             if here is None and table == TOPICS:
                 problem = topic_name_problem(key)
                 other = topics_added.get(name_key(key), "")
@@ -177,7 +184,14 @@ def import_state(engine, data: Any, *, source: str = "the import") -> ImportSumm
     engine.reload_topics()
     engine.library.recount()
     shown = {name_key(name) for name in engine.registry.names()}
-    missing = sorted(name for name in engine.state.follows() if name_key(name) not in shown)
+    not_shown = sorted(name for name in engine.state.follows() if name_key(name) not in shown)
+    hidden = [name for name in not_shown if engine.hidden_catalogue_topic(name)]
+    missing = [name for name in not_shown if name not in hidden]
+    if hidden:
+        summary.notes.append(
+            "you follow catalogue topics that are hidden here: " + ", ".join(hidden)
+            + f" (feedtui topic restore '{engine.hidden_catalogue_topic(hidden[0])}' shows one again)"
+        )
     if missing:
         summary.notes.append(
             "you follow topics that do not exist here: " + ", ".join(missing)

@@ -564,6 +564,20 @@ def test_a_follow_of_a_hidden_catalogue_topic_names_topic_restore_not_the_config
     assert capsys.readouterr().err == ""
 
 
+def test_json_import_skips_the_follow_of_a_topic_whose_name_is_taken_here_in_another_spelling(env, capsys):
+    since = {"since": "2026-09-01T00:00:00+00:00"}
+    exported = write_state(
+        env.tmp, topics={"WIDGETS": {"query": "ti:quillon"}}, follows={"WIDGETS": since, "Edge Inference": since}
+    )
+    assert env.run("import", "json", str(exported)) == 1
+    err = capsys.readouterr().err
+    assert "  follows: 1 added, 0 already here\n" in err
+    assert "  skipped topic 'WIDGETS' and its follow: there is a topic called 'Widgets' already" in err
+    topics = topics_json(env, capsys)
+    assert not topics["Widgets"]["following"] and topics["Edge Inference"]["following"]
+    assert topics["Widgets"]["definition"] == {"query": "abs:widgets"}
+
+
 def test_json_import_refuses_newer_formats_and_non_json(env, tmp_path, capsys):
     newer = tmp_path / "newer.json"
     newer.write_text(json.dumps({"feedtui": "3.0.0", "format": 2, "read": {"2609.01234": {"at": "x"}}}))

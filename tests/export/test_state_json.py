@@ -140,6 +140,29 @@ def test_a_catalogue_topic_followed_here_is_not_hidden_by_the_import(used_state,
     assert "kept 'Dark Matter': you follow it here, so the import does not hide it (feedtui topic rm 'Dark Matter' would)" in summary.lines()
 
 
+def test_the_follow_of_a_topic_skipped_for_its_name_is_skipped_with_it(tmp_path):
+    """The follow of 'MyTopic' was added (and counted) though 'MyTopic' was
+    skipped for the 'mytopic' here: it made that other topic followed."""
+    since = {"since": "2026-10-01T00:00:00+00:00"}
+    document = {
+        "feedtui": "0.1.0",
+        "format": 1,
+        "topics": {"MyTopic": {"query": "ti:quillon"}, "Other": {"query": "ti:other"}},
+        "follows": {"MyTopic": since, "Other": since, "Edge Inference": since},
+    }
+    here = open_state(tmp_path / "x")
+    here.put_topic("mytopic", {"query": "ti:marrow", "description": ""})
+    summary = merge_into_store(
+        here, document, topic_name_problem=lambda name: "there is a topic called 'mytopic' already" if name == "MyTopic" else ""
+    )
+    state = here.export()
+    here.close()
+    assert set(state["follows"]) == {"Other", "Edge Inference"}
+    assert set(state["topics"]) == {"mytopic", "Other"}
+    assert summary.added["follows"] == 2
+    assert summary.skipped == ["topic 'MyTopic' and its follow: there is a topic called 'mytopic' already"]
+
+
 def test_a_topic_that_differs_in_its_description_only_says_so(tmp_path):
     lab = {"feeds": ["https://lab.example.org/atom.xml"]}
     document = {

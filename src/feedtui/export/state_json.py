@@ -128,7 +128,9 @@ def merge_into_store(
     """Add what `data` holds and this store lacks; raises StateImportError for an
     unusable document. `topic_name_problem` says why a topic new to the store
     cannot be added under its name ("" when it can); two names of the import
-    that differ only in case are one name, and the second is skipped."""
+    that differ only in case are one name, and the second is skipped. The
+    follow of a topic skipped for its name is skipped with it: follows go by
+    name, case aside, so it would follow the topic here that has the name."""
     _check_header(data, source)
     tables = {table: _table(data, table, source) for table in TABLES}
     current = store.export()
@@ -137,6 +139,8 @@ def merge_into_store(
     # The topics added so far by name_key: looking through them all for each
     # topic made importing N topics take N² time.
     topics_added: dict[str, str] = {}
+    # name_key of a topic skipped for its name → (its line in summary.skipped, name, why).
+    refused_names: dict[str, tuple[int, str, str]] = {}
     for table, incoming in tables.items():
         for raw_key, doc in incoming.items():
             if table == PREFS and machine_pref(raw_key):
@@ -155,6 +159,8 @@ def merge_into_store(
                 other = topics_added.get(name_key(key), "")
                 if problem or other:
                     why = problem or f"the import names a topic '{other}' already, the same but for case"
+                    if problem:
+                        refused_names.setdefault(name_key(key), (len(summary.skipped), key, why))
                     summary.skipped.append(f"topic '{key}': {why}")
                     continue
             if here is None:
@@ -168,8 +174,23 @@ def merge_into_store(
             conflict = _conflict(table, key, here, doc)
             if conflict:
                 summary.conflicts.append(conflict)
+    _skip_follows_of(refused_names, topics_added, additions[FOLLOWS], summary)
     store.replace_all(additions)
     return summary
+
+
+def _skip_follows_of(
+    refused_names: dict[str, tuple[int, str, str]], topics_added: dict[str, str], follows: dict[str, dict], summary: ImportSummary
+) -> None:
+    """Take back the follows of topics skipped for their names (`refused_names`:
+    name_key → their line in summary.skipped, name and why), saying so on that line."""
+    for name in list(follows):
+        refused = refused_names.get(name_key(name))
+        if refused and name_key(name) not in topics_added:
+            line, topic, why = refused
+            del follows[name]
+            summary.added[FOLLOWS] -= 1
+            summary.skipped[line] = f"topic '{topic}' and its follow: {why}"
 
 
 def import_state(engine, data: Any, *, source: str = "the import") -> ImportSummary:

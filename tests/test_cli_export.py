@@ -160,6 +160,26 @@ def test_bibtex_of_a_paper_known_only_from_a_post_leaves_the_posts_title_out_and
     )
 
 
+def test_papers_starred_says_how_many_starred_papers_are_not_in_the_cache(env, capsys):
+    """Stars imported from another machine for papers this cache lacks were
+    left out of `papers Starred` without a word: the reading list looked shorter."""
+    at = {"at": "2026-09-01T00:00:00+00:00"}
+    stars = {"2601.00042": at, "2609.01234": at, "web:0123456789abcdef": at}
+    assert env.run("import", "json", str(write_state(env.tmp, starred=stars))) == 0
+    capsys.readouterr()
+    for json_flag in ((), ("--json",)):
+        assert env.run("papers", "Starred", *json_flag) == 0
+        captured = capsys.readouterr()
+        assert "2609.01234" in captured.out and "2601.00042" not in captured.out
+        assert captured.err == (
+            "feedtui: 2 starred papers are not in the cache, so not listed: 2601.00042, web:0123456789abcdef\n"
+        )
+    assert env.run("unstar", "2609.01234") == 0
+    capsys.readouterr()
+    assert env.run("papers", "Widgets") == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):
     assert env.run("export", "bibtex", "2609.01234", "2601.99999") == 1
     captured = capsys.readouterr()

@@ -746,6 +746,7 @@ def _cmd_papers(engine, args) -> int:
         raise UsageError("--limit must be 0 or more")
     if is_reading_list_name(args.topic):  # no topic can have its name
         positions = _starred_positions(engine)
+        _tell_starred_not_cached(engine)
         if args.unread:
             positions = [i for i in positions if not engine.library.is_read(i)]
     else:
@@ -774,6 +775,15 @@ def _starred_positions(engine) -> list[int]:
     from feedtui.ui.presenter import starred_positions
 
     return starred_positions(engine.library, engine.state.starred_view())
+
+
+def _tell_starred_not_cached(engine) -> None:
+    from feedtui.ui.presenter import not_cached_note, starred_not_cached
+
+    missing = starred_not_cached(engine.library, engine.state.starred_view())
+    if missing:
+        shown = ", ".join(missing[:10]) + (", …" if len(missing) > 10 else "")
+        print(f"feedtui: {not_cached_note(len(missing))}: {shown}", file=sys.stderr)
 
 
 def _cmd_follow(engine, args) -> int:

@@ -318,6 +318,27 @@ async def test_n_in_the_reading_list_rounds_within_it(make_engine):
         assert "No unread papers left in the reading list" in [n.message for n in app._notifications]
 
 
+async def test_the_reading_list_says_how_many_starred_papers_are_not_in_the_cache(make_engine):
+    """Stars imported from another machine for papers this cache lacks were
+    left out of the reading list without a word."""
+    engine = make_engine()
+    engine.state.star(["2601.00042", "2601.00043"])
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.show_topic(STARRED_VIEW)
+        await pilot.pause()
+        header = main.query_one(TopicHeader).text
+        assert "2 starred papers are not in the cache, so not listed." in header
+        assert main.query_one(PaperList).empty_message == "None of your starred papers is in the cache (see above)"
+        engine.star(["2611.00001"])
+        engine.state.unstar(["2601.00043"])
+        main.show_topic(STARRED_VIEW)
+        await pilot.pause()
+        assert len(main._cards) == 1
+        assert "1 starred paper is not in the cache, so not listed." in main.query_one(TopicHeader).text
+
+
 async def test_the_reading_lists_row_counts_its_unread_papers_as_topic_rows_do(make_engine):
     """It counted every starred paper, read or not, beside rows counting unread ones."""
     engine = make_engine()

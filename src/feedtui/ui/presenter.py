@@ -111,3 +111,14 @@ def starred_positions(library: Library, starred: dict) -> list[int]:
     rows, ids = library.rows, library.ids
     positions.sort(key=lambda i: (rows[i][C_PUBLISHED], ids[i]), reverse=True)
     return positions
+
+
+def starred_not_cached(library: Library, starred: dict) -> list[str]:
+    """The reading list's papers the cache lacks (starred on another machine
+    and imported, say), in id order: listed nowhere, so counted aloud."""
+    return sorted(pid for pid in starred if pid not in library.pos)
+
+
+def not_cached_note(count: int) -> str:
+    """What the reading list says of `count` (> 0) starred papers it cannot show."""
+    return f"{count:,} starred paper{'s are' if count != 1 else ' is'} not in the cache, so not listed"

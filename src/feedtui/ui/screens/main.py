@@ -33,7 +33,7 @@ from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_TITLE
 from feedtui.topics.momentum import Momentum, sort_trending
 from feedtui.topics.names import is_reading_list_name
-from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, starred_positions
+from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, not_cached_note, starred_not_cached, starred_positions
 from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
@@ -632,9 +632,11 @@ class MainScreen(Screen):
         library = engine.library
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.state.starred_view())
-            self.query_one(TopicHeader).show_header(
-                HeaderData(STARRED_VIEW, False, "", f"Your reading list: papers you starred with {self._key('paper.star')}.", virtual=True)
-            )
+            about = f"Your reading list: papers you starred with {self._key('paper.star')}."
+            missing = starred_not_cached(library, engine.state.starred_view())
+            if missing:
+                about += f" {not_cached_note(len(missing))}."
+            self.query_one(TopicHeader).show_header(HeaderData(STARRED_VIEW, False, "", about, virtual=True))
             self.query_one(MomentumChart).add_class("-hidden")
             self._header_momentum = None
         else:
@@ -697,6 +699,8 @@ class MainScreen(Screen):
         return hint
 
     def _empty_message(self, name: str, total: int) -> str:
+        if name == STARRED_VIEW and not total and self.engine.state.starred_view():
+            return "None of your starred papers is in the cache (see above)"
         if name == STARRED_VIEW:
             return f"No starred papers yet — press {self._key('paper.star')} on a paper to star it"
         if total and self.unread_only:

@@ -9,7 +9,7 @@ query is answered with `total_new` as its total (the count of all new papers
 arXiv would report). `disagree` makes the server return papers that do not
 match locally — as arXiv does when it stems words — whenever a received query
 contains a given term. `/rss/<cat>+<cat>` lists the announcements in any of
-those categories.
+those categories. An `id_list` request gets the records of those ids.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ class LoopbackArxiv:
     announced: datetime = datetime(2026, 10, 1, 4, 0, tzinfo=UTC)
     api_requests: list[ApiRequest] = field(default_factory=list)
     rss_requests: list[list[str]] = field(default_factory=list)
+    id_list_requests: list[list[str]] = field(default_factory=list)
 
     def install(self, httpserver) -> LoopbackArxiv:
         httpserver.expect_request("/api/query").respond_with_handler(self.answer_api)
@@ -107,6 +108,8 @@ class LoopbackArxiv:
 
     def answer_api(self, request: Request) -> Response:
         args = parse_qs(request.query_string.decode(), keep_blank_values=True)
+        if "id_list" in args:
+            return self.answer_id_list(args)
         text = args["search_query"][0]
         start = int(args.get("start", ["0"])[0])
         size = int(args.get("max_results", ["10"])[0])
@@ -125,6 +128,14 @@ class LoopbackArxiv:
                 found.update((e.id, e) for e in extra)
         ordered = sorted(found.values(), key=lambda e: (published(e), e.id), reverse=True)
         return _atom(ordered[start : start + size], len(ordered), start)
+
+    def answer_id_list(self, args: dict[str, list[str]]) -> Response:
+        """The records of the ids asked for, in the order asked (ids arXiv does not know are left out)."""
+        ids = args["id_list"][0].split(",")
+        self.id_list_requests.append(ids)
+        by_id = {e.id: e for e in self.corpus}
+        found = [by_id[i] for i in ids if i in by_id]
+        return _atom(found, len(found), 0)
 
     def answer_rss(self, request: Request) -> Response:
         names = unquote(request.path.removeprefix("/rss/")).split("+")

@@ -15,6 +15,8 @@ from feedtui.config import load_config
 from feedtui.engine import open_engine
 from feedtui.export.opml import FEEDTUI_NS
 
+from tests.arxiv_search import LoopbackArxiv, cli_against
+from tests.atom import Entry
 from tests.factories import make_paper
 
 OPML = Path(__file__).parent / "data" / "opml"
@@ -172,12 +174,50 @@ def test_papers_starred_says_how_many_starred_papers_are_not_in_the_cache(env, c
         captured = capsys.readouterr()
         assert "2609.01234" in captured.out and "2601.00042" not in captured.out
         assert captured.err == (
-            "feedtui: 2 starred papers are not in the cache, so not listed: 2601.00042, web:0123456789abcdef\n"
+            "feedtui: 2 starred papers are not in the cache, so not listed: 2601.00042, web:0123456789abcdef; "
+            "feedtui refresh fetches the arXiv ones\n"
         )
     assert env.run("unstar", "2609.01234") == 0
     capsys.readouterr()
     assert env.run("papers", "Widgets") == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_refresh_fetches_starred_arxiv_papers_the_cache_lacks_by_id(tmp_path, httpserver, monkeypatch, capsys):
+    """Stars moved with import json, of papers no feed lists any more, were
+    in the reading list nowhere, and nothing could fetch them back."""
+    old = [
+        Entry("2401.00042", title="An old starred paper", published="2024-01-05T10:00:00Z"),
+        Entry("2401.00043", title="Another old one", published="2024-01-06T10:00:00Z"),
+        Entry("hep-th/9901001", title="An old-style id", published="1999-01-04T10:00:00Z", categories=["hep-th"]),
+    ]
+    arxiv = LoopbackArxiv(old)
+    cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
+    monkeypatch.setattr("feedtui.refresh.ID_BATCH", 2)
+    at = {"at": "2026-09-01T00:00:00+00:00"}
+    stars = dict.fromkeys(["2401.00042", "2401.00043", "hep-th/9901001", "2401.09999", "web:0123456789abcdef"], at)
+    assert cli("import", "json", str(write_state(tmp_path, starred=stars))) == 0
+    capsys.readouterr()
+
+    assert cli("refresh") == 0
+    err = capsys.readouterr().err
+    assert arxiv.id_list_requests == [["2401.00042", "2401.00043"], ["2401.09999", "hep-th/9901001"]]
+    assert arxiv.search_requests == []
+    assert "feedtui: note: starred papers not in the cache (4): arXiv has no record of starred 2401.09999; " in err
+    assert cli("papers", "Starred", "--json") == 0
+    captured = capsys.readouterr()
+    assert [(p["id"], p["title"]) for p in json.loads(captured.out)] == [
+        ("2401.00043", "Another old one"),
+        ("2401.00042", "An old starred paper"),
+        ("hep-th/9901001", "An old-style id"),
+    ]
+    assert captured.err.startswith("feedtui: 2 starred papers are not in the cache, so not listed: 2401.09999, web:")
+
+    # Asked once a day: the id arXiv does not know is not asked for at every refresh.
+    assert cli("refresh") == 0
+    assert len(arxiv.id_list_requests) == 2
+    assert cli("refresh", "--force") == 0
+    assert arxiv.id_list_requests[2:] == [["2401.09999"]]
 
 
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):

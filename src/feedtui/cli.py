@@ -507,7 +507,7 @@ def _cmd_refresh(engine, args) -> int:
     from feedtui.refresh import Waiting
 
     names = [engine.topic(n).name for n in args.topics]
-    if not names and not engine.followed() and not engine.demo:
+    if not names and not engine.followed() and not engine.demo and not engine.starred_arxiv_not_cached():
         print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
         return EXIT_OK
     interactive = sys.stderr.isatty()
@@ -783,7 +783,7 @@ def _tell_starred_not_cached(engine) -> None:
     missing = starred_not_cached(engine.library, engine.state.starred_view())
     if missing:
         shown = ", ".join(missing[:10]) + (", …" if len(missing) > 10 else "")
-        print(f"feedtui: {not_cached_note(len(missing))}: {shown}", file=sys.stderr)
+        print(f"feedtui: {not_cached_note(missing, 'feedtui refresh', shown)}", file=sys.stderr)
 
 
 def _cmd_follow(engine, args) -> int:

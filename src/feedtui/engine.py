@@ -709,6 +709,15 @@ class Engine:
 
     # -- refresh -----------------------------------------------------------------
 
+    def starred_arxiv_not_cached(self) -> list[str]:
+        """The arXiv ids of starred papers the cache lacks (stars imported from
+        another machine, say), which a refresh of the followed topics asks for."""
+        starred = self.state.starred_ids()
+        if not starred:
+            return []  # the library need not be loaded
+        library = self.library
+        return sorted(pid for pid in starred if pid not in library.pos and split_arxiv_id(pid))
+
     async def refresh(
         self,
         names: Sequence[str] | None = None,
@@ -719,7 +728,8 @@ class Engine:
         on_activity: Callable[[RefreshProgress], None] | None = None,
         now: datetime | None = None,
     ) -> RefreshReport:
-        """Fetch the named topics (default: the followed ones) and store what comes.
+        """Fetch the named topics (default: the followed ones, and the starred
+        arXiv papers the cache lacks) and store what comes.
 
         A long refresh stores what it has every PERIODIC_COMMIT_S; `on_landed`
         is called after each such step that added or changed papers, so a
@@ -738,7 +748,12 @@ class Engine:
             report.finished = utcnow()
             return report
         plans, skipped = plan_refresh(
-            entries, settings=self.settings, fetch_state=self.fetch_state, now=now, force=force
+            entries,
+            settings=self.settings,
+            fetch_state=self.fetch_state,
+            now=now,
+            force=force,
+            starred_not_cached=self.starred_arxiv_not_cached() if not names else (),
         )
         report.sources.extend(skipped)
         # The day's count of all new arXiv papers is no source the user added:

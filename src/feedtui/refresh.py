@@ -22,6 +22,9 @@ lists the requests to make.
   fetched from the API, or not for more than a day and a half, the API fills
   the gap (its categories as `cat:` terms, batched like query topics).
 - Feed URLs are fetched every time, with conditional GET.
+- Starred arXiv papers the cache lacks (stars imported from another
+  machine, of papers no feed lists any more) are asked for by id, with the
+  API's `id_list`, `ID_BATCH` ids a request, once a day at most.
 - Whenever arXiv is asked anything, the count of all new arXiv papers in the
   last 28 days (a `submittedDate:[FROM TO TO]` query, one result) is fetched
   once a day: the denominator of the topics' momentum share.
@@ -43,7 +46,7 @@ from functools import partial
 
 from feedtui.model import Paper, SourceReport
 from feedtui.settings import Settings
-from feedtui.sources.arxiv_api import build_query_url, category_feed_url, fetch_query
+from feedtui.sources.arxiv_api import API_ERROR_PREFIX, build_id_list_url, build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
 from feedtui.store.fetch_state import FetchState, new_papers_key
@@ -57,14 +60,20 @@ SLACK = timedelta(days=2)
 # arXiv's own limit on the results of one query.
 MAX_RESULTS_PER_REQUEST = 10_000
 RSS_COVERS = timedelta(hours=36)
+# Ids asked for in one id_list request: a URL of about 1,500 characters.
+ID_BATCH = 100
+# The "answered" key of the requests for starred papers the cache lacks.
+STARRED_ANSWERED = "starred-not-cached"
 
 
 @dataclass(slots=True)
 class PlannedSource:
-    kind: str  # "api", "rss", "feed", "total"
+    kind: str  # "api", "rss", "feed", "total", "ids"
     label: str
     url: str = ""
     query: str = ""
+    # The arXiv ids asked for ("ids").
+    ids: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()
     # Signature keys of the topics answered by this source, for "answered today".
     answers: tuple[str, ...] = ()
@@ -164,7 +173,10 @@ def plan_refresh(
     fetch_state: FetchState,
     now: datetime,
     force: bool,
+    starred_not_cached: Sequence[str] = (),
 ) -> tuple[list[PlannedSource], list[SourceReport]]:
+    """The requests to make for `entries`, and the topics skipped (with why).
+    `starred_not_cached`: arXiv ids of starred papers the cache lacks."""
     window_start = now - timedelta(weeks=settings.window_weeks)
     today = now.date()
     plans: list[PlannedSource] = []
@@ -209,11 +221,23 @@ def plan_refresh(
         # A URL stored before feed URLs were checked may hold an escape sequence.
         label = f"{topics_label(names)} ({hide_passwords(clean_line(url, html_allowed=False))})"
         plans.append(PlannedSource("feed", label, url=url, topics=tuple(names)))
+    plans.extend(_starred_batches(starred_not_cached, fetch_state, now, force))
     if any(p.kind in ("api", "rss") for p in plans):
         key = new_papers_key(now)
         if fetch_state.total(key, today) is None:
             plans.append(PlannedSource("total", "arXiv new-paper count", query=total_query(now), answers=(key,)))
     return plans, skipped
+
+
+def _starred_batches(ids: Sequence[str], fetch_state: FetchState, now: datetime, force: bool) -> list[PlannedSource]:
+    """Requests for starred papers the cache lacks, unless asked for today
+    (an id arXiv does not return would otherwise be asked for at every refresh)."""
+    last = fetch_state.answered_at(STARRED_ANSWERED)
+    if not ids or (not force and last is not None and last.date() == now.date() and last <= now):
+        return []
+    batches = [tuple(ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)]
+    label = f"starred papers not in the cache ({len(ids):,})"
+    return [PlannedSource("ids", label, ids=batch, answers=(STARRED_ANSWERED,)) for batch in batches]
 
 
 def _api_batches(topics: list[tuple[TopicEntry, datetime]], settings: Settings) -> list[PlannedSource]:
@@ -407,6 +431,8 @@ def _first_page(plan: PlannedSource, settings: Settings) -> str:
 def _expects_body(plan: PlannedSource, settings: Settings, fetch_state: FetchState) -> bool:
     """Whether the answer will most likely be a body to parse: a request with
     nothing to make it conditional (never answered, or no validators sent)."""
+    if plan.kind == "ids":
+        return True
     if plan.kind == "api":
         url = _first_page(plan, settings)
     elif plan.kind in ("rss", "feed"):
@@ -482,6 +508,8 @@ async def _fetch_one(
         report.papers = len(papers)
         report.reading_notes = tuple(dict.fromkeys(result.warnings))  # pages may repeat one
         return outcome
+    if plan.kind == "ids":
+        return await _fetch_ids(fetcher, parser, outcome, settings, now)
     if plan.kind == "total":
         url = build_query_url(settings.arxiv.api_url, plan.query, 0, 1)
         report.url = url
@@ -520,4 +548,35 @@ async def _fetch_one(
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
     report.reading_notes = tuple(parsed.warnings)
+    return outcome
+
+
+async def _fetch_ids(fetcher: Fetcher, parser: Parser, outcome: SourceOutcome, settings: Settings, now: datetime) -> SourceOutcome:
+    """The arXiv records of `outcome.plan.ids`, one request through the paced
+    lane; the ids arXiv does not return are named in a warning."""
+    report = outcome.report
+    url = report.url = build_id_list_url(settings.arxiv.api_url, outcome.plan.ids)
+    fetched = await fetcher.get(url)
+    report.status = fetched.status
+    report.requests = fetched.attempts or 1
+    if not fetched.ok:
+        report.ok, report.error = False, fetched.error
+        return outcome
+    try:
+        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, url, now=now)
+    except FeedError as error:
+        report.ok, report.error = False, str(error)
+        return outcome
+    api_errors = [w for w in parsed.warnings if w.startswith(API_ERROR_PREFIX)]
+    if api_errors:
+        report.ok, report.error = False, api_errors[0]
+        return outcome
+    wanted = set(outcome.plan.ids)
+    outcome.papers = [paper for paper in parsed.papers if paper.id in wanted]
+    report.papers = len(outcome.papers)
+    report.reading_notes = tuple(parsed.warnings)
+    unanswered = sorted(wanted - {paper.id for paper in outcome.papers})
+    if unanswered:
+        shown = ", ".join(unanswered[:10]) + (", …" if len(unanswered) > 10 else "")
+        report.warning = f"arXiv has no record of starred {shown}; feedtui unstar ID drops a star arXiv does not know"
     return outcome

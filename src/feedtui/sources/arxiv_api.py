@@ -80,6 +80,13 @@ def build_query_url(api_url: str, search_query: str, start: int, max_results: in
     return f"{api_url}{separator}{params}"
 
 
+def build_id_list_url(api_url: str, ids: Sequence[str]) -> str:
+    """The API URL that asks for the records of these arXiv ids (`id_list`), all on one page."""
+    params = urlencode({"id_list": ",".join(ids), "start": 0, "max_results": len(ids)}, safe=":,/")
+    separator = "&" if "?" in api_url else "?"
+    return f"{api_url}{separator}{params}"
+
+
 def category_feed_url(rss_url: str, categories: Sequence[str]) -> str:
     """One arXiv RSS URL for several categories: `<rss_url>cs.DC+cs.AR`."""
     if not categories:

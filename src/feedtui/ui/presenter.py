@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from feedtui.library import Library
-from feedtui.model import shown_title
+from feedtui.model import shown_title, split_arxiv_id
 from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
 from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
@@ -119,6 +119,14 @@ def starred_not_cached(library: Library, starred: dict) -> list[str]:
     return sorted(pid for pid in starred if pid not in library.pos)
 
 
-def not_cached_note(count: int) -> str:
-    """What the reading list says of `count` (> 0) starred papers it cannot show."""
-    return f"{count:,} starred paper{'s are' if count != 1 else ' is'} not in the cache, so not listed"
+def not_cached_note(missing: Sequence[str], fetch: str, shown: str = "") -> str:
+    """What the reading list says of the starred papers it cannot show
+    (`missing`, not empty): `shown` (their ids, say) after their count, and
+    that `fetch` (a refresh) fetches those with arXiv ids."""
+    count = len(missing)
+    note = f"{count:,} starred paper{'s are' if count != 1 else ' is'} not in the cache, so not listed"
+    if shown:
+        note += f": {shown}"
+    if any(split_arxiv_id(pid) for pid in missing):
+        note += f"; {fetch} fetches the arXiv ones"
+    return note

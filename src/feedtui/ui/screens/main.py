@@ -635,7 +635,7 @@ class MainScreen(Screen):
             about = f"Your reading list: papers you starred with {self._key('paper.star')}."
             missing = starred_not_cached(library, engine.state.starred_view())
             if missing:
-                about += f" {not_cached_note(len(missing))}."
+                about += f" {not_cached_note(missing, self._key('app.refresh_all'))}."
             self.query_one(TopicHeader).show_header(HeaderData(STARRED_VIEW, False, "", about, virtual=True))
             self.query_one(MomentumChart).add_class("-hidden")
             self._header_momentum = None
@@ -1330,7 +1330,7 @@ class MainScreen(Screen):
             self.refresh_topics([self.current], force=True)
 
     def action_refresh_all(self) -> None:
-        if not self.engine.followed():
+        if not self.engine.followed() and not self.engine.starred_arxiv_not_cached():
             self.notify("Follow a topic first (f), then R refreshes everything you follow", markup=False)
             return
         if self.refresh_busy:

@@ -14,6 +14,7 @@ from feedtui.cli import main
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import UTC, TopicDefinition, utcnow
+from tests.factories import make_paper
 
 ETAG = '"invented-1"'
 
@@ -66,6 +67,40 @@ async def test_all_304_saves_answers_without_loading_the_library(tmp_path, https
     assert (await third.refresh()).sources[0].not_modified  # the validators were kept
     third.close()
     assert [r.headers.get("If-None-Match") for r, _ in httpserver.log] == [None, ETAG, ETAG]
+
+
+def test_finding_starred_papers_the_cache_lacks_loads_the_library_only_when_the_cache_or_stars_changed(tmp_path):
+    """A refresh asks which starred arXiv papers the cache lacks (to fetch
+    them by id); the answer is kept, so a refresh of 304s still loads nothing."""
+    data = tmp_path / "data"
+
+    def missing() -> tuple[list[str], bool]:
+        engine = engine_at(data)
+        try:
+            return engine.starred_arxiv_not_cached(), engine.library_loaded
+        finally:
+            engine.close()
+
+    first = engine_at(data)
+    first.cache.store([make_paper("2611.00001")], {}, utcnow())
+    first.state.star(["2611.00001", "2611.00002", "web:0123456789abcdef"])
+    first.state.flush()
+    first.close()
+    assert missing() == (["2611.00002"], True)
+    assert missing() == (["2611.00002"], False)
+    unstarring = engine_at(data)
+    unstarring.state.unstar(["2611.00002"])
+    unstarring.state.flush()
+    unstarring.close()
+    assert missing() == ([], True)  # the stars changed
+    assert missing() == ([], False)
+    storing = engine_at(data)
+    storing.state.star(["2611.00003"])
+    storing.state.flush()
+    storing.cache.store([make_paper("2611.00003")], {}, utcnow())
+    storing.close()
+    assert missing() == ([], True)  # the cache changed
+    assert missing() == ([], False)
 
 
 def test_the_cli_prunes_after_storing_papers(tmp_path, httpserver, capsys):

@@ -14,6 +14,8 @@ disk and are meant to run in a worker thread in the TUI.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -30,7 +32,7 @@ from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, s
 from feedtui.store.cache import PaperCache, StoreOutcome
 from feedtui.store.codec import C_SHARD
 from feedtui.store.fetch_state import FetchState
-from feedtui.store.files import StoreError
+from feedtui.store.files import StoreError, atomic_write
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TOPICS, StateStore
 from feedtui.store.tags import TagStore, TagUpdate
@@ -57,6 +59,8 @@ if TYPE_CHECKING:
 
 # Marks the app's copy of a config topic (stored by an edit) in state.json.
 CONFIG_COPY = "config_copy"
+# What Engine.starred_arxiv_not_cached last found, for the cache and stars it saw.
+STARS_CHECKED_FILE = "stars-checked.json"
 
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
@@ -711,12 +715,32 @@ class Engine:
 
     def starred_arxiv_not_cached(self) -> list[str]:
         """The arXiv ids of starred papers the cache lacks (stars imported from
-        another machine, say), which a refresh of the followed topics asks for."""
-        starred = self.state.starred_ids()
+        another machine, say), which a refresh of the followed topics asks for.
+
+        Finding them needs the library, a second to load at 40,000 papers,
+        which a refresh of 304s otherwise never loads: the answer is kept in
+        STARS_CHECKED_FILE with the cache's generation and the stars it was
+        found for, and taken from there while both are the same."""
+        starred = {pid for pid in self.state.starred_ids() if split_arxiv_id(pid)}
         if not starred:
             return []  # the library need not be loaded
+        stars = hashlib.blake2b("\n".join(sorted(starred)).encode(), digest_size=12).hexdigest()
+        checked = self.data_dir / STARS_CHECKED_FILE
+        if not self.library_loaded:
+            try:
+                kept = json.loads(checked.read_bytes())
+                if kept["generation"] == self.cache.generation() and kept["stars"] == stars:
+                    return [str(pid) for pid in kept["missing"]]
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
         library = self.library
-        return sorted(pid for pid in starred if pid not in library.pos and split_arxiv_id(pid))
+        missing = sorted(pid for pid in starred if pid not in library.pos)
+        record = {"generation": self.known_generation, "stars": stars, "missing": missing}
+        try:
+            atomic_write(checked, json.dumps(record).encode(), sync=False)
+        except StoreError:
+            pass  # found again next time
+        return missing
 
     async def refresh(
         self,

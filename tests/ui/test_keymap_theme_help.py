@@ -607,6 +607,28 @@ async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_
         assert changed.theme == "dracula"
 
 
+async def test_writing_the_default_theme_into_the_config_overrides_a_pick(open_app):
+    """With no theme line, a theme picked in the app is kept; writing
+    `theme = "textual-dark"` (the default) in afterwards is a change too."""
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.theme = "gruvbox"
+        await pilot.pause()
+    app.engine.close()
+
+    again = open_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert again.theme == "gruvbox"
+    again.engine.close()
+
+    written = open_app('theme = "textual-dark"\n')
+    async with written.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert written.theme == "textual-dark"
+
+
 # -- the other [general] settings reach the app ----------------------------------------
 
 

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector
+from feedtui.settings import Settings
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
@@ -103,15 +104,25 @@ class FeedtuiApp(App):
         """The theme last picked in the app, unless the config's theme changed since."""
         state, configured = self.engine.state, self.engine.settings.theme
         picked = state.pref("theme")
-        if picked in self.available_themes and state.pref("theme_config", configured) == configured:
+        written = self._theme_written()
+        then = state.pref("theme_config", written)
+        # Before the line was told from the default, a pick stored the default's
+        # name for "no theme line": that still means the config said nothing new.
+        unchanged = then == written or (then == Settings().theme and written in ("", then))
+        if picked in self.available_themes and unchanged:
             return picked
         return configured
+
+    def _theme_written(self) -> str:
+        """The config's `theme` as written, or "" with no such line: writing
+        the default theme's name in is a change too (it overrides a pick)."""
+        return self.engine.settings.theme if "general.theme" in self.engine.config.lines else ""
 
     def watch_theme(self, theme: str) -> None:
         engine = getattr(self, "engine", None)
         if engine is not None and engine.state.pref("theme") != theme:
             engine.state.set_pref("theme", theme)
-            engine.state.set_pref("theme_config", engine.settings.theme)
+            engine.state.set_pref("theme_config", self._theme_written())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.works_on(self.screen, action)

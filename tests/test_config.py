@@ -324,6 +324,66 @@ def test_key_names_textual_knows_are_accepted(tmp_path, keys):
     assert config.settings.keymap == {"paper.star": keys}
 
 
+@pytest.mark.parametrize(
+    ("keys", "sent_as"),
+    [("ctrl+m", "enter"), ("ctrl+i", "tab"), ("ctrl+[", "escape"), ("x,ctrl+h", "backspace")],
+)
+def test_a_key_the_terminal_sends_as_another_is_refused_naming_that_key(tmp_path, keys, sent_as):
+    """ctrl+m was accepted and shown in the footer, and pressing it was enter."""
+    path, config, problems = ui_check(tmp_path, f'[keymap]\npaper.star = "{keys}"\n')
+    key = keys.split(",")[-1]
+    assert problems == [
+        f'{path}:2: keymap.paper.star = "{keys}": most terminals send {key} as {sent_as}, so a binding on {key} '
+        f"never fires; use {sent_as} or another key; keeping its default keys"
+    ]
+    assert config.settings.keymap == {}
+
+
+@pytest.mark.parametrize(("keys", "as_sent"), [("shift+x", "X"), ("shift+X", "X"), ("y,shift+é", "y,É"), ("alt+?", "alt+question_mark")])
+def test_shift_and_a_letter_is_the_capital_the_terminal_sends(tmp_path, keys, as_sent):
+    """shift+x was kept as written: Textual names that key X, so it never fired."""
+    _, config, problems = ui_check(tmp_path, f'[keymap]\npaper.star = "{keys}"\n')
+    assert problems == []
+    assert config.settings.keymap == {"paper.star": as_sent}
+
+
+def test_shift_and_a_letter_clashes_with_the_capital(tmp_path):
+    """paper.star = "shift+s" was no clash with topics.sort's S, and S sorted."""
+    path = write(tmp_path, '[keymap]\npaper.star = "shift+s"\n')
+    config = load_config(path)
+    scopes = {"the paper list": [("paper.star", "s"), ("topics.sort", "S")]}
+    problems = [str(p) for p in check_ui_settings(config, themes={"textual-dark"}, scopes=scopes)]
+    assert problems == [
+        f"{path}:2: keymap.paper.star: 'S' is also the key of topics.sort on the same screen, "
+        "so paper.star keeps its default key 's'; to give it 'S', give topics.sort another key in [keymap] too"
+    ]
+    assert config.settings.keymap == {}
+
+
+def test_shift_and_a_character_that_is_not_a_letter_is_refused(tmp_path):
+    path, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "shift+1"\n')
+    assert problems == [
+        f'{path}:2: keymap.paper.star = "shift+1": a terminal sends shift+1 as the character it types '
+        "(! for shift+1, on most keyboards): write that character; keeping its default keys"
+    ]
+
+
+@pytest.mark.parametrize("key", ["é", "ü", "Ö", "ß", "€"])
+def test_a_single_character_outside_ascii_is_a_key(tmp_path, key):
+    """é was refused as "not a key name (a single character like x…)"."""
+    _, config, problems = ui_check(tmp_path, f'[keymap]\npaper.star = "{key}"\n')
+    assert problems == []
+    assert config.settings.keymap == {"paper.star": key}
+
+
+def test_an_invisible_character_is_named_by_its_code_point(tmp_path):
+    path, _, problems = ui_check(tmp_path, '[keymap]\npaper.star = "\\u200b"\n')
+    assert problems == [
+        f'{path}:2: keymap.paper.star = "\u200b": U+200B is an invisible character, not one a key types; '
+        "keeping its default keys"
+    ]
+
+
 def test_a_remapped_key_that_another_binding_holds_is_a_clash_and_not_applied(tmp_path):
     """It was applied anyway, and topic.follow was left with no key."""
     path, config, problems = ui_check(tmp_path, '[keymap]\n\npaper.star = "f"\n')

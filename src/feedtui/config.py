@@ -166,6 +166,15 @@ OPTIONS: tuple[Option, ...] = (
 )
 SECTIONS = ("general", "arxiv", "fetch", "keymap", "topic")
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+# Keys most terminals send as the same byte as another key (ctrl+m is \r, as
+# enter is): Textual gets the other key, and a binding on these never fires.
+SENT_AS = {
+    "ctrl+m": "enter",
+    "ctrl+i": "tab",
+    "ctrl+[": "escape",
+    "ctrl+left_square_bracket": "escape",
+    "ctrl+h": "backspace",
+}
 
 
 @dataclass(slots=True)
@@ -602,6 +611,8 @@ def check_ui_settings(
         if bad:
             problems.append(ConfigProblem(path, line, f"keymap.{binding_id} = {_show(keys)}: {bad}; keeping its default keys"))
             del settings.keymap[binding_id]
+            continue
+        settings.keymap[binding_id] = ",".join(_as_sent(k) for k in keys.split(","))
     problems.extend(_clashes(config, scopes))
     config.problems.extend(problems)
     return problems
@@ -612,10 +623,16 @@ def _key_name_problem(key: str) -> str:
     wrong = [m for m in modifiers if m not in MODIFIERS]
     if wrong:
         return f"'{wrong[0]}' is not a modifier (modifiers: {', '.join(MODIFIERS)})"
-    if name in _key_names():
-        return ""
+    if sent_as := SENT_AS.get(key):
+        return f"most terminals send {key} as {sent_as}, so a binding on {key} never fires; use {sent_as} or another key"
+    if modifiers == ["shift"] and len(name) == 1 and not name.isalpha():
+        return f"a terminal sends shift+{name} as the character it types (! for shift+1, on most keyboards): write that character"
+    if name in _key_names() or (len(name) == 1 and name.isprintable()):
+        return ""  # any character a key types (é on a French keyboard): Textual names it
+    if len(name) == 1:
+        return f"U+{ord(name):04X} is an invisible character, not one a key types"
     return (
-        f"'{name}' is not a key name (a single character like x, X or ?, or one of "
+        f"'{name}' is not a key name (a single character like x, X, é or ?, or one of "
         "escape, enter, tab, space, backspace, delete, insert, up, down, left, right, "
         "home, end, pageup, pagedown, f1…f24, question_mark, slash)"
     )
@@ -631,6 +648,21 @@ def _key_names() -> set[str]:
         names.add(character)
         names.add(_character_to_key(character))
     return names
+
+
+def _as_sent(key: str) -> str:
+    """A key as Textual names what the terminal sends for it: shift+s is S
+    (the terminal sends the capital; a binding on shift+s never fires), and a
+    character after a modifier has its key name (alt+? is alt+question_mark).
+    A key alone is left as written: Textual names it itself."""
+    from textual.keys import _character_to_key
+
+    *modifiers, name = key.strip().split("+")
+    if modifiers == ["shift"] and len(name) == 1 and name.isalpha():
+        return name.upper()
+    if modifiers and len(name) == 1:
+        name = _character_to_key(name)
+    return "+".join([*modifiers, name])
 
 
 def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:

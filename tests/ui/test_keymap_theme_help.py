@@ -456,6 +456,19 @@ async def test_two_bindings_swap_keys(open_app):
         assert after == [(True, False), (True, True)]  # s marks read, m stars
 
 
+async def test_shift_and_a_letter_and_a_letter_outside_ascii_work_as_keys(open_app):
+    """shift+x was shown in the footer and never fired (the terminal sends X);
+    é was refused as not a single character."""
+    app = open_app('[keymap]\npaper.star = "shift+x"\npaper.toggle_read = "é"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert app.engine.problems.messages == []
+        shown = footer_keys(app)
+        assert (shown["Star"], shown["Read"]) == ("X", "é")
+        after = await press_on_the_first_card(pilot, main, "X", "é")
+        assert after == [(False, True), (True, True)]
+
+
 # -- themes ---------------------------------------------------------------------------
 
 

@@ -384,6 +384,25 @@ def test_an_invisible_character_is_named_by_its_code_point(tmp_path):
     ]
 
 
+def test_a_key_textual_binds_on_every_screen_is_refused(tmp_path):
+    """app.help = "ctrl+p" took the command palette's key without a word."""
+    path, config, problems = ui_check(tmp_path, '[keymap]\npaper.star = "x,ctrl+p"\npaper.toggle_read = "ctrl+q"\n')
+    assert problems == [
+        f"{path}:2: keymap.paper.star: 'ctrl+p' is Textual's key for the command palette, on every screen, "
+        "so paper.star keeps its default key 's'; give paper.star another key",
+        f"{path}:3: keymap.paper.toggle_read: 'ctrl+q' is Textual's key for quitting, on every screen, which comes "
+        "before feedtui's keys, so paper.toggle_read keeps its default key 'm'; give paper.toggle_read another key",
+    ]
+    assert config.settings.keymap == {}
+
+
+@pytest.mark.parametrize("keymap", ['app.quit = "ctrl+q,x"', 'paper.star = "ctrl+c"', 'app.quit = "ctrl+c"'])
+def test_quit_may_have_ctrl_q_and_any_binding_ctrl_c(tmp_path, keymap):
+    """Textual's ctrl+q runs the app's quit; its ctrl+c only says how to quit."""
+    _, _, problems = ui_check(tmp_path, f"[keymap]\n{keymap}\n")
+    assert problems == []
+
+
 def test_a_remapped_key_that_another_binding_holds_is_a_clash_and_not_applied(tmp_path):
     """It was applied anyway, and topic.follow was left with no key."""
     path, config, problems = ui_check(tmp_path, '[keymap]\n\npaper.star = "f"\n')

@@ -597,7 +597,8 @@ def check_ui_settings(
             )
         )
         settings.theme = Settings().theme
-    known = {binding_id for bindings in scopes.values() for binding_id, _ in bindings}
+    defaults = {binding_id: default for bindings in scopes.values() for binding_id, default in bindings}
+    known = set(defaults)
     for binding_id, keys in list(settings.keymap.items()):
         line = config.lines.get(f"keymap.{binding_id}")
         if binding_id not in known:
@@ -612,7 +613,18 @@ def check_ui_settings(
             problems.append(ConfigProblem(path, line, f"keymap.{binding_id} = {_show(keys)}: {bad}; keeping its default keys"))
             del settings.keymap[binding_id]
             continue
-        settings.keymap[binding_id] = ",".join(_as_sent(k) for k in keys.split(","))
+        keys = settings.keymap[binding_id] = ",".join(_as_sent(k) for k in keys.split(","))
+        taken = next(((k, what) for k in keys.split(",") if (what := _taken_by_textual(binding_id, k))), None)
+        if taken:
+            key, what = taken
+            problems.append(
+                ConfigProblem(
+                    path, line,
+                    f"keymap.{binding_id}: '{key}' {what}, so {_keeps_default(binding_id, defaults[binding_id])}; "
+                    f"give {binding_id} another key",
+                )
+            )
+            del settings.keymap[binding_id]
     problems.extend(_clashes(config, scopes))
     config.problems.extend(problems)
     return problems
@@ -665,6 +677,24 @@ def _as_sent(key: str) -> str:
     return "+".join([*modifiers, name])
 
 
+def _taken_by_textual(binding_id: str, key: str) -> str:
+    """What Textual's own binding of `key` does, on every screen and before
+    feedtui's bindings, so that a remap onto it takes it away or never fires;
+    "" for a key Textual leaves to feedtui (ctrl+c: a remap onto it works, in
+    place of copying text selected with the mouse and the "press ctrl+q to
+    quit" hint), or for quit on ctrl+q, which Textual's binding does the same
+    way (it runs the app's quit)."""
+    if key == "ctrl+p":
+        return "is Textual's key for the command palette, on every screen"
+    if key == "ctrl+q" and binding_id != "app.quit":
+        return "is Textual's key for quitting, on every screen, which comes before feedtui's keys"
+    return ""
+
+
+def _keeps_default(binding_id: str, default: str) -> str:
+    return f"{binding_id} keeps its default key{'s' if ',' in default else ''} '{default}'"
+
+
 def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
     """A remap giving a key that another binding of the same place has:
     Textual would give the key to the remapped binding and leave the other
@@ -680,12 +710,11 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
     while clash := _first_clash(keymap, scopes):
         binding_id, key, others = clash
         del keymap[binding_id]
-        default = defaults[binding_id]
         problems.append(
             ConfigProblem(
                 path, config.lines.get(f"keymap.{binding_id}"),
                 f"keymap.{binding_id}: '{key}' is also the key of {', '.join(others)} on the same screen, "
-                f"so {binding_id} keeps its default key{'s' if ',' in default else ''} '{default}'; "
+                f"so {_keeps_default(binding_id, defaults[binding_id])}; "
                 f"to give it '{key}', give {others[0]} another key in [keymap] too",
             )
         )

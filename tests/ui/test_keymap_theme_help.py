@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.errors import NoWidget
 from textual.widgets._footer import FooterKey
 
@@ -467,6 +468,22 @@ async def test_shift_and_a_letter_and_a_letter_outside_ascii_work_as_keys(open_a
         assert (shown["Star"], shown["Read"]) == ("X", "é")
         after = await press_on_the_first_card(pilot, main, "X", "é")
         assert after == [(False, True), (True, True)]
+
+
+async def test_a_remap_onto_the_command_palettes_key_is_reported_and_the_palette_keeps_it(open_app, tmp_path):
+    """app.help = "ctrl+p" was taken silently: ctrl+p opened the help and
+    the palette had no key left."""
+    app = open_app('[keymap]\napp.help = "ctrl+p"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert app.engine.problems.messages == [
+            f"{tmp_path / 'config.toml'}:4: keymap.app.help: 'ctrl+p' is Textual's key for the command palette, "
+            "on every screen, so app.help keeps its default key 'question_mark'; give app.help another key"
+        ]
+        assert footer_keys(app)["Help"] == "?"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
 
 
 # -- themes ---------------------------------------------------------------------------

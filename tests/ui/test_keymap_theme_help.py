@@ -18,6 +18,7 @@ from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_so
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
+from feedtui.ui.widgets.topic_list import TopicList
 
 from tests.ui.conftest import NOW
 from tests.ui.test_app import SIZE, lines_of, ready, refresh_over, until
@@ -292,6 +293,56 @@ async def test_hints_in_sentences_name_the_keys_as_mapped(open_app):
         await pilot.press("M")
         await pilot.pause()
         assert any(n.message.endswith("— ctrl+y to undo") for n in app._notifications)
+
+
+async def test_hints_that_name_the_way_back_name_the_key_as_mapped(open_app):
+    """With app.back on ctrl+b, the Ask's title said "(esc: back)", its box
+    "escape to return" and an empty filter "escape clears": escape did nothing."""
+    from tests.ui.test_app import asked, list_title
+
+    app = open_app('[keymap]\napp.back = "ctrl+b"\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        ask = main.query_one("#ask")
+        assert ask.placeholder == "Ask about this topic…  (enter to search, ctrl+b to return)"
+        assert await asked(pilot, main, "sorting") == "Ask: sorting — 1 paper, best match first  (ctrl+b: back)"
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert not ask.display and not list_title(main).startswith("Ask:")
+        await pilot.press("ctrl+f", *"zzzq")
+        await pilot.pause()
+        topic_list = main.query_one(TopicList)
+        assert topic_list.empty_message == "No topic matches “zzzq” (ctrl+b clears)"
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert main.query_one("#topic-filter").value == ""
+
+
+async def test_the_topic_form_and_the_welcome_name_their_keys_as_mapped(open_app, tmp_path):
+    """They said "escape cancels" and "escape: browse…" whatever the keymap."""
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+    from feedtui.ui.screens.welcome import WelcomeScreen
+
+    keymap = '[keymap]\ntopic_form.cancel = "ctrl+g"\nwelcome.skip = "ctrl+s"\n'
+    app = open_app(keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, TopicFormScreen))
+        hints = [" ".join(lines_of(s)).strip() for s in app.screen.query("#topic-form > Static")]
+        assert "enter saves · ctrl+g cancels · a query, categories or feeds, or a mix" in hints
+    path = tmp_path / "fresh.toml"
+    path.write_text(keymap, encoding="utf-8")
+    engine = Engine(load_config(path), tmp_path / "fresh")
+    app = FeedtuiApp(engine)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, WelcomeScreen))
+            await pilot.pause()
+            hints = [" ".join(lines_of(s)).strip() for s in app.screen.query("#welcome > Static")]
+            assert "ctrl+s: browse without following anything" in hints
+    finally:
+        engine.close()
 
 
 async def test_editing_or_removing_the_reading_list_says_why_not(open_app):

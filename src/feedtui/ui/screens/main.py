@@ -180,6 +180,7 @@ class AskTitle:
     # Unread only: the papers that match, read or not (None: every match is shown).
     matched: int | None = None
     show_all_key: str = "u"
+    back_key: str = "esc"
 
     def __rich_console__(self, console, options):
         yield self.fitted(options.max_width)
@@ -204,7 +205,7 @@ class AskTitle:
         return list(dict.fromkeys(tails))
 
     def fitted(self, width: int) -> Text:
-        back = "  (esc: back)"
+        back = f"  ({self.back_key}: back)"
         question = Text(one_line_safe(self.question))
         question.truncate(ASK_SHOWN, overflow="ellipsis")  # in cells
         tails = self._tails()
@@ -313,7 +314,9 @@ class MainScreen(Screen):
                 with Vertical(id="list-head"):
                     yield TopicHeader(id="topic-header")
                     yield MomentumChart(id="chart")
-                    yield Input(placeholder="Ask about this topic…  (enter to search, escape to return)", id="ask")
+                    yield Input(
+                        placeholder=f"Ask about this topic…  (enter to search, {self._key('app.back')} to return)", id="ask"
+                    )
                     yield Static(id="list-title")
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
@@ -612,7 +615,7 @@ class MainScreen(Screen):
     def on_filter_changed(self, event: Input.Changed) -> None:
         topic_list = self.query_one(TopicList)
         typed = one_line_safe(event.value.strip())
-        topic_list.empty_message = f"No topic matches “{typed}” (escape clears)" if typed else ""
+        topic_list.empty_message = f"No topic matches “{typed}” ({self._key('app.back')} clears)" if typed else ""
         topic_list.show_rows(self.topic_rows(), keep=self.current)
 
     @on(Input.Submitted, "#topic-filter")
@@ -1213,7 +1216,9 @@ class MainScreen(Screen):
             want_full=self.load_full_abstract,
         )
         show_all_key = self._key("topic.unread_only")
-        title = AskTitle(question, len(positions), len(matched) if self.unread_only else None, show_all_key)
+        title = AskTitle(
+            question, len(positions), len(matched) if self.unread_only else None, show_all_key, self._key("app.back")
+        )
         self.query_one("#list-title", Static).update(title)
         paper_list = self.query_one(PaperList)
         paper_list.empty_message = _ask_empty_message(question, len(matched) - len(positions), show_all_key)

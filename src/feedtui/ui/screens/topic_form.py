@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from feedtui.model import TopicDefinition
+from feedtui.ui.screens.help import key_hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,8 @@ class TopicFormScreen(ModalScreen[str | None]):
             with Horizontal(id="topic-form-buttons"):
                 yield Button("Save", variant="primary", id="topic-form-save")
                 yield Button("Cancel", id="topic-form-cancel")
-            yield Static(Text("enter saves · escape cancels · a query, categories or feeds, or a mix", style="dim"))
+            cancel = key_hint("topic_form.cancel", self.app.engine.settings.keymap, self.BINDINGS)
+            yield Static(Text(f"enter saves · {cancel} cancels · a query, categories or feeds, or a mix", style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -51,7 +51,8 @@ class WelcomeScreen(ModalScreen[list[str]]):
                 id="welcome-topics",
             )
             yield Button("Follow the selected topics", variant="primary", id="welcome-follow")
-            yield Static(Text("escape: browse without following anything", style="dim"))
+            skip = key_hint("welcome.skip", keymap, bindings)
+            yield Static(Text(f"{skip}: browse without following anything", style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

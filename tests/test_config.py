@@ -279,7 +279,8 @@ def test_keys_of_the_wrong_shape_keep_the_default(tmp_path, written):
 
 SCOPES = {
     "main": [("paper.star", "s"), ("paper.toggle_read", "m"), ("topic.follow", "f"), ("app.quit", "q")],
-    "detail": [("detail.back", "escape,q"), ("app.quit", "q")],
+    # As keymap_scopes lists them: the App's first, the binding Textual gives a key to last.
+    "detail": [("app.quit", "q"), ("detail.back", "escape,q")],
 }
 
 
@@ -444,6 +445,23 @@ def test_a_remap_refused_takes_back_its_default_key_from_a_later_remap(tmp_path)
 def test_default_keys_shared_by_design_are_not_clashes(tmp_path):
     _, _, problems = ui_check(tmp_path, '[keymap]\npaper.star = "x"\n')
     assert problems == []  # q is both app.quit and detail.back on the detail view, as shipped
+
+
+def test_a_remap_that_leaves_a_default_key_to_another_binding_says_so(tmp_path):
+    """detail.back = "h" took q from Back without a word, and q in the detail
+    view quit the app."""
+    path, config, problems = ui_check(tmp_path, '[keymap]\ndetail.back = "h"\n')
+    assert problems == [
+        f"{path}:2: keymap.detail.back: in detail, 'q' now does app.quit instead of detail.back "
+        '(an entry replaces every default key of its binding); to keep it, write detail.back = "h,escape,q"'
+    ]
+    assert config.settings.keymap == {"detail.back": "h"}  # applied all the same
+
+
+@pytest.mark.parametrize("keymap", ['detail.back = "h,q"', 'detail.back = "h"\napp.quit = "q"', 'detail.back = "h"\napp.quit = "x"'])
+def test_a_remap_that_keeps_the_shared_key_or_moves_the_other_binding_says_nothing(tmp_path, keymap):
+    _, _, problems = ui_check(tmp_path, f"[keymap]\n{keymap}\n")
+    assert problems == []
 
 
 def test_an_unknown_theme_is_named_and_the_default_used(tmp_path):

@@ -626,6 +626,7 @@ def check_ui_settings(
             )
             del settings.keymap[binding_id]
     problems.extend(_clashes(config, scopes))
+    problems.extend(_fall_throughs(config, scopes))
     config.problems.extend(problems)
     return problems
 
@@ -721,28 +722,76 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
     return problems
 
 
+def _fall_throughs(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
+    """A remap replaces every default key of its binding (Textual's rule):
+    a default key it drops that a binding underneath it in the same place
+    has by default as well then does that other thing. detail.back = "h"
+    leaves q in the detail view to app.quit, and the next habitual q quits.
+    Said, not refused: it may be meant (remapping the other binding onto the
+    key too says so, and is not reported). Each place lists its bindings
+    the App's first and the focused widget's last; Textual gives a key to
+    the last binding that has it."""
+    path = config.path or Path("config.toml")
+    keymap = config.settings.keymap
+    problems: list[ConfigProblem] = []
+    for binding_id, keys in keymap.items():
+        for place, bindings in scopes.items():
+            ids = [b for b, _ in bindings]
+            if binding_id not in ids:
+                continue
+            default = bindings[ids.index(binding_id)][1]
+            dropped = [k.strip() for k in default.split(",") if not _holds(keys, k)]
+            for key in dropped:
+                holders = [b for b, b_keys in bindings if _holds(b_keys, key)]
+                if holders[-1] != binding_id:
+                    continue  # the key did another binding here already
+                underneath = [b for b in holders[: holders.index(binding_id)] if b not in keymap]
+                if not underneath:
+                    continue
+                other = underneath[-1]
+                problems.append(
+                    ConfigProblem(
+                        path, config.lines.get(f"keymap.{binding_id}"),
+                        f"keymap.{binding_id}: in {place}, '{key}' now does {other} instead of {binding_id} "
+                        f"(an entry replaces every default key of its binding); to keep it, write "
+                        f"{binding_id} = {_show(','.join([keys, *dropped]))}",
+                    )
+                )
+    return problems
+
+
 def _first_clash(
     keymap: Mapping[str, str], scopes: Mapping[str, Sequence[tuple[str, str]]]
 ) -> tuple[str, str, list[str]] | None:
     """The first remap, in the file's order, with a key that another binding
     of a place it is active in has by default or by a remap written before
     it: (its id, that key, the other ids). Bindings active in several places
-    (the main screen's, say) clash in each: said once."""
+    (the main screen's, say) clash in each: said once. A key both have by
+    default is shared as shipped (q: Back in the detail view, where it is
+    also Quit's), not a clash: a remap may keep it."""
     order = {binding_id: number for number, binding_id in enumerate(keymap)}
     for binding_id, keys in keymap.items():
         for key in (k.strip() for k in keys.split(",")):
             others: dict[str, None] = {}
             for bindings in scopes.values():
-                if all(other != binding_id for other, _ in bindings):
+                defaults = dict(bindings)
+                if binding_id not in defaults:
                     continue
                 for other, default in bindings:
                     if other == binding_id or order.get(other, -1) > order[binding_id]:
                         continue
-                    if _normal_key(key) in {_normal_key(k) for k in keymap.get(other, default).split(",")}:
+                    if _holds(defaults[binding_id], key) and _holds(default, key):
+                        continue
+                    if _holds(keymap.get(other, default), key):
                         others[other] = None
             if others:
                 return binding_id, key, list(others)
     return None
+
+
+def _holds(keys: str, key: str) -> bool:
+    """Whether `keys` (comma-separated) has `key`, however either is spelled."""
+    return _normal_key(key) in {_normal_key(k) for k in keys.split(",")}
 
 
 def _normal_key(key: str) -> str:
@@ -800,6 +849,7 @@ def default_config_text() -> str:
         "# Remap any key by its binding id (`?` in the app and the README list every id).",
         "# Several keys: separate them with commas. For example, to mark read with x or ctrl+r:",
         '#   paper.toggle_read = "x,ctrl+r"',
+        "# An entry replaces every default key of the binding: list them to keep them too.",
         "",
         "# Your own topics (also: feedtui topic add). A topic is an arXiv API query, arXiv",
         "# categories, or feed URLs (narrowed by the query when both are given). For example:",

@@ -77,8 +77,10 @@ def all_bindings() -> list[Binding]:
 
 
 def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
-    """The sets of bindings active at the same time, as (id, default keys):
-    a key given twice inside one of them hides one of the two bindings. The
+    """The sets of bindings active at the same time, as (id, default keys),
+    the App's first and the focused widget's last, the reverse of the order
+    in which Textual looks for a key's binding: a key given twice inside one
+    of them hides one of the two bindings. The
     App's bindings do not run on a dialog (a modal screen; the welcome binds
     help and quit again itself), so they are not counted there."""
     sources = binding_sources()

@@ -345,6 +345,26 @@ async def test_the_topic_form_and_the_welcome_name_their_keys_as_mapped(open_app
         engine.close()
 
 
+async def test_the_footer_offers_no_ask_while_a_text_box_has_focus(open_app):
+    """In the sidebar filter and the Ask box the footer offered "/ Ask",
+    and / typed a slash there."""
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert footer_keys(app)["Ask"] == "/"
+        for opens, box in (("ctrl+f", "#topic-filter"), ("slash", "#ask")):
+            await pilot.press(opens)
+            await pilot.pause()
+            assert main.query_one(box).has_focus
+            assert "Ask" not in footer_keys(app)
+            await pilot.press("slash")
+            await pilot.pause()
+            assert main.query_one(box).value == "/"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert footer_keys(app)["Ask"] == "/"
+
+
 async def test_editing_or_removing_the_reading_list_says_why_not(open_app):
     app = open_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -38,6 +38,7 @@ from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
+from feedtui.ui.widgets.text_input import TextInput
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
@@ -304,7 +305,7 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield Input(placeholder=f"Filter topics…  ({self._key('topics.filter')})", id="topic-filter")
+                yield TextInput(placeholder=f"Filter topics…  ({self._key('topics.filter')})", id="topic-filter")
                 yield TopicList(id="topics")
             with Vertical(id="main"):
                 # What sits above the list, and the bars below everything, in
@@ -314,7 +315,7 @@ class MainScreen(Screen):
                 with Vertical(id="list-head"):
                     yield TopicHeader(id="topic-header")
                     yield MomentumChart(id="chart")
-                    yield Input(
+                    yield TextInput(
                         placeholder=f"Ask about this topic…  (enter to search, {self._key('app.back')} to return)", id="ask"
                     )
                     yield Static(id="list-title")

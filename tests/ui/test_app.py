@@ -886,6 +886,26 @@ async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_en
         assert not main.query_one("#ask").display and main.ask_question == ""
 
 
+@pytest.mark.parametrize("from_sidebar", [True, False])
+async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_pressed(make_engine, from_sidebar):
+    """/ then escape from the sidebar left the focus in the list, where no
+    other dialog leaves it; among the answers escape stays in the list."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        topic_list, paper_list = main.query_one(TopicList), main.query_one(PaperList)
+        (topic_list if from_sidebar else paper_list).focus()
+        await pilot.press("slash", *"gad", "escape")
+        await pilot.pause()
+        assert not main.query_one("#ask").display
+        assert (topic_list.has_focus, paper_list.has_focus) == (from_sidebar, not from_sidebar)
+        (topic_list if from_sidebar else paper_list).focus()
+        assert await asked(pilot, main, "gadget") == "Ask: gadget — 1 paper, best match first  (esc: back)"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert paper_list.has_focus and paper_list.card_count == 4
+
+
 async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

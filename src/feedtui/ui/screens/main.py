@@ -269,6 +269,8 @@ class MainScreen(Screen):
             self.sort = "followed"
         self.undo_stack: list[Undo] = []
         self.ask_question = ""
+        # `/` was pressed in the sidebar: escape in the Ask box goes back there.
+        self._asked_from_sidebar = False
         self._key_hints: dict[str, str] = {}
         self.refreshing = False
         # The topics the refresh under way fetches (None: every one due).
@@ -1164,6 +1166,7 @@ class MainScreen(Screen):
         if not self.current or self.current == STARRED_VIEW:
             return
         ask = self.query_one("#ask", Input)
+        self._asked_from_sidebar = self.query_one(TopicList).has_focus
         ask.display = True
         ask.value = self.ask_question
         ask.focus()
@@ -1272,10 +1275,16 @@ class MainScreen(Screen):
         return index
 
     def action_back(self) -> None:
-        if self.query_one("#ask", Input).display or self.ask_question:
+        ask = self.query_one("#ask", Input)
+        if ask.display or self.ask_question:
+            # Escape in the box goes back to where / was pressed; among the
+            # answers, it stays in the list.
+            to_sidebar = ask.has_focus and self._asked_from_sidebar
             self._close_ask()
             if self.current:
-                self.show_topic(self.current, keep=self._cursor_id(), focus_list=True)
+                self.show_topic(self.current, keep=self._cursor_id(), focus_list=not to_sidebar)
+            if to_sidebar:
+                self.query_one(TopicList).focus()
             return
         filter_input = self.query_one("#topic-filter", Input)
         topic_list = self.query_one(TopicList)

@@ -415,6 +415,30 @@ async def test_the_followed_marker_stays_visible_on_the_selected_topic(make_engi
             assert style.color.triplet != style.bgcolor.triplet, focused
 
 
+@pytest.mark.parametrize("theme", ["textual-dark", "tokyo-night"])
+async def test_the_sidebar_cursor_row_is_a_tint_of_the_accent_darker_when_blurred(make_engine, theme):
+    """The cursor row was drawn on the solid accent (1.03:1 against the text in
+    tokyo-night) and the same focused or not: the stylesheet's alpha was dropped."""
+    from textual.color import Color
+
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = theme
+        main = await ready(pilot)
+        topic_list = main.query_one(TopicList)
+        variables = app.get_css_variables()
+        surface, accent = Color.parse(variables["surface"]), Color.parse(variables["accent"])
+        backgrounds = {}
+        for focused in (False, True):
+            (topic_list if focused else main.query_one(PaperList)).focus()
+            await pilot.pause()
+            lines = lines_of(topic_list)
+            y = next(i for i, line in enumerate(lines) if "★ Widgets" in line)
+            backgrounds[focused] = Color.from_rich_color(topic_list.get_style_at(lines[y].index("Widgets"), y).bgcolor)
+    assert backgrounds[True] == surface.blend(accent, 0.6)
+    assert backgrounds[False] == surface.blend(accent, 0.25)
+    assert accent not in backgrounds.values()
+
 async def test_mark_all_read_then_undo(make_engine):
     engine = make_engine()
     app = FeedtuiApp(engine)

@@ -293,15 +293,19 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         return Strip(list(segments)).crop_extend(0, width, base).simplify()
 
     def _style(self, component: str) -> Style:
-        """The component's style, with no background of its own (the row's
-        shows through); its colour blended as Textual would draw it, since
-        `$text-muted` and the like are translucent and a partial style keeps
-        them unblended: white in every theme."""
+        """The component's style as declared (a part that sets no background
+        lets the row's show through), its colours blended as Textual would
+        draw them: `$text-muted` and `$accent 60%` are translucent, and a
+        partial style keeps them unblended, so the muted text came out white
+        and the cursor row solid accent, unreadable and the same focused or not."""
         style = self._styles.get(component)
         if style is None:
-            style = self.get_component_rich_style(component, partial=True)
-            if style.color is not None:
-                style += Style(color=self.get_component_rich_style(component).color)
+            declared = self.get_component_rich_style(component, partial=True)
+            full = self.get_component_rich_style(component)
+            style = declared.without_color + Style(
+                color=full.color if declared.color is not None else None,
+                bgcolor=full.bgcolor if declared.bgcolor is not None else None,
+            )
             self._styles[component] = style
         return style
 

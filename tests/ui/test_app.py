@@ -2424,6 +2424,29 @@ async def test_removing_a_catalogue_topic_says_how_to_bring_it_back(make_engine)
         assert name in engine.registry
 
 
+@pytest.mark.parametrize("width", [50, 40])
+async def test_the_question_before_removing_fits_a_narrow_terminal(make_engine, width):
+    """The dialog was 60 cells wide whatever the screen: at 50 columns the
+    restore command was cut off in the middle of the topic's name."""
+    from feedtui.ui.screens.topic_form import ConfirmScreen
+
+    engine = make_engine()
+    name = max(engine.registry.catalogue_names, key=len)
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=(width, 24)) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic(name)
+        await pilot.pause()
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause()
+        dialog = app.screen.query_one("#confirm").region
+        assert dialog.x >= 0 and dialog.right <= width
+        inside = [line[dialog.x + 1 : dialog.right - 1] for line in terminal_lines(app)[dialog.y : dialog.bottom]]
+        said = " ".join(" ".join(inside).split())
+    assert f"The command feedtui topic restore '{name}' brings it back." in said
+    assert "y: yes · n: no" in said
+
 async def test_the_question_before_removing_a_followed_topic_says_it_is_followed(make_engine):
     """It did not: the follow went with the topic, and `topic restore` did not bring it back."""
     from textual.widgets import Static

@@ -2126,7 +2126,7 @@ async def test_a_form_closed_with_its_edits_unsaved_says_so(make_engine):
         assert isinstance(app.screen, TopicFormScreen)
         labels = [str(label.render()) for label in app.screen.query(Label)]
         assert labels[0] == "Name (can't be renamed)"
-        await pilot.press("end", *" OR abs:expert*", "tab", *"cs.LG", "shift+tab", "shift+tab")
+        await pilot.press(*" OR abs:expert*", "tab", *"cs.LG", "shift+tab", "shift+tab")
         await pilot.pause()
         assert app.screen.focused.id == "topic-form-cancel"
         app.clear_notifications()
@@ -2149,6 +2149,18 @@ async def test_a_form_closed_with_its_edits_unsaved_says_so(make_engine):
         await pilot.pause()
         assert [str(label.render()) for label in app.screen.query(Label)][0] == "Name"
 
+
+async def test_typing_in_the_edit_form_adds_to_the_field_instead_of_replacing_it(make_engine):
+    """The focused field's whole text was selected: the first key typed erased the query."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        await pilot.press(*" OR abs:gizmo", "enter")
+        await pilot.pause()
+    assert engine.topic("Widgets").topic.definition.query == "abs:widget OR abs:gizmo"
 
 async def test_s_cycles_orders_that_differ_and_keeps_followed_topics_first(make_engine):
     """SPEC §2: followed topics first, then the rest, in every order."""

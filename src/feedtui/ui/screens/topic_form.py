@@ -69,7 +69,12 @@ class TopicFormScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, style="bold"), id="topic-form-title")
             for key, label, example in FIELDS:
                 yield Label(f"{label} (can't be renamed)" if key == "name" and self.name_fixed else label)
-                yield Input(values[key], placeholder=example, id=f"topic-{key}", disabled=key == "name" and self.name_fixed)
+                # The cursor goes to the end of what is there: selected, the
+                # whole field went with the first key typed.
+                yield Input(
+                    values[key], placeholder=example, id=f"topic-{key}",
+                    disabled=key == "name" and self.name_fixed, select_on_focus=False,
+                )
             yield Static(id="topic-form-error")
             with Horizontal(id="topic-form-buttons"):
                 yield Button("Save", variant="primary", id="topic-form-save")

@@ -418,15 +418,22 @@ class Engine:
         old, new = entry.name, self.topic_name(new_name)
         if new == old:
             return new
-        if where := self.config_file_defining(old):
-            raise ValueError(f"{old} is defined in {where}: rename its [[topic]] table there")
-        if old in self.registry.catalogue_names:
-            raise ValueError(f"{old} is a catalogue topic: its name stays (feedtui topic add names a topic of your own)")
+        if refused := self.rename_refused(old):
+            raise ValueError(refused)
         if name_key(new) != name_key(old):
             self.check_topic_name(new)
         elif problem := name_problem(new):  # a change of case: the name is its own
             raise ValueError(problem)
         return new
+
+    def rename_refused(self, name: str) -> str:
+        """Why this topic's name cannot be changed here ("" when it can): the
+        config file or the catalogue gives it."""
+        if where := self.config_file_defining(name):
+            return f"{name} is defined in {where}: rename its [[topic]] table there"
+        if name in self.registry.catalogue_names:
+            return f"{name} is a catalogue topic: its name stays (feedtui topic add names a topic of your own)"
+        return ""
 
     def config_file_defining(self, name: str) -> str:
         """The config file that defines this topic in a [[topic]] table ("" when none does)."""

@@ -2042,7 +2042,7 @@ async def test_a_topic_is_added_edited_and_removed_in_the_app(make_engine):
 
         await pilot.press("E")
         await pilot.pause()
-        assert app.screen.query_one("#topic-name").disabled
+        assert app.screen.query_one("#topic-name").value == "Calibration"
         assert app.screen.query_one("#topic-query").value == "abs:calibrating"
         app.screen.query_one("#topic-query").value = "abs:gadget"
         await pilot.press("enter")
@@ -2109,9 +2109,9 @@ async def test_adding_a_topic_under_a_name_taken_says_so_and_changes_nothing(mak
 
 
 async def test_a_form_closed_with_its_edits_unsaved_says_so(make_engine):
-    """In E, shift+tab from the first field skips the disabled name and lands
-    on Cancel; enter there threw the edits away without a word, under a hint
-    saying "enter saves"."""
+    """In E, shift+tab from the first field (past the name) lands on Cancel;
+    enter there threw the edits away without a word, under a hint saying
+    "enter saves"."""
     from textual.widgets import Label
 
     from feedtui.model import TopicDefinition
@@ -2125,8 +2125,8 @@ async def test_a_form_closed_with_its_edits_unsaved_says_so(make_engine):
         await pilot.pause()
         assert isinstance(app.screen, TopicFormScreen)
         labels = [str(label.render()) for label in app.screen.query(Label)]
-        assert labels[0] == "Name (can't be renamed)"
-        await pilot.press(*" OR abs:expert*", "tab", *"cs.LG", "shift+tab", "shift+tab")
+        assert labels[0] == "Name"
+        await pilot.press(*" OR abs:expert*", "tab", *"cs.LG", "shift+tab", "shift+tab", "shift+tab")
         await pilot.pause()
         assert app.screen.focused.id == "topic-form-cancel"
         app.clear_notifications()
@@ -2161,6 +2161,43 @@ async def test_typing_in_the_edit_form_adds_to_the_field_instead_of_replacing_it
         await pilot.press(*" OR abs:gizmo", "enter")
         await pilot.pause()
     assert engine.topic("Widgets").topic.definition.query == "abs:widget OR abs:gizmo"
+
+
+async def test_a_topic_of_your_own_is_renamed_in_the_edit_form_and_stays_followed(make_engine):
+    """The form said "can't be renamed", though `feedtui topic edit --name` renames it."""
+    engine = make_engine(follows=("Widgets",))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        app.screen.query_one("#topic-name").value = "Widget studies"
+        app.clear_notifications()
+        await pilot.press("enter")
+        await until(pilot, lambda: "Widget studies" in main.query_one(TopicList).names())
+        assert main.current == "Widget studies"
+        assert "Widgets" not in main.query_one(TopicList).names()
+        assert await wait_for_members(pilot, engine, "Widget studies") == ["2610.00005", "2611.00001", "2611.00002", "2611.00004"]
+        assert notifications(app) == ["Saved Widget studies"]
+    assert engine.state.is_following("Widget studies") and not engine.state.is_following("Widgets")
+    assert "Widgets" not in engine.registry
+
+
+async def test_the_edit_form_says_why_a_catalogue_topics_name_cannot_change(make_engine):
+    from textual.widgets import Label
+
+    engine = make_engine()
+    name = sorted(engine.registry.catalogue_names)[0]
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic(name)
+        await pilot.pause()
+        await pilot.press("E")
+        await pilot.pause()
+        assert str(app.screen.query(Label).first().render()) == "Name (a catalogue topic keeps its name)"
+        assert app.screen.query_one("#topic-name").disabled
+
 
 async def test_s_cycles_orders_that_differ_and_keeps_followed_topics_first(make_engine):
     """SPEC §2: followed topics first, then the rest, in every order."""

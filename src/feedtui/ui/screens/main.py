@@ -837,9 +837,21 @@ class MainScreen(Screen):
             return
         topic = self.engine.topic(name).topic
         draft = TopicDraft(topic.name, topic.definition, topic.description)
-        self.app.push_screen(
-            TopicFormScreen(f"Edit {topic.name}", self._save_edited_topic, draft, name_fixed=True), self._topic_saved
+        form = TopicFormScreen(
+            f"Edit {topic.name}",
+            lambda typed: self._save_edited_topic(topic.name, typed),
+            draft,
+            name_fixed=self._why_name_is_fixed(topic.name),
         )
+        self.app.push_screen(form, self._topic_saved)
+
+    def _why_name_is_fixed(self, name: str) -> str:
+        """By the name in E's form: why it cannot be changed there ("" when it can)."""
+        if not self.engine.rename_refused(name):
+            return ""
+        if where := self.engine.config_file_defining(name):
+            return f"rename its [[topic]] table in {where}"
+        return "a catalogue topic keeps its name"
 
     def action_remove_topic(self) -> None:
         from feedtui.ui.screens.topic_form import ConfirmScreen
@@ -895,17 +907,24 @@ class MainScreen(Screen):
             return f"There is a topic called {taken} already: {self._key('topic.edit')} edits it."
         return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
 
-    def _save_edited_topic(self, draft) -> str:
+    def _save_edited_topic(self, name: str, draft) -> str:
+        """Save topic `name` as typed, renamed if the name was changed (its
+        follow goes with it), and keep it the topic shown."""
         definition = draft.definition
-        return self._topic_problem(
-            lambda: self.engine.edit_topic(
-                draft.name,
+
+        def save() -> None:
+            entry = self.engine.edit_topic(
+                name,
                 query=definition.query,
                 categories=definition.categories,
                 feeds=definition.feeds,
                 description=draft.description,
+                new_name=draft.name,
             )
-        )
+            if self.current == name:
+                self.current = entry.name
+
+        return self._topic_problem(save)
 
     def _topic_problem(self, save) -> str:
         """What is wrong with a topic as typed ("" once saved)."""

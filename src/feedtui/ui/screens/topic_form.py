@@ -49,7 +49,9 @@ class TopicFormScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="topic_form.cancel")]
 
-    def __init__(self, title: str, submit: Callable[[TopicDraft], str], draft: TopicDraft | None = None, *, name_fixed: bool = False) -> None:
+    def __init__(self, title: str, submit: Callable[[TopicDraft], str], draft: TopicDraft | None = None, *, name_fixed: str = "") -> None:
+        """`draft` is the topic being edited (none for a new one); `name_fixed`
+        says why its name cannot be changed ("" when it can)."""
         super().__init__()
         self.title_text = title
         self.submit = submit
@@ -68,12 +70,12 @@ class TopicFormScreen(ModalScreen[str | None]):
         with Vertical(id="topic-form"):
             yield Static(Text(self.title_text, style="bold"), id="topic-form-title")
             for key, label, example in FIELDS:
-                yield Label(f"{label} (can't be renamed)" if key == "name" and self.name_fixed else label)
+                fixed = key == "name" and bool(self.name_fixed)
+                yield Label(f"{label} ({self.name_fixed})" if fixed else label)
                 # The cursor goes to the end of what is there: selected, the
                 # whole field went with the first key typed.
                 yield Input(
-                    values[key], placeholder=example, id=f"topic-{key}",
-                    disabled=key == "name" and self.name_fixed, select_on_focus=False,
+                    values[key], placeholder=example, id=f"topic-{key}", disabled=fixed, select_on_focus=False
                 )
             yield Static(id="topic-form-error")
             with Horizontal(id="topic-form-buttons"):
@@ -85,7 +87,7 @@ class TopicFormScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.opened_with = self.typed()
-        first = "topic-query" if self.name_fixed else "topic-name"
+        first = "topic-query" if self.draft.name else "topic-name"
         self.query_one(f"#{first}", Input).focus()
 
     def typed(self) -> TopicDraft:

@@ -1234,6 +1234,53 @@ async def test_the_reader_keeps_going_while_the_system_browser_starts(make_engin
     assert browser.asked == ["https://arxiv.org/abs/2611.00001v1"]
 
 
+class RecordingBrowser(webbrowser.BaseBrowser):
+    """The system's browser, as webbrowser finds it: notes each URL it is asked to open."""
+
+    def __init__(self) -> None:
+        super().__init__("recording")
+        self.asked: list[str] = []
+
+    def open(self, url, new=0, autoraise=True):
+        self.asked.append(url)
+        return True
+
+
+async def click_on(pilot, widget, words: str) -> None:
+    """A click on the first character of `words` where the widget shows them."""
+    lines = lines_of(widget)
+    y = next(i for i, line in enumerate(lines) if words in line)
+    await pilot.click(widget, offset=(lines[y].index(words), y))
+
+
+async def test_links_and_topics_in_the_detail_view_answer_a_click(make_engine, monkeypatch):
+    """A click on the abstract page, the PDF or a topic in the detail view did
+    nothing, though `o` and `O` open the links and a click on a card's tag goes
+    to its topic."""
+    monkeypatch.delenv("BROWSER", raising=False)
+    browser = RecordingBrowser()
+    monkeypatch.setattr("feedtui.ui.services.webbrowser.get", lambda using=None: browser)
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("j")
+        detail = await open_detail(pilot, main)
+        assert detail.paper.id == "2611.00002"
+        facts = detail.query_one("#detail-facts")
+        for words in ("https://arxiv.org/abs/", "https://arxiv.org/pdf/"):
+            await click_on(pilot, facts, words)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert browser.asked == ["https://arxiv.org/abs/2611.00002v1", "https://arxiv.org/pdf/2611.00002v1"]
+        assert {"Opened https://arxiv.org/abs/2611.00002v1", "Opened https://arxiv.org/pdf/2611.00002v1"} <= set(notifications(app))
+
+        await click_on(pilot, facts, "Gadgets")
+        await until(pilot, lambda: app.screen is main and main.current == "Gadgets")
+        await pilot.press("escape")
+        await until(pilot, lambda: main.current == "Widgets")
+        assert main.query_one(PaperList).cursor_card.paper_id == "2611.00002"
+
 async def test_a_star_given_in_the_detail_view_shows_on_its_card_and_the_reading_list(make_engine):
     """The detail view starred the paper and left the card and the reading
     list's count as they were until a restart."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -17,6 +18,13 @@ from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link
 from feedtui.ui import paper_actions
 from feedtui.ui.cards import paper_date
+
+
+def _on_click(action: str, *arguments: str) -> Style:
+    """A style that runs `action` with `arguments` when clicked, given as
+    they are (never parsed from text); underlined, to show it can be."""
+    return Style(underline=True, meta={"@click": (action, arguments)})
+
 
 # Authors shown before "… and N more": a collaboration's 3,000 take a second
 # to lay out on the UI thread, again at every resize.
@@ -129,25 +137,37 @@ class DetailScreen(Screen):
         return () if position is None else library.tags_of(position)
 
     def _show_facts(self, paper: Paper) -> None:
-        facts = [
-            ("Categories", " ".join(paper.categories)),
-            ("Comment", paper.comment),
-            ("Journal ref", paper.journal_ref),
-            ("DOI", paper.doi),
-            ("Abstract page", safe_link(paper.abs_url) or ""),
-            ("PDF", safe_link(paper.pdf_url) or ""),
-            ("Topics", "  ".join(self._topics_of(paper.id))),
+        """The facts, one a line. A click on a link opens it as `o` or `O`
+        does, one on a topic goes to it as a card's tag does: the action is
+        in the style's meta, put there by code (no markup is made of the text)."""
+        abstract, pdf = safe_link(paper.abs_url), safe_link(paper.pdf_url)
+        topics = self._topics_of(paper.id)
+        facts: list[tuple[str, Text]] = [
+            ("Categories", Text(" ".join(paper.categories))),
+            ("Comment", Text(paper.comment)),
+            ("Journal ref", Text(paper.journal_ref)),
+            ("DOI", Text(paper.doi)),
+            ("Abstract page", Text(abstract or "", style=_on_click("screen.open_abstract"))),
+            ("PDF", Text(pdf or "", style=_on_click("screen.open_pdf"))),
+            ("Topics", Text("  ").join(Text(name, style=_on_click("screen.go_to_topic", name)) for name in topics)),
         ]
         if paper.date_estimated:
-            facts.append(("Note", "the first-version date is estimated"))
+            facts.append(("Note", Text("the first-version date is estimated")))
         text = Text()
         for label, value in facts:
             if value:
                 if text:
                     text.append("\n")
                 text.append(f"{label}: ", style="bold")
-                text.append(value)
+                text.append_text(value)
         self.query_one("#detail-facts", Static).update(text)
+
+    def action_go_to_topic(self, name: str) -> None:
+        """Back to the list, on that topic, as a click on a card's tag goes:
+        escape there comes back to the topic and card the detail was opened from."""
+        main = self.app.main_screen
+        self.app.pop_screen()
+        main.jump_to_topic(name)
 
     def action_open_abstract(self) -> None:
         if self.paper:

@@ -21,7 +21,7 @@ from feedtui.ui.widgets.topic_header import TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
 from tests.ui.conftest import NOW
-from tests.ui.test_app import SIZE, lines_of, ready, refresh_over, until
+from tests.ui.test_app import SIZE, lines_of, notifications, ready, refresh_over, until
 
 
 @pytest.fixture
@@ -692,6 +692,30 @@ async def test_muted_sidebar_parts_are_muted_not_white(open_app, theme):
         for style in dots:
             assert style.color not in (None, Color.parse("#ffffff"), style.bgcolor), (theme, style)
 
+
+@pytest.mark.parametrize("downloads_exists", [False, True])
+async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_path, monkeypatch, downloads_exists):
+    """It failed with no reason given where ~/Downloads does not exist; it is
+    saved there if it does, else in the current directory."""
+    downloads, here = tmp_path / "Downloads", tmp_path / "here"
+    here.mkdir()
+    if downloads_exists:
+        downloads.mkdir()
+    monkeypatch.setattr("platformdirs.user_downloads_path", lambda: downloads)
+    monkeypatch.chdir(here)
+    app = open_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"Screenshot")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await until(pilot, lambda: any("creenshot" in message for message in notifications(app)))
+        said = notifications(app)
+    saved = list((downloads if downloads_exists else here).glob("*.svg"))
+    assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
+    assert said == [f"Screenshot saved to {saved[0]}"]
 
 async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
     app = open_app('theme = "nord"\n')

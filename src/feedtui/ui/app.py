@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from types import FrameType
 
+import platformdirs
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -17,6 +19,13 @@ from feedtui.settings import Settings
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
+
+
+def screenshot_directory() -> Path:
+    """The user's Downloads folder if there is one, else the current directory
+    (servers where a terminal reader runs often have no Downloads)."""
+    downloads = platformdirs.user_downloads_path()
+    return downloads if downloads.is_dir() else Path.cwd()
 
 
 class FeedtuiApp(App):
@@ -148,6 +157,20 @@ class FeedtuiApp(App):
 
         self.push_screen(HelpScreen(self.engine.settings.keymap))
 
+    def save_screen_picture(self) -> None:
+        """The palette's Screenshot: an SVG of the screen, saved where it can
+        be, and a word saying where."""
+        directory = screenshot_directory()
+        try:
+            path = self.save_screenshot(path=str(directory))
+        except OSError as error:
+            self.notify(
+                f"Could not save the screenshot in {directory}: {error.strerror or error}",
+                severity="error", markup=False,
+            )
+            return
+        self.notify(f"Screenshot saved to {path}", markup=False)
+
     def action_welcome(self) -> None:
         from feedtui.ui.screens.welcome import WelcomeScreen
 
@@ -171,7 +194,14 @@ class FeedtuiApp(App):
 
         from feedtui.ui.screens.help import key_labels, mapped
 
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":  # Textual's saves to ~/Downloads, failing where there is none
+                command = SystemCommand(
+                    "Screenshot",
+                    "Save an SVG picture of the screen, in Downloads or else the current directory",
+                    lambda: self.set_timer(0.1, self.save_screen_picture),  # once the palette has closed
+                )
+            yield command
         yield SystemCommand("Help: every key", "Show every key binding, grouped", self.action_help)
         # The actions of the screen the palette was opened on (never those of
         # a screen underneath it), on the main screen its two lists', and the

@@ -1859,6 +1859,19 @@ async def test_small_terminals_keep_room_for_cards(make_engine):
         assert main.query_one("#chart").size.height >= 6
 
 
+
+async def test_a_very_small_terminal_shows_a_card_under_a_short_topic_header(make_engine):
+    """At 40x12 the header (name, following state, the momentum sentence
+    wrapped over nine lines) took the whole pane: no card was on screen."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(40, 12)) as pilot:
+        main = await ready(pilot)
+        await pilot.pause()
+        assert main.query_one(TopicHeader).size.height <= 2
+        assert "Widgets" in main.query_one(TopicHeader).text
+        card = " ".join(lines_of(main.query_one(PaperList))).replace("▌", " ").split()
+        assert card[:4] == ["●", "Nov", "25,…", "Widget"]  # the first card, its title wrapped
+
 async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver):
     from feedtui.config import Config
     from feedtui.engine import Engine

@@ -515,10 +515,11 @@ class MainScreen(Screen):
 
     def on_resize(self, event) -> None:
         """Small terminals (down to 60×20) keep room for the cards: a shorter chart,
-        then none; a narrower sidebar."""
+        then none; a narrower sidebar; below that, a header of two lines at most."""
         width, height = event.size.width, event.size.height
         self.set_class(height < 34, "-short")
         self.set_class(height < 26, "-tiny")
+        self.set_class(height < 16, "-cramped")
         self.set_class(width < 90, "-narrow")
 
     # -- the sidebar -----------------------------------------------------------

@@ -2556,6 +2556,32 @@ async def test_the_question_before_removing_fits_a_narrow_terminal(make_engine, 
     assert f"The command feedtui topic restore '{name}' brings it back." in said
     assert "y: yes · n: no" in said
 
+
+async def test_the_t_chooser_fits_a_narrow_terminal(make_engine):
+    """It was 50 cells wide whatever the screen: at 40 columns its right
+    border and the end of long topic names were off the screen."""
+    from feedtui.model import TopicDefinition
+    from feedtui.ui.screens.pick_topic import PickTopicScreen
+
+    topics = {
+        "Widgets": TopicDefinition(query="abs:widget"),
+        "Gadgets": TopicDefinition(query="abs:gadget"),
+        "apparatus": TopicDefinition(query="abs:meets"),
+    }
+    app = FeedtuiApp(make_engine(topics=topics))
+    async with app.run_test(size=(40, 24)) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        while paper_list.cursor_card.paper_id != "2611.00002":  # "A gadget meets a widget."
+            await pilot.press("j")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, PickTopicScreen))
+        await pilot.pause()
+        chooser = app.screen.query_one("#pick-topic").region
+        assert chooser.x >= 0 and chooser.right <= 40
+
+
 async def test_the_question_before_removing_a_followed_topic_says_it_is_followed(make_engine):
     """It did not: the follow went with the topic, and `topic restore` did not bring it back."""
     from textual.widgets import Static

@@ -17,6 +17,7 @@ import pytest
 from textual.geometry import Region
 from textual.widgets import Input
 
+from feedtui.model import TopicDefinition
 from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
 from feedtui.ui import paper_actions
@@ -2557,24 +2558,31 @@ async def test_the_question_before_removing_fits_a_narrow_terminal(make_engine, 
     assert "y: yes · n: no" in said
 
 
+# Topics under which "A gadget meets a widget." (2611.00002) has three tags.
+THREE_TOPICS = {
+    "Widgets": TopicDefinition(query="abs:widget"),
+    "Gadgets": TopicDefinition(query="abs:gadget"),
+    "apparatus": TopicDefinition(query="abs:meets"),
+}
+
+
+async def to_the_card_in_three_topics(pilot, main) -> PaperList:
+    paper_list = main.query_one(PaperList)
+    paper_list.focus()
+    while paper_list.cursor_card.paper_id != "2611.00002":
+        await pilot.press("j")
+    return paper_list
+
+
 async def test_the_t_chooser_fits_a_narrow_terminal(make_engine):
     """It was 50 cells wide whatever the screen: at 40 columns its right
     border and the end of long topic names were off the screen."""
-    from feedtui.model import TopicDefinition
     from feedtui.ui.screens.pick_topic import PickTopicScreen
 
-    topics = {
-        "Widgets": TopicDefinition(query="abs:widget"),
-        "Gadgets": TopicDefinition(query="abs:gadget"),
-        "apparatus": TopicDefinition(query="abs:meets"),
-    }
-    app = FeedtuiApp(make_engine(topics=topics))
+    app = FeedtuiApp(make_engine(topics=THREE_TOPICS))
     async with app.run_test(size=(40, 24)) as pilot:
         main = await ready(pilot)
-        paper_list = main.query_one(PaperList)
-        paper_list.focus()
-        while paper_list.cursor_card.paper_id != "2611.00002":  # "A gadget meets a widget."
-            await pilot.press("j")
+        await to_the_card_in_three_topics(pilot, main)
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, PickTopicScreen))
         await pilot.pause()
@@ -2732,21 +2740,12 @@ async def test_the_status_line_counts_one_cached_paper_as_one_paper(make_engine)
 async def test_a_papers_tags_are_in_name_order_on_its_card_in_its_detail_and_in_the_t_chooser(make_engine):
     """They were in the order the topics were attached, which differs from
     paper to paper and from the CLI's."""
-    from feedtui.model import TopicDefinition
     from feedtui.ui.screens.pick_topic import PickTopicScreen
 
-    topics = {
-        "Widgets": TopicDefinition(query="abs:widget"),
-        "Gadgets": TopicDefinition(query="abs:gadget"),
-        "apparatus": TopicDefinition(query="abs:meets"),
-    }
-    app = FeedtuiApp(make_engine(topics=topics))
+    app = FeedtuiApp(make_engine(topics=THREE_TOPICS))
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        paper_list = main.query_one(PaperList)
-        paper_list.focus()
-        while paper_list.cursor_card.paper_id != "2611.00002":  # "A gadget meets a widget."
-            await pilot.press("j")
+        paper_list = await to_the_card_in_three_topics(pilot, main)
         in_name_order = "apparatus  Gadgets  Widgets"
         assert any(line.strip("▌ ") == in_name_order for line in lines_of(paper_list))
         await pilot.press("t")

@@ -1032,7 +1032,8 @@ async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpse
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         status = main.query_one(StatusLine).query_one("#status-text")
-        assert [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"]
+        # The config's new topic is tagged in the background first ("tagging 1 topic…").
+        await until(pilot, lambda: [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"])
         await refresh_asked_of(pilot, main, "Missing", httpserver)
         parts = [part.strip() for part in lines_of(status)[0].split("·")]
         assert parts == ["refresh failed", "1 source failed", "never refreshed", "5 papers cached"], parts

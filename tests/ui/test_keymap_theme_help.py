@@ -197,6 +197,24 @@ async def test_the_help_lists_every_binding_grouped_with_the_keys_as_mapped(open
         assert app.screen is app.main_screen
 
 
+async def test_g_and_shift_g_go_to_the_top_and_the_end_of_the_help(open_app):
+    """As they do in the list: the help's long table had only j/k (and
+    Textual's End) to get through it."""
+    from textual.containers import VerticalScroll
+
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        scroll = app.screen.query_one("#help", VerticalScroll)
+        assert scroll.max_scroll_y > 0
+        await pilot.press("G")
+        await until(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y)
+        await pilot.press("g")
+        await until(pilot, lambda: scroll.scroll_y == 0)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 20), (44, 16)])
 async def test_the_help_keeps_every_description_readable_on_a_small_terminal(open_app, size):
     """Long group titles once widened the keys column until the descriptions

@@ -188,6 +188,8 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
         Binding("j,down", "scroll_down", "Scroll down", show=False, id="help.down"),
         Binding("k,up", "scroll_up", "Scroll up", show=False, id="help.up"),
+        Binding("g,home", "scroll_to_top", "Go to the top", show=False, id="help.top"),
+        Binding("G,end", "scroll_to_bottom", "Go to the end", show=False, id="help.bottom"),
     ]
 
     def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
@@ -227,3 +229,9 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll_up(self) -> None:
         self.query_one("#help", VerticalScroll).scroll_up()
+
+    def action_scroll_to_top(self) -> None:
+        self.query_one("#help", VerticalScroll).scroll_home(animate=False)
+
+    def action_scroll_to_bottom(self) -> None:
+        self.query_one("#help", VerticalScroll).scroll_end(animate=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import ssl
 import time
 import zlib
 from datetime import datetime, timedelta, timezone
@@ -345,6 +346,22 @@ async def test_a_sharded_pool_counts_each_request_as_ended_once_answered_or_fail
         assert transport.busy == [0, 0, 0]
     # All 24 at once: no pool was asked for more than its 8 connections.
     assert server.max_in_flight == 24 and server.connections_opened == 24
+
+
+def test_a_sharded_pool_loads_the_ca_bundle_once(monkeypatch):
+    """Each of the 8 pools built its own TLS context, loading the CA bundle
+    each time: 0.3 s on the event loop at a refresh's first https request."""
+    loads = []
+    real = ssl.SSLContext.load_verify_locations
+
+    def counted(self, *args, **kwargs):
+        loads.append(args or kwargs)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+    transport = ShardedTransport(httpx.Limits(max_connections=64, max_keepalive_connections=64))
+    assert transport.pools == 8
+    assert len(loads) == 1
 
 
 async def test_per_host_cap_limits_one_host_but_not_another(loopback):

@@ -401,6 +401,9 @@ class ShardedTransport(httpx.AsyncBaseTransport):
     requests in flight to `limits.max_connections`)."""
 
     def __init__(self, limits: httpx.Limits, *, verify: bool = True) -> None:
+        # One TLS context for every pool: each pool making its own would load
+        # the CA bundle once per pool (0.3 s for 8, on the event loop).
+        context = httpx.create_ssl_context(verify=verify)
         total = limits.max_connections or SHARD_CONNECTIONS
         count = max(1, -(-total // SHARD_CONNECTIONS))
         each = -(-total // count)
@@ -410,7 +413,7 @@ class ShardedTransport(httpx.AsyncBaseTransport):
             max_keepalive_connections=None if kept is None else -(-kept // count),
             keepalive_expiry=limits.keepalive_expiry,
         )
-        self._pools = [httpx.AsyncHTTPTransport(limits=shard_limits, verify=verify) for _ in range(count)]
+        self._pools = [httpx.AsyncHTTPTransport(limits=shard_limits, verify=context) for _ in range(count)]
         self._busy = [0] * count
 
     @property

@@ -2260,6 +2260,35 @@ async def test_the_edit_form_says_why_a_catalogue_topics_name_cannot_change(make
         assert app.screen.query_one("#topic-name").disabled
 
 
+async def test_the_edit_form_names_the_config_file_of_a_config_topic_as_it_is(tmp_path):
+    """The reason was a markup string: a config file under a folder named
+    `[/x]` crashed the reader on E (MarkupError), one under `[bold]` was bolded."""
+    from textual.widgets import Label
+
+    from feedtui.config import load_config
+    from feedtui.engine import Engine
+
+    folder = tmp_path / "notes [" / "x] [bold]"  # .../notes [/x] [bold]/config.toml
+    folder.mkdir(parents=True)
+    path = folder / "config.toml"
+    path.write_text('[general]\nauto_refresh = false\n[[topic]]\nname = "Lab"\nquery = "abs:widget"\n', encoding="utf-8")
+    engine = Engine(load_config(path), tmp_path / "data")
+    engine.follow("Lab")  # else the first-run welcome screen comes first
+    app = FeedtuiApp(engine)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = await ready(pilot)
+            main.go_to_topic("Lab")
+            await pilot.pause()
+            await pilot.press("E")
+            await until(pilot, lambda: bool(app.screen.query("#topic-name")))
+            label = str(app.screen.query(Label).first().render())
+            assert label == f"Name (rename its [[topic]] table in {path})"
+            assert app.screen.query_one("#topic-name").disabled
+    finally:
+        engine.close()
+
+
 async def test_s_cycles_orders_that_differ_and_keeps_followed_topics_first(make_engine):
     """SPEC §2: followed topics first, then the rest, in every order."""
     engine = make_engine(follows=("Widgets",))

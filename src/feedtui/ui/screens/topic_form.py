@@ -71,7 +71,8 @@ class TopicFormScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, style="bold"), id="topic-form-title")
             for key, label, example in FIELDS:
                 fixed = key == "name" and bool(self.name_fixed)
-                yield Label(f"{label} ({self.name_fixed})" if fixed else label)
+                # The reason may name a config file, whose path is no markup.
+                yield Label(Text(f"{label} ({self.name_fixed})" if fixed else label))
                 # The cursor goes to the end of what is there: selected, the
                 # whole field went with the first key typed.
                 yield Input(

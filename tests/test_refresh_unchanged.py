@@ -94,13 +94,39 @@ def test_finding_starred_papers_the_cache_lacks_loads_the_library_only_when_the_
     unstarring.close()
     assert missing() == ([], True)  # the stars changed
     assert missing() == ([], False)
+    starring = engine_at(data)
+    starring.state.star(["2611.00003"])
+    starring.state.flush()
+    starring.close()
+    assert missing() == (["2611.00003"], True)
     storing = engine_at(data)
-    storing.state.star(["2611.00003"])
-    storing.state.flush()
     storing.cache.store([make_paper("2611.00003")], {}, utcnow())
     storing.close()
-    assert missing() == ([], True)  # the cache changed
+    assert missing() == ([], True)  # the cache changed, the stars did not
     assert missing() == ([], False)
+
+
+async def test_a_refresh_that_stores_papers_leaves_the_starred_check_up_to_date(tmp_path, httpserver):
+    """Storing makes a new cache generation, which made the next refresh of
+    304s load the library to look at the stars again."""
+    url = serve(httpserver, 3)
+    empty = "<?xml version='1.0'?><feed xmlns='http://www.w3.org/2005/Atom'><title>arXiv</title></feed>"
+    httpserver.expect_request("/api/query").respond_with_data(empty, content_type="application/atom+xml")
+    first = engine_at(tmp_path / "data")
+    first.settings.arxiv.api_url = httpserver.url_for("/api/query")
+    first.add_topic("Unchanged", TopicDefinition(feeds=(url,)))
+    first.follow("Unchanged")
+    first.state.star(["2611.00009"])  # not in any feed, and arXiv has no record of it
+    assert (await first.refresh()).new_papers == 3
+    first.close()
+
+    second = engine_at(tmp_path / "data")
+    second.settings.arxiv.api_url = httpserver.url_for("/api/query")
+    report = await second.refresh()
+    assert [(s.ok, s.not_modified) for s in report.sources if s.url == url] == [(True, True)]
+    assert not second.library_loaded
+    assert second.starred_arxiv_not_cached() == ["2611.00009"]
+    second.close()
 
 
 def test_the_cli_prunes_after_storing_papers(tmp_path, httpserver, capsys):

@@ -180,6 +180,8 @@ class Engine:
         # The cache generation this process has seen (its own writes included):
         # a newer one on disk means another process changed the cache.
         self.known_generation = 0
+        # The last record written to STARS_CHECKED_FILE by this process.
+        self._stars_checked: dict | None = None
 
     # -- topics --------------------------------------------------------------
 
@@ -739,14 +741,16 @@ class Engine:
                 if kept["generation"] == self.cache.generation() and kept["stars"] == stars:
                     return [str(pid) for pid in kept["missing"]]
             except (OSError, ValueError, KeyError, TypeError):
-                pass
+                pass  # no record, or a damaged one: the library decides
         library = self.library
         missing = sorted(pid for pid in starred if pid not in library.pos)
         record = {"generation": self.known_generation, "stars": stars, "missing": missing}
-        try:
-            atomic_write(checked, json.dumps(record).encode(), sync=False)
-        except StoreError:
-            pass  # found again next time
+        if record != self._stars_checked:
+            try:
+                atomic_write(checked, json.dumps(record).encode(), sync=False)
+                self._stars_checked = record
+            except StoreError:
+                pass  # found again next time
         return missing
 
     async def refresh(
@@ -884,6 +888,10 @@ class Engine:
         except asyncio.CancelledError:
             stopped()
             raise
+        if new_ids and self.library_loaded:
+            # What was stored made a new cache generation: found again now,
+            # from the library storing loaded, the next refresh need not load it.
+            self.starred_arxiv_not_cached()
         for outcome in outcomes:
             outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in new_ids)
             if outcome.plan.kind != "total":

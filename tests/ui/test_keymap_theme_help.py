@@ -795,6 +795,21 @@ async def test_writing_the_default_theme_into_the_config_overrides_a_pick(open_a
         assert written.theme == "textual-dark"
 
 
+@pytest.mark.parametrize(("theme_line", "shown"), [("", "gruvbox"), ('theme = "textual-dark"\n', "textual-dark")])
+async def test_a_pick_stored_by_the_older_rule_is_kept_only_while_there_is_no_theme_line(open_app, theme_line, shown):
+    """Before 15b6c05 a pick stored the default's name whether or not the
+    config had a theme line: it is kept without one, and a line overrides it."""
+    first = open_app()
+    first.engine.state.set_pref("theme", "gruvbox")
+    first.engine.state.set_pref("theme_config", "textual-dark")
+    first.engine.state.flush()
+    first.engine.close()
+    app = open_app(theme_line)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert app.theme == shown
+
+
 # -- the other [general] settings reach the app ----------------------------------------
 
 

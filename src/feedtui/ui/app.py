@@ -110,28 +110,32 @@ class FeedtuiApp(App):
         await super().on_event(event)
 
     def _start_theme(self) -> str:
-        """The theme last picked in the app, unless the config's theme changed since."""
+        """The theme last picked in the app, unless the config's theme line
+        changed since (writing in the default theme's name is a change too)."""
         state, configured = self.engine.state, self.engine.settings.theme
         picked = state.pref("theme")
         written = self._theme_written()
-        then = state.pref("theme_config", written)
-        # Before the line was told from the default, a pick stored the default's
-        # name for "no theme line": that still means the config said nothing new.
-        unchanged = then == written or (then == Settings().theme and written in ("", then))
+        if state.pref("theme_line") is not None:
+            unchanged = state.pref("theme_line") == written
+        else:
+            # A pick stored before the line was told from the default kept the
+            # default's name for "no theme line" as well as for a line naming
+            # it: kept while there is no line, overridden once one is written.
+            then = state.pref("theme_config", written)
+            unchanged = written == "" if then == Settings().theme else then == written
         if picked in self.available_themes and unchanged:
             return picked
         return configured
 
     def _theme_written(self) -> str:
-        """The config's `theme` as written, or "" with no such line: writing
-        the default theme's name in is a change too (it overrides a pick)."""
+        """The config's `theme` as written, or "" with no such line."""
         return self.engine.settings.theme if "general.theme" in self.engine.config.lines else ""
 
     def watch_theme(self, theme: str) -> None:
         engine = getattr(self, "engine", None)
         if engine is not None and engine.state.pref("theme") != theme:
             engine.state.set_pref("theme", theme)
-            engine.state.set_pref("theme_config", self._theme_written())
+            engine.state.set_pref("theme_line", self._theme_written())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.works_on(self.screen, action)
@@ -270,8 +274,8 @@ class FeedtuiApp(App):
 
 def with_quit_answer(keymap: dict[str, str]) -> dict[str, str]:
     """`keymap`, where quit's keys also answer "quit anyway?" (QuitQuestion's
-    own binding, which the App's cannot reach on a modal screen), unless the
-    keymap moves that answer itself."""
-    if "app.quit" in keymap and "quit_question.quit" not in keymap:
+    own binding, which the App's cannot reach on a modal screen; it is no id
+    a [keymap] may name, so it always follows quit)."""
+    if "app.quit" in keymap:
         return {**keymap, "quit_question.quit": keymap["app.quit"]}
     return keymap

@@ -228,12 +228,16 @@ def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, cap
 
 
 def test_bibtex_starred_paper_missing_from_the_cache_is_reported(env, capsys):
-    assert env.run("import", "json", str(write_state(env.tmp, starred={"2601.00042": {"at": "2026-09-01T00:00:00+00:00"}}))) == 0
+    """An arXiv paper comes back with `feedtui refresh` (by id); a web item only
+    with a refresh of a topic whose feed still lists it."""
+    starred = {"2601.00042": {"at": "2026-09-01T00:00:00+00:00"}, "web:0123456789abcdef": {"at": "2026-09-01T00:00:00+00:00"}}
+    assert env.run("import", "json", str(write_state(env.tmp, starred=starred))) == 0
     capsys.readouterr()
     assert env.run("export", "bibtex", "--starred") == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "feedtui: 2601.00042: starred, but not in the cache (refresh a topic it belongs to)" in captured.err
+    assert "feedtui: 2601.00042: starred, but not in the cache (feedtui refresh fetches it)" in captured.err
+    assert "feedtui: web:0123456789abcdef: starred, but not in the cache (refresh a topic it belongs to)" in captured.err
 
 
 def test_bibtex_with_nothing_to_export_says_so_and_exits_1(env, capsys):

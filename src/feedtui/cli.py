@@ -29,6 +29,8 @@ from feedtui.text.sanitize import clean_line
 from feedtui.topics.names import fit_name
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# How a starred arXiv paper the cache lacks comes back (see Engine.starred_arxiv_not_cached).
+_STARRED_FETCH = "feedtui refresh fetches it"
 # How many of the topics `export opml` leaves out it names.
 OPML_LEFT_OUT_SHOWN = 5
 # Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
@@ -971,13 +973,16 @@ def _export_bibtex(engine, args) -> int:
         raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
     library = engine.library
     missing: list[str] = []
-    starred = args.starred or (args.topic is not None and is_reading_list_name(args.topic))  # as `papers Starred`
-    if args.topic is not None and not starred:
+    reading_list = args.starred or (args.topic is not None and is_reading_list_name(args.topic))  # as `papers Starred`
+    if args.topic is not None and not reading_list:
         positions = engine.topic_positions(engine.topic(args.topic).name)
-    elif starred:
+    elif reading_list:
         positions = _starred_positions(engine)
-        starred = sorted(engine.state.starred_ids())
-        missing = [f"{pid}: starred, but not in the cache (refresh a topic it belongs to)" for pid in starred if pid not in library.pos]
+        missing = [
+            f"{pid}: starred, but not in the cache ({_STARRED_FETCH if split_arxiv_id(pid) else 'refresh a topic it belongs to'})"
+            for pid in sorted(engine.state.starred_ids())
+            if pid not in library.pos
+        ]
     else:
         _only_paper_ids(args.ids)
         known, unknown = engine.resolve_ids(args.ids)

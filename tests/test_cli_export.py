@@ -213,11 +213,15 @@ def test_a_refresh_fetches_starred_arxiv_papers_the_cache_lacks_by_id(tmp_path, 
     ]
     assert captured.err.startswith("feedtui: 2 starred papers are not in the cache, so not listed: 2401.09999, web:")
 
-    # Asked once a day: the id arXiv does not know is not asked for at every refresh.
+    # Asked once a day: the id arXiv does not know is not asked for at every
+    # refresh, but a star added since is asked for at once.
     assert cli("refresh") == 0
     assert len(arxiv.id_list_requests) == 2
+    assert cli("import", "json", str(write_state(tmp_path, starred={"2401.00044": at}))) == 0
+    assert cli("refresh") == 0
+    assert arxiv.id_list_requests[2:] == [["2401.00044"]]
     assert cli("refresh", "--force") == 0
-    assert arxiv.id_list_requests[2:] == [["2401.09999"]]
+    assert arxiv.id_list_requests[3:] == [["2401.00044", "2401.09999"]]
 
 
 def test_bibtex_unknown_ids_are_named_and_exit_1_the_rest_still_written(env, capsys):

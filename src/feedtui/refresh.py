@@ -232,12 +232,22 @@ def plan_refresh(
 def _starred_batches(ids: Sequence[str], fetch_state: FetchState, now: datetime, force: bool) -> list[PlannedSource]:
     """Requests for starred papers the cache lacks, unless asked for today
     (an id arXiv does not return would otherwise be asked for at every refresh)."""
-    last = fetch_state.answered_at(STARRED_ANSWERED)
-    if not ids or (not force and last is not None and last.date() == now.date() and last <= now):
+    def asked_today(paper_id: str) -> bool:
+        last = fetch_state.answered_at(_starred_answer(paper_id))
+        return last is not None and last.date() == now.date() and last <= now
+
+    ids = [paper_id for paper_id in ids if force or not asked_today(paper_id)]
+    if not ids:
         return []
     batches = [tuple(ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)]
     label = f"starred papers not in the cache ({len(ids):,})"
-    return [PlannedSource("ids", label, ids=batch, answers=(STARRED_ANSWERED,)) for batch in batches]
+    return [PlannedSource("ids", label, ids=batch, answers=tuple(map(_starred_answer, batch))) for batch in batches]
+
+
+def _starred_answer(paper_id: str) -> str:
+    """The "answered" key of a request for one starred paper: each id is asked
+    for once a day, so a star added after the day's request is asked for at once."""
+    return f"{STARRED_ANSWERED}:{paper_id}"
 
 
 def _api_batches(topics: list[tuple[TopicEntry, datetime]], settings: Settings) -> list[PlannedSource]:

@@ -153,8 +153,10 @@ def test_a_feed_url_password_is_used_but_never_printed(cli, capsys, httpserver):
     private = httpserver.url_for("/private.xml").replace("http://", "http://ana:s3cret-word@")
     cli("topic", "add", "Private Lab", "--feed", private)
     cli("topic", "add", "Gone Lab", "--feed", "http://ana:other:s3cret@word@127.0.0.1:9/feed.xml")
-    cli("follow", "Private Lab")
-    cli("follow", "Gone Lab")
+    # Named from the URL's whole netloc, as an OPML import did before 1f5bc87.
+    cli("topic", "add", "bo:s3cret@127.0.0.1:9/old.xml", "--feed", "http://bo:s3cret@127.0.0.1:9/old.xml")
+    for name in ("Private Lab", "Gone Lab", "bo:s3cret@127.0.0.1:9/old.xml"):
+        cli("follow", name)
     capsys.readouterr()
     assert cli("refresh") == 1
     out, err = capsys.readouterr()
@@ -164,6 +166,7 @@ def test_a_feed_url_password_is_used_but_never_printed(cli, capsys, httpserver):
     # ...and no line said them.
     assert "s3cret" not in out + err
     assert "feedtui: failed: Gone Lab (http://ana:***@127.0.0.1:9/feed.xml): could not connect to 127.0.0.1:9: connection refused" in err.splitlines()
+    assert "feedtui: failed: bo:***@127.0.0.1:9/old.xml (http://bo:***@127.0.0.1:9/old.xml): could not connect to 127.0.0.1:9: connection refused" in err.splitlines()
     assert "1 new" in err
 
 

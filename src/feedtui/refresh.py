@@ -219,7 +219,7 @@ def plan_refresh(
         plans.append(PlannedSource("rss", f"arXiv {'+'.join(rss_categories)}", url=url, topics=tuple(rss_topics)))
     for url, names in feeds.items():
         # A URL stored before feed URLs were checked may hold an escape sequence.
-        label = f"{topics_label(names)} ({hide_passwords(clean_line(url, html_allowed=False))})"
+        label = hide_passwords(f"{topics_label(names)} ({clean_line(url, html_allowed=False)})", url)
         plans.append(PlannedSource("feed", label, url=url, topics=tuple(names)))
     plans.extend(_starred_batches(starred_not_cached, fetch_state, now, force))
     if any(p.kind in ("api", "rss") for p in plans):

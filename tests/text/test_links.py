@@ -68,3 +68,11 @@ def test_feed_url_keeps_what_the_fetcher_can_fetch(typed, stored):
 )
 def test_hide_passwords(text, shown):
     assert hide_passwords(text) == shown
+
+
+def test_hide_passwords_of_given_urls_also_without_a_scheme():
+    """A topic named from its feed's whole netloc by an older OPML import."""
+    url = "http://ana:s3cr@t@127.0.0.1:9/missing.xml"
+    label = f"ana:s3cr@t@127.0.0.1:9/missing.xml ({url})"
+    assert hide_passwords(label, url) == "ana:***@127.0.0.1:9/missing.xml (http://ana:***@127.0.0.1:9/missing.xml)"
+    assert hide_passwords(label, "http://127.0.0.1:9/other.xml") == "ana:s3cr@t@127.0.0.1:9/missing.xml (http://ana:***@127.0.0.1:9/missing.xml)"

@@ -258,6 +258,7 @@ def test_a_web_item_keeps_its_own_date():
         ("Smith Jr.", "Smith Jr.", "smith"),  # no given name to put after it
         ("Jan van der Berg", "Jan van der Berg", "berg"),  # BibTeX splits lower-case particles itself
         ("Thanh Van Nguyen", "Thanh Van Nguyen", "nguyen"),  # a lone Van is as often a given name
+        ("Kenji Ii", "Kenji Ii", "ii"),  # a family name, not the suffix II
     ],
 )
 def test_suffixes_and_capitalised_particles_are_written_as_bibtex_splits_them(name, written, family):

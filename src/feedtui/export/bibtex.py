@@ -205,7 +205,10 @@ def _family_name(name: str) -> str:
     elif comma and family.strip():
         candidates = [family]
     else:
-        candidates = reversed([w for w in name.replace(",", " ").split() if not _is_suffix(w)])
+        words = name.replace(",", " ").split()
+        # In a name of two words a roman numeral is the family name (Kenji Ii).
+        suffix = _is_suffix if len(words) > 2 else _is_junior_or_senior
+        candidates = reversed([w for w in words if not suffix(w)])
     for candidate in candidates:
         word = _ascii_word(candidate)
         if word[:1].isalpha():
@@ -282,6 +285,10 @@ def bibtex_name(name: str) -> str:
 
 def _is_suffix(word: str) -> bool:
     return word.lower() in NAME_SUFFIXES
+
+
+def _is_junior_or_senior(word: str) -> bool:
+    return _is_suffix(word) and word.lower().startswith(("jr", "sr"))
 
 
 def _family_start(words: list[str], any_particle: bool) -> int | None:

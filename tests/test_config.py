@@ -327,7 +327,7 @@ def test_key_names_textual_knows_are_accepted(tmp_path, keys):
 
 @pytest.mark.parametrize(
     ("keys", "sent_as"),
-    [("ctrl+m", "enter"), ("ctrl+i", "tab"), ("ctrl+[", "escape"), ("x,ctrl+h", "backspace")],
+    [("ctrl+m", "enter"), ("ctrl+i", "tab"), ("ctrl+[", "escape"), ("x,ctrl+h", "backspace"), ("ctrl+M", "enter")],
 )
 def test_a_key_the_terminal_sends_as_another_is_refused_naming_that_key(tmp_path, keys, sent_as):
     """ctrl+m was accepted and shown in the footer, and pressing it was enter."""

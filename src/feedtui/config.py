@@ -636,7 +636,7 @@ def _key_name_problem(key: str) -> str:
     wrong = [m for m in modifiers if m not in MODIFIERS]
     if wrong:
         return f"'{wrong[0]}' is not a modifier (modifiers: {', '.join(MODIFIERS)})"
-    if sent_as := SENT_AS.get(key):
+    if sent_as := SENT_AS.get(key) or SENT_AS.get(key.lower()):  # ctrl+M is ctrl+m to a terminal
         return f"most terminals send {key} as {sent_as}, so a binding on {key} never fires; use {sent_as} or another key"
     if modifiers == ["shift"] and len(name) == 1 and not name.isalpha():
         return f"a terminal sends shift+{name} as the character it types (! for shift+1, on most keyboards): write that character"
@@ -671,8 +671,8 @@ def _as_sent(key: str) -> str:
     from textual.keys import _character_to_key
 
     *modifiers, name = key.strip().split("+")
-    if modifiers == ["shift"] and len(name) == 1 and name.isalpha():
-        return name.upper()
+    if modifiers == ["shift"] and len(name) == 1 and name.isalpha() and len(name.upper()) == 1:
+        return name.upper()  # (ß has no one-letter capital: left as written)
     if modifiers and len(name) == 1:
         name = _character_to_key(name)
     return "+".join([*modifiers, name])

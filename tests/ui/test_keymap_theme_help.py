@@ -715,6 +715,8 @@ async def test_muted_sidebar_parts_are_muted_not_white(open_app, theme):
 async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_path, monkeypatch, downloads_exists):
     """It failed with no reason given where ~/Downloads does not exist; it is
     saved there if it does, else in the current directory."""
+    from textual.command import CommandList, CommandPalette
+
     downloads, here = tmp_path / "Downloads", tmp_path / "here"
     here.mkdir()
     if downloads_exists:
@@ -725,15 +727,17 @@ async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_pat
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"Screenshot")
-        await pilot.pause(0.3)
+        hits = app.screen.query_one(CommandList)
+        await until(pilot, lambda: hits.highlighted is not None and "Screenshot" in str(hits.get_option_at_index(hits.highlighted).prompt))
         await pilot.press("enter")
         await until(pilot, lambda: any("creenshot" in message for message in notifications(app)))
         said = notifications(app)
     saved = list((downloads if downloads_exists else here).glob("*.svg"))
     assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
     assert said == [f"Screenshot saved to {saved[0]}"]
+
 
 async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
     app = open_app('theme = "nord"\n')

@@ -777,6 +777,16 @@ async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_
         assert changed.theme == "dracula"
 
 
+async def theme_at_start(open_app, config_text: str = "") -> str:
+    """The theme a reader started with this config text shows."""
+    app = open_app(config_text)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        theme = app.theme
+    app.engine.close()
+    return theme
+
+
 async def test_writing_the_default_theme_into_the_config_overrides_a_pick(open_app):
     """With no theme line, a theme picked in the app is kept; writing
     `theme = "textual-dark"` (the default) in afterwards is a change too."""
@@ -786,17 +796,8 @@ async def test_writing_the_default_theme_into_the_config_overrides_a_pick(open_a
         app.theme = "gruvbox"
         await pilot.pause()
     app.engine.close()
-
-    again = open_app()
-    async with again.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        assert again.theme == "gruvbox"
-    again.engine.close()
-
-    written = open_app('theme = "textual-dark"\n')
-    async with written.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        assert written.theme == "textual-dark"
+    assert await theme_at_start(open_app) == "gruvbox"
+    assert await theme_at_start(open_app, 'theme = "textual-dark"\n') == "textual-dark"
 
 
 @pytest.mark.parametrize(("theme_line", "shown"), [("", "gruvbox"), ('theme = "textual-dark"\n', "textual-dark")])
@@ -808,10 +809,7 @@ async def test_a_pick_stored_by_the_older_rule_is_kept_only_while_there_is_no_th
     first.engine.state.set_pref("theme_config", "textual-dark")
     first.engine.state.flush()
     first.engine.close()
-    app = open_app(theme_line)
-    async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        assert app.theme == shown
+    assert await theme_at_start(open_app, theme_line) == shown
 
 
 # -- the other [general] settings reach the app ----------------------------------------

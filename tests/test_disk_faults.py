@@ -108,7 +108,7 @@ def assert_topic_commands_failed(seen: dict, words: str) -> None:
         not_saved = [line for line in said if "could not save" in line]
         assert len(not_saved) == 1 and "state.json: " + words in not_saved[0], (command, said)
         # Nothing else: no traceback, and nothing announced as added, changed or imported.
-        assert all(line.startswith("feedtui: ") for line in said), (command, said)
+        assert all(line.startswith("feedtui: ") for line in said), f"{command}:\n{done['stderr']}"
     assert seen["unchanged_after_cli"]
 
 

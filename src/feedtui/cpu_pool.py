@@ -42,6 +42,9 @@ ORPHAN_CHECK_SECONDS = 0.5
 
 _tokens = itertools.count(1)
 
+# Pools closed without waiting, still shutting down: see `finish_closing`.
+_closing: list[threading.Thread] = []
+
 # The pid of the process that forks the workers, as the workers find it in
 # their copy of memory: asking os.getppid() once they run would be too late
 # when the app was killed between the fork and the worker's first step (the
@@ -202,10 +205,15 @@ class CpuPool:
                 self._local_ready = True
 
     def close(self) -> None:
-        """Shut the workers down; a preparation not begun yet never will be."""
+        """Shut the workers down, without waiting for them (a thread does, and
+        `finish_closing` waits for it); a preparation not begun yet never will be."""
         self._closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            closer = threading.Thread(
+                target=self._pool.shutdown, kwargs={"wait": True, "cancel_futures": True}, name="feedtui-pool-close", daemon=True
+            )
+            closer.start()
+            _closing.append(closer)
             self._pool = None
 
     def after_preparing(self, undo: Callable[..., None], *args: Any) -> None:
@@ -214,6 +222,23 @@ class CpuPool:
         a thread was still running it."""
         with self._local_lock:
             undo(*args)
+
+
+def finish_closing(timeout: float = 2.0) -> bool:
+    """Wait (up to `timeout` seconds) for the pools closed so far to shut down;
+    False when one has not. Called before the process exits: on Python 3.11,
+    an executor still shutting down at exit races the interpreter's own
+    wake-up of its manager thread, which then writes to a pipe just closed and
+    prints a traceback ("OSError: [Errno 9] Bad file descriptor" in
+    `_python_exit`) after the command's last word."""
+    deadline = time.monotonic() + timeout
+    while _closing:
+        closer = _closing.pop()
+        closer.join(max(0.0, deadline - time.monotonic()))
+        if closer.is_alive():
+            _closing.append(closer)
+            return False
+    return True
 
 
 def _run_paused(task: Callable[..., Any], *args: Any) -> Any:

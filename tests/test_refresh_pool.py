@@ -1,5 +1,6 @@
-"""A refresh that expects bodies prepares its parse pool while the requests
-are out, so the imports and compiled topics are ready by the first answer;
+"""A refresh that expects bodies prepares its parse pool once its requests
+are out (PREPARE_AFTER_S after they begin), so the imports and compiled
+topics are ready by the first answer;
 the workers are forked by the first body large enough to need them. A
 refresh of 304s prepares nothing, a refresh of small bodies forks nothing,
 and a refresh cancelled mid-preparation still forgets its topics."""

@@ -24,7 +24,7 @@ from feedtui.config import load_config
 from feedtui.ui.run import build_app
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.topic_list import TopicList
-from tests.ui.test_app import lines_of, list_title, ready, until
+from tests.ui.test_app import lines_of, list_title, until
 
 REPO = Path(__file__).resolve().parents[1]
 FEEDS = 200
@@ -34,6 +34,9 @@ SPEC = FeedSetSpec(FEEDS, ENTRIES, 23, datetime.now(UTC).replace(minute=0, secon
 # Marked read from the CLI: the first five papers of every feed, some by a
 # versioned id (`2609.01234v2`), as `feedtui read` takes either.
 MARKED_PER_FEED = 5
+# Waits in the reader: 20 s at most (a 40,000-paper start takes about 1 s
+# here, longer on a loaded machine).
+TRIES = 1000
 
 
 def topic_name(index: int) -> str:
@@ -102,9 +105,10 @@ async def test_forty_thousand_papers_are_counted_right_and_marks_survive_restart
     # one topic marked there with `m` are still read after it quits.
     app = build_app(load_config(tmp_path / "config.toml"), tmp_path / "data")
     async with app.run_test(size=(120, 40)) as pilot:
-        main = await ready(pilot)
+        main = app.main_screen
+        await until(pilot, lambda: main.ready and main.current, tries=TRIES)
         main.go_to_topic(topic_name(7))
-        await until(pilot, lambda: list_title(main).startswith(f"Latest papers ({ENTRIES:,})"))
+        await until(pilot, lambda: list_title(main).startswith(f"Latest papers ({ENTRIES:,})"), tries=TRIES)
         shown = [line for line in lines_of(app.screen.query_one(TopicList)) if "Scale " in line]
         assert len(shown) > 10 and all(line.split()[-1] == f"{left:,}" for line in shown), shown
         main.query_one(PaperList).focus()
@@ -112,7 +116,7 @@ async def test_forty_thousand_papers_are_counted_right_and_marks_survive_restart
         # goes to the next unread one, `m` marks it.
         for _ in range(3):
             await pilot.press("n", "m")
-        await until(pilot, lambda: sidebar_count(app, topic_name(7)) == f"{left - 3:,}")
+        await until(pilot, lambda: sidebar_count(app, topic_name(7)) == f"{left - 3:,}", tries=TRIES)
         await pilot.press("q")
     app.engine.close()
     expected = {topic_name(i): (ENTRIES, left) for i in range(FEEDS)}

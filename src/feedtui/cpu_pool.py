@@ -42,8 +42,9 @@ ORPHAN_CHECK_SECONDS = 0.5
 
 _tokens = itertools.count(1)
 
-# Pools closed without waiting, still shutting down: see `finish_closing`.
-_closing: list[threading.Thread] = []
+# Pools closed without waiting, and the threads shutting them down: see `finish_closing`.
+_closing: list[tuple[threading.Thread, ProcessPoolExecutor]] = []
+_closing_lock = threading.Lock()
 
 # The pid of the process that forks the workers, as the workers find it in
 # their copy of memory: asking os.getppid() once they run would be too late
@@ -87,6 +88,9 @@ class CpuPool:
         self._starter: threading.Thread | None = None
         self._closed = False
         self._pool_lock = threading.Lock()
+        # Held only to set `_closed` or `_pool`, never while a pool is made:
+        # `close` (on the event loop) never waits for a fork.
+        self._swap_lock = threading.Lock()
         # Jobs running in threads of this process, and whether the workers are
         # being forked: the two never overlap (see `_executor`).
         self._jobs_here = 0
@@ -97,6 +101,8 @@ class CpuPool:
         if self.workers < 2 or size < POOL_MIN_BYTES:
             return await asyncio.to_thread(self._run_here, *args)
         executor = await self._ready_executor()
+        if executor is None:  # closed meanwhile: the last jobs run here
+            return await asyncio.to_thread(self._run_here, *args)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(executor, _run_paused, self.task, *args)
@@ -121,9 +127,9 @@ class CpuPool:
         except Exception:  # the first job prepares again, and that failure is reported
             pass
 
-    async def _ready_executor(self) -> ProcessPoolExecutor:
+    async def _ready_executor(self) -> ProcessPoolExecutor | None:
         """The process pool for `run`, made in a thread: preparing and forking
-        may wait, and the event loop (the app's UI) never does."""
+        may wait, and the event loop (the app's UI) never does. None once closed."""
         pool = self._pool
         if pool is None:
             pool = await asyncio.to_thread(self._executor)
@@ -135,7 +141,10 @@ class CpuPool:
         if self.workers < 2 or len(calls) < 2:
             return [self._run_here(*call) for call in calls]
         try:
-            futures = [self._executor().submit(_run_paused, self.task, *call) for call in calls]
+            executor = self._executor()
+            if executor is None:
+                return [self._run_here(*call) for call in calls]
+            futures = [executor.submit(_run_paused, self.task, *call) for call in calls]
             return [future.result() for future in futures]
         except BrokenProcessPool:
             self._pool = None
@@ -154,20 +163,27 @@ class CpuPool:
                 self._jobs_here -= 1
                 self._jobs.notify_all()
 
-    def _executor(self) -> ProcessPoolExecutor:
-        """The process pool, made on first use (this may block)."""
+    def _executor(self) -> ProcessPoolExecutor | None:
+        """The process pool, made on first use (this may block); None once
+        closed. A pool made while `close` ran is shut down, not kept: nothing
+        would shut it down later."""
         with self._pool_lock:
-            if self._pool is None:
+            if self._pool is None and not self._closed:
                 self._prepare_here()
                 if sys.platform == "linux":
-                    self._pool = self._forked_pool()
+                    pool = self._forked_pool()
                 else:
-                    self._pool = ProcessPoolExecutor(
+                    pool = ProcessPoolExecutor(
                         max_workers=self.workers,
                         mp_context=multiprocessing.get_context("spawn"),
                         initializer=_prepare_spawned,
                         initargs=(self.preload, self.initializer, self.initargs),
                     )
+                with self._swap_lock:
+                    if self._closed:
+                        _shut_down_later(pool)
+                    else:
+                        self._pool = pool
             return self._pool
 
     def _forked_pool(self) -> ProcessPoolExecutor:
@@ -207,14 +223,11 @@ class CpuPool:
     def close(self) -> None:
         """Shut the workers down, without waiting for them (a thread does, and
         `finish_closing` waits for it); a preparation not begun yet never will be."""
-        self._closed = True
-        if self._pool is not None:
-            closer = threading.Thread(
-                target=self._pool.shutdown, kwargs={"wait": True, "cancel_futures": True}, name="feedtui-pool-close", daemon=True
-            )
-            closer.start()
-            _closing.append(closer)
-            self._pool = None
+        with self._swap_lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            _shut_down_later(pool)
 
     def after_preparing(self, undo: Callable[..., None], *args: Any) -> None:
         """`undo(*args)` once no preparation is under way (it blocks: call it in
@@ -224,21 +237,39 @@ class CpuPool:
             undo(*args)
 
 
+def _shut_down_later(pool: ProcessPoolExecutor) -> None:
+    """Shut `pool` down in a thread of its own (its jobs under way finish,
+    the others are cancelled); `finish_closing` waits for it."""
+    closer = threading.Thread(
+        target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True}, name="feedtui-pool-close", daemon=True
+    )
+    closer.start()
+    with _closing_lock:
+        _closing[:] = [(thread, closed) for thread, closed in _closing if thread.is_alive()]
+        _closing.append((closer, pool))
+
+
 def finish_closing(timeout: float = 2.0) -> bool:
-    """Wait (up to `timeout` seconds) for the pools closed so far to shut down;
-    False when one has not. Called before the process exits: on Python 3.11,
-    an executor still shutting down at exit races the interpreter's own
-    wake-up of its manager thread, which then writes to a pipe just closed and
-    prints a traceback ("OSError: [Errno 9] Bad file descriptor" in
-    `_python_exit`) after the command's last word."""
+    """Wait (up to `timeout` seconds) for the pools closed so far to shut
+    down; the workers of one still busy then are stopped, their results being
+    wanted no more. False when one had to be. Called before the process
+    exits: on Python 3.11, an executor still shutting down at exit races the
+    interpreter's own wake-up of its manager thread, which then writes to a
+    pipe just closed and prints a traceback ("OSError: [Errno 9] Bad file
+    descriptor" in `_python_exit`) after the command's last word."""
     deadline = time.monotonic() + timeout
-    while _closing:
-        closer = _closing.pop()
+    with _closing_lock:
+        closing = list(_closing)
+        _closing.clear()
+    finished = True
+    for closer, pool in closing:
         closer.join(max(0.0, deadline - time.monotonic()))
         if closer.is_alive():
-            _closing.append(closer)
-            return False
-    return True
+            finished = False
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            closer.join(1.0)
+    return finished
 
 
 def _run_paused(task: Callable[..., Any], *args: Any) -> Any:

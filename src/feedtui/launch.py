@@ -10,8 +10,8 @@ process ends after it: a one-shot command, which runs with the collector
 paused, freezes what it built before the pause ends. At the end everything
 still alive is frozen, so the interpreter's last collection at exit does not
 walk it (40–80 ms of a 0.6 s refresh of 304s). Files are closed and saved by
-then; nothing waits on it. Worker pools still shutting down are waited for
-(see cpu_pool.finish_closing). SIGTERM and SIGHUP stop a command as Ctrl-C does
+then; nothing waits on the collector. Worker pools still shutting down are
+waited for, 2 s at most (see cpu_pool.finish_closing). SIGTERM and SIGHUP stop a command as Ctrl-C does
 (see quit_signals; the reader handles them itself). Tests call `cli.main` in
 their own process and get none of this.
 """
@@ -37,6 +37,9 @@ def run() -> int:
         except KeyboardInterrupt:  # before main's own handling begins (parsing the arguments)
             status = 130
     if pools := sys.modules.get("feedtui.cpu_pool"):  # imported only by commands that parse or tag
-        pools.finish_closing()
+        try:
+            pools.finish_closing()
+        except KeyboardInterrupt:  # a second Ctrl-C: the workers end with the process
+            status = 130
     gc.freeze()
     return exit_status(received[0]) if received else status

@@ -8,16 +8,14 @@ feedtui: each feed's 200 papers, each paper in one feed only."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
+import re
 import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 import pytest
 
+from bench.feedtui_app import Launcher, Sandbox
 from bench.feeds import FeedSetSpec, feed_file_name, papers_for_feed, render_feed
 from bench.server import FeedServer
 from feedtui.config import load_config
@@ -26,7 +24,6 @@ from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.topic_list import TopicList
 from tests.ui.test_app import lines_of, list_title, until
 
-REPO = Path(__file__).resolve().parents[1]
 FEEDS = 200
 ENTRIES = 200
 # Well inside the 16 weeks a refresh keeps.
@@ -52,21 +49,6 @@ def served(tmp_path_factory):
         yield server
 
 
-def feedtui(root: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}
-    env["PYTHONPATH"] = str(REPO / "src")
-    command = [sys.executable, "-m", "feedtui", "--data-dir", str(root / "data"), "--config", str(root / "config.toml"), *args]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, (args[:2], done.stderr[-2000:])
-    return done
-
-
-def counts(root: Path) -> dict[str, tuple[int, int]]:
-    """Topic name -> (papers, unread), as `feedtui topics --json` says, for this set's topics."""
-    topics = json.loads(feedtui(root, "topics", "--json").stdout)
-    return {t["name"]: (t["papers"], t["unread"]) for t in topics if t["name"].startswith("Scale ")}
-
-
 def opml(server: FeedServer) -> str:
     outlines = "".join(
         f'<outline type="rss" text={quoteattr(topic_name(i))} xmlUrl={quoteattr(server.url(feed_file_name(i)))}/>'
@@ -75,20 +57,21 @@ def opml(server: FeedServer) -> str:
     return f'<?xml version="1.0"?><opml version="2.0"><head/><body>{outlines}</body></opml>'
 
 
-def sidebar_count(app, name: str) -> str:
-    """The unread count the sidebar shows at the end of a topic's row (after its sparkline)."""
-    line = next((line for line in lines_of(app.screen.query_one(TopicList)) if name in line), "")
-    return line.split()[-1] if line.strip() else ""
+def sidebar_counts(app) -> dict[str, str]:
+    """This set's topics in the sidebar as drawn: name -> the unread count at
+    the end of the row (after its sparkline)."""
+    rows = lines_of(app.screen.query_one(TopicList))
+    return {found.group(): row.split()[-1] for row in rows if (found := re.search(r"Scale \d{3}", row))}
 
 
 @pytest.mark.slow
 async def test_forty_thousand_papers_are_counted_right_and_marks_survive_restarts(tmp_path, served):
-    (tmp_path / "config.toml").write_text("[general]\nauto_refresh = false\n", encoding="utf-8")
+    sandbox = Sandbox.create(tmp_path / "sandbox", Launcher.from_checkout(sys.executable))  # auto_refresh off
     (tmp_path / "feeds.opml").write_text(opml(served), encoding="utf-8")
-    feedtui(tmp_path, "import", "opml", str(tmp_path / "feeds.opml"), "--follow")
-    refreshed = feedtui(tmp_path, "refresh")
+    sandbox.run("import", "opml", str(tmp_path / "feeds.opml"), "--follow")
+    refreshed = sandbox.run("refresh")
     assert f"{FEEDS * ENTRIES:,} new, 0 updated papers from {FEEDS} sources; 0 failed" in refreshed.stderr
-    assert counts(tmp_path) == {topic_name(i): (ENTRIES, ENTRIES) for i in range(FEEDS)}
+    assert sandbox.papers_in("Scale ") == {topic_name(i): (ENTRIES, ENTRIES) for i in range(FEEDS)}
 
     # Marks from the CLI, then a fresh process counts them.
     generated = [papers_for_feed(SPEC, i) for i in range(FEEDS)]
@@ -97,28 +80,28 @@ async def test_forty_thousand_papers_are_counted_right_and_marks_survive_restart
         for papers in generated
         for n, p in enumerate(papers[:MARKED_PER_FEED])
     ]
-    feedtui(tmp_path, "read", *marked)
+    sandbox.run("read", *marked)
     left = ENTRIES - MARKED_PER_FEED
-    assert counts(tmp_path) == {topic_name(i): (ENTRIES, left) for i in range(FEEDS)}
+    assert sandbox.papers_in("Scale ") == {topic_name(i): (ENTRIES, left) for i in range(FEEDS)}
 
     # The reader, started on the cache, shows the same counts; three papers of
     # one topic marked there with `m` are still read after it quits.
-    app = build_app(load_config(tmp_path / "config.toml"), tmp_path / "data")
+    app = build_app(load_config(sandbox.root / "config.toml"), sandbox.data_dir)
     async with app.run_test(size=(120, 40)) as pilot:
         main = app.main_screen
         await until(pilot, lambda: main.ready and main.current, tries=TRIES)
         main.go_to_topic(topic_name(7))
         await until(pilot, lambda: list_title(main).startswith(f"Latest papers ({ENTRIES:,})"), tries=TRIES)
-        shown = [line for line in lines_of(app.screen.query_one(TopicList)) if "Scale " in line]
-        assert len(shown) > 10 and all(line.split()[-1] == f"{left:,}" for line in shown), shown
+        shown = sidebar_counts(app)
+        assert len(shown) > 10 and set(shown.values()) == {f"{left:,}"}, shown
         main.query_one(PaperList).focus()
         # The list starts on the newest paper, which the CLI marked read: `n`
         # goes to the next unread one, `m` marks it.
         for _ in range(3):
             await pilot.press("n", "m")
-        await until(pilot, lambda: sidebar_count(app, topic_name(7)) == f"{left - 3:,}", tries=TRIES)
+        await until(pilot, lambda: sidebar_counts(app).get(topic_name(7)) == f"{left - 3:,}", tries=TRIES)
         await pilot.press("q")
     app.engine.close()
     expected = {topic_name(i): (ENTRIES, left) for i in range(FEEDS)}
     expected[topic_name(7)] = (ENTRIES, left - 3)
-    assert counts(tmp_path) == expected
+    assert sandbox.papers_in("Scale ") == expected

@@ -11,9 +11,9 @@ paused, freezes what it built before the pause ends. At the end everything
 still alive is frozen, so the interpreter's last collection at exit does not
 walk it (40–80 ms of a 0.6 s refresh of 304s). Files are closed and saved by
 then; nothing waits on the collector. Worker pools still shutting down are
-waited for, 2 s at most (see cpu_pool.finish_closing). SIGTERM and SIGHUP stop a command as Ctrl-C does
-(see quit_signals; the reader handles them itself). Tests call `cli.main` in
-their own process and get none of this.
+waited for, 2 s at most (see cpu_pool.finish_closing). SIGTERM and SIGHUP
+stop a command as Ctrl-C does (see quit_signals; the reader handles them
+itself). Tests call `cli.main` in their own process and get none of this.
 """
 
 from __future__ import annotations

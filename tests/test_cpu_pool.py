@@ -247,3 +247,49 @@ def test_workers_still_busy_when_the_process_ends_are_stopped():
     """A command stopped while its workers are in a long job (a retag's
     chunk) ends within finish_closing's time: their results are wanted no more."""
     assert run_script(BUSY_AT_EXIT_APP).strip() == "False True True"
+
+
+LEFT_OPEN_APP = """\
+import os, sys, threading, time
+from feedtui.cpu_pool import CpuPool, finish_closing
+""" + GONE + """
+pool = CpuPool(time.sleep, workers=2)
+outcome = []
+def build():
+    try:
+        pool.map_blocking([(60,), (60,)])
+        outcome.append("done")
+    except BaseException as error:
+        outcome.append(type(error).__name__)
+# As an Ask index built in a daemon thread while the reader quits: nobody closes the pool.
+builder = threading.Thread(target=build, daemon=True)
+builder.start()
+while pool._pool is None or len(pool._pool._processes) < 2:
+    time.sleep(0.01)
+workers = list(pool._pool._processes)
+time.sleep(0.2)
+began = time.monotonic()
+finished = finish_closing(timeout=30)
+took = time.monotonic() - began
+for _ in range(500):
+    if gone(workers):
+        break
+    time.sleep(0.02)
+builder.join(10)  # its jobs are not run again here instead
+print(finished, took < 10, gone(workers), outcome, flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_workers_of_a_pool_left_open_are_stopped_at_once_when_the_process_ends():
+    """A pool nobody closed (its jobs waited for by a daemon thread) kept the
+    process from exiting until its jobs ended: the interpreter joins every
+    executor's manager thread at exit, and it waits for the jobs under way.
+    It is stopped without the wait a closed pool gets, its jobs are not run
+    again in the process instead, and the process ends with nothing on stderr."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", LEFT_OPEN_APP], capture_output=True, text=True, env=env, timeout=90)
+    took = time.monotonic() - began
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True True True ['BrokenProcessPool']\n", "")
+    assert took < 30  # not the 60 s the jobs would have taken

@@ -27,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -45,6 +46,9 @@ _tokens = itertools.count(1)
 # Pools closed without waiting, and the threads shutting them down: see `finish_closing`.
 _closing: list[tuple[threading.Thread, ProcessPoolExecutor]] = []
 _closing_lock = threading.Lock()
+# Pools whose workers run and that are not closed yet (an Ask index built
+# in a thread the app does not wait for): `finish_closing` stops them.
+_open: weakref.WeakSet[CpuPool] = weakref.WeakSet()
 
 # The pid of the process that forks the workers, as the workers find it in
 # their copy of memory: asking os.getppid() once they run would be too late
@@ -148,6 +152,8 @@ class CpuPool:
             return [future.result() for future in futures]
         except BrokenProcessPool:
             self._pool = None
+            if self._closed:  # stopped by `finish_closing`: the process ends, nobody wants the results
+                raise
             return [self._run_here(*call) for call in calls]
 
     def _run_here(self, *args: Any) -> Any:
@@ -184,6 +190,8 @@ class CpuPool:
                         _shut_down_later(pool)
                     else:
                         self._pool = pool
+                        with _closing_lock:
+                            _open.add(self)
             return self._pool
 
     def _forked_pool(self) -> ProcessPoolExecutor:
@@ -220,14 +228,18 @@ class CpuPool:
                     self.initializer(*self.initargs)
                 self._local_ready = True
 
-    def close(self) -> None:
+    def close(self) -> ProcessPoolExecutor | None:
         """Shut the workers down, without waiting for them (a thread does, and
-        `finish_closing` waits for it); a preparation not begun yet never will be."""
+        `finish_closing` waits for it); a preparation not begun yet never will
+        be. Returns the executor being shut down, if there was one."""
         with self._swap_lock:
             self._closed = True
             pool, self._pool = self._pool, None
+        with _closing_lock:
+            _open.discard(self)
         if pool is not None:
             _shut_down_later(pool)
+        return pool
 
     def after_preparing(self, undo: Callable[..., None], *args: Any) -> None:
         """`undo(*args)` once no preparation is under way (it blocks: call it in
@@ -252,12 +264,21 @@ def _shut_down_later(pool: ProcessPoolExecutor) -> None:
 def finish_closing(timeout: float = 2.0) -> bool:
     """Wait (up to `timeout` seconds) for the pools closed so far to shut
     down; the workers of one still busy then are stopped, their results being
-    wanted no more. False when one had to be. Called before the process
+    wanted no more, and so are the workers of pools not closed yet. False when
+    a closed one's had to be. Called before the process
     exits: on Python 3.11, an executor still shutting down at exit races the
     interpreter's own wake-up of its manager thread, which then writes to a
     pipe just closed and prints a traceback ("OSError: [Errno 9] Bad file
     descriptor" in `_python_exit`) after the command's last word."""
     deadline = time.monotonic() + timeout
+    with _closing_lock:
+        left_open = list(_open)
+    for open_pool in left_open:
+        # Nobody waits for their jobs any more (the thread that does is
+        # a daemon, about to end with the process): stopped at once.
+        executor = open_pool.close()
+        if executor is not None:
+            _stop_workers(executor)
     with _closing_lock:
         closing = list(_closing)
         _closing.clear()
@@ -266,10 +287,14 @@ def finish_closing(timeout: float = 2.0) -> bool:
         closer.join(max(0.0, deadline - time.monotonic()))
         if closer.is_alive():
             finished = False
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
+            _stop_workers(pool)
             closer.join(1.0)
     return finished
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _run_paused(task: Callable[..., Any], *args: Any) -> Any:

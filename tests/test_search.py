@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import random
+from datetime import datetime
+
 import pytest
 
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.model import UTC
 from feedtui.search import SearchIndex, highlight_pattern, highlight_words, index_terms, query_terms
+from feedtui.store.codec import C_SHARD, doc_search_texts, paper_from_doc, paper_to_doc
 
 from tests.factories import make_paper
 
@@ -239,3 +248,90 @@ def test_short_words_are_highlighted_only_whole() -> None:
     assert marked(("KV",), text) == ["KV"]
     assert marked(highlight_words("k-means"), "k-means beats kernels, K-Means") == ["k-means", "K-Means"]
     assert marked(("GPU",), text) == ["GPUs"]  # three characters run on to their plural, as before
+
+
+# Ask's index of a large topic, built by worker processes from the cache files.
+
+FORKS = [0]
+os.register_at_fork(after_in_parent=lambda: FORKS.__setitem__(0, FORKS[0] + 1))
+
+WORDS = "kestrel lattice router tensor sparse gossip quorum shard pipeline cache kernel graph drift".split()
+
+
+def many_papers(count: int) -> list:
+    """Invented papers over ten weeks, with words drawn from a small vocabulary
+    (so questions match many), LaTeX in some source texts (their display forms
+    differ) and two or three authors."""
+    chooser = random.Random(7)
+    papers = []
+    for number in range(count):
+        words = [chooser.choice(WORDS) for _ in range(chooser.randint(3, 40))]
+        latex = number % 5 == 0
+        title = " ".join(words[:4]).title() + (r" with $\alpha$-Shards" if latex else "")
+        abstract = " ".join(words) + "."
+        papers.append(
+            make_paper(
+                f"2609.{number:05d}",
+                title=title,
+                title_display=title.replace(r"$\alpha$", "α") if latex else "",
+                abstract=abstract,
+                abstract_display=abstract.upper() if number % 7 == 0 else "",
+                published=f"2026-{7 + number % 3:02d}-{1 + number % 28:02d}T10:00:00",
+                authors=tuple((f"{chooser.choice(WORDS).title()} Q{k}", ()) for k in range(chooser.randint(2, 3))),
+            )
+        )
+    return papers
+
+
+def test_the_texts_ask_reads_from_a_document_are_the_papers():
+    for paper in many_papers(40):
+        doc = paper_to_doc(paper, "2026-10-01T00:00:00Z")
+        rebuilt = paper_from_doc(paper.id, doc)
+        names = " ".join(a.name for a in rebuilt.authors)
+        assert doc_search_texts(doc) == (rebuilt.readable_title, names, rebuilt.readable_abstract)
+
+
+def test_an_index_merged_from_parts_ranks_as_one_index_of_all_their_papers():
+    papers = many_papers(300)
+    whole = SearchIndex.build(papers)
+    merged = SearchIndex.merged([SearchIndex.build(papers[:70]), SearchIndex.build(papers[70:200]), SearchIndex.build(papers[200:])])
+    assert len(merged.segments) == 3 and merged.count == whole.count == 300
+    for question in ("kestrel", "sparse tensor", "gossip quorum shard", "α shards", "q1", "drift cache kernel graph"):
+        ranked = whole.rank(question)
+        assert ranked and merged.rank(question) == ranked
+
+
+def test_a_large_topics_index_is_built_by_workers_from_the_cache_files(tmp_path):
+    """The same answers as the index of the papers read into this process,
+    from parts built by forked workers; a paper missing from its week's file
+    is left out of both."""
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = Engine(config, tmp_path / "data")
+    papers = many_papers(600)
+    engine.cache.store(papers, {}, datetime(2026, 10, 1, tzinfo=UTC))
+    library = engine.load_library()
+    positions = [library.pos[p.id] for p in papers]
+    lost = papers[5]
+    week = engine.cache.papers_file(library.rows[library.pos[lost.id]][C_SHARD])
+    data = json.loads(week.read_text())
+    del data["papers"][lost.id]
+    week.write_text(json.dumps(data))
+    try:
+        read_here = SearchIndex.build(engine.papers(positions))
+        forks = FORKS[0]
+        from_workers = engine.search_index(positions, pool_from=100)
+        assert FORKS[0] > forks
+        assert len(from_workers.segments) > 1
+        assert from_workers.count == read_here.count == 599
+        assert lost.id not in from_workers.ids
+        for question in ("kestrel", "sparse tensor", "gossip quorum shard", "α shards", "router q2"):
+            ranked = read_here.rank(question)
+            assert ranked and from_workers.rank(question) == ranked
+        # Below the threshold, it is built here from the papers.
+        forks = FORKS[0]
+        small = engine.search_index(positions[:50], pool_from=100)
+        assert FORKS[0] == forks and len(small.segments) == 1
+        assert small.rank("kestrel") == SearchIndex.build(engine.papers(positions[:50])).rank("kestrel")
+    finally:
+        engine.close()

@@ -56,6 +56,7 @@ from feedtui.topics.tagging import (
 
 if TYPE_CHECKING:
     from feedtui.refresh import Activity
+    from feedtui.search import SearchIndex
 
 # Marks the app's copy of a config topic (stored by an edit) in state.json.
 CONFIG_COPY = "config_copy"
@@ -65,6 +66,10 @@ STARS_CHECKED_FILE = "stars-checked.json"
 # A refresh that runs longer than this (arXiv paced at one request per 3 s)
 # saves what it has so far every this many seconds.
 PERIODIC_COMMIT_S = 10.0
+# Ask indexes of topics this large are built by worker processes from the
+# cache files, on every core; smaller ones in the caller's thread, for which
+# forking the workers would cost more than it saves.
+INDEX_POOL_MIN_PAPERS = 1_000
 
 # Changes not saved, in words: the (table, key set) they count, one, several.
 _UNSAVED_WORDS = (
@@ -667,6 +672,37 @@ class Engine:
         if row is None:
             return None
         return self.cache.get_papers({paper_id: row[C_SHARD]}).get(paper_id)
+
+    def search_index(self, positions: Sequence[int], *, pool_from: int = INDEX_POOL_MIN_PAPERS) -> SearchIndex:
+        """Ask's index of the papers at these library positions. From
+        `pool_from` papers on, worker processes read the papers' week files
+        and index them in parts, merged here: indexing takes about 0.3 ms a
+        paper and reading the files another 0.15, which here would be done
+        on one core, the one answering the keys, while a few arrays a word
+        come back from the workers (bench/bench_ask.py --cache)."""
+        from feedtui.search import SearchIndex, index_shard_files
+
+        if len(positions) < pool_from:
+            return SearchIndex.build(self.papers(positions))
+        library = self.library
+        by_shard: dict[str, list[str]] = {}
+        for i in positions:
+            by_shard.setdefault(library.rows[i][C_SHARD], []).append(library.ids[i])
+        from feedtui.cpu_pool import CpuPool  # multiprocessing: not needed to start the app
+
+        pool = CpuPool(index_shard_files, preload=["feedtui.search", "feedtui.store.cache", "feedtui.store.codec"])
+        # The largest weeks first, each to the part with the fewest papers:
+        # a few even parts per worker.
+        parts: list[list[tuple[str, list[str]]]] = [[] for _ in range(max(1, pool.workers) * 2)]
+        sizes = [0] * len(parts)
+        for shard, ids in sorted(by_shard.items(), key=lambda item: -len(item[1])):
+            smallest = sizes.index(min(sizes))
+            parts[smallest].append((str(self.cache.papers_file(shard)), ids))
+            sizes[smallest] += len(ids)
+        try:
+            return SearchIndex.merged(pool.map_blocking([(part,) for part in parts if part]))
+        finally:
+            pool.close()
 
     def papers(self, positions: Sequence[int]) -> list[Paper]:
         """Full papers for library positions, in the order given."""

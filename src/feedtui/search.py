@@ -29,9 +29,11 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from feedtui.model import Paper
 from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, normalize_run
@@ -39,7 +41,9 @@ from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, normalize_run
 K1 = 1.2
 B = 0.75
 # Whole numbers: a field's words are counted that many times.
-FIELD_WEIGHTS = {"title": 3, "authors": 2, "abstract": 1}
+TITLE_WEIGHT = 3
+AUTHORS_WEIGHT = 2
+ABSTRACT_WEIGHT = 1
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 STOPWORDS = frozenset(
@@ -82,6 +86,15 @@ def _fold(word: str) -> str:
     return word
 
 
+def _folded(words: list[str]) -> list[str]:
+    """`fold` of each word: looked up in C, and folded in Python only where
+    the cache has not seen the word (a call per word was a third of a build)."""
+    folded = list(map(_FOLDED.get, words))
+    if None in folded:
+        folded = [fold(word) if known is None else known for word, known in zip(words, folded)]
+    return folded
+
+
 def without_possessive(word: str) -> str:
     """`word` without a final `'s`: `model's` → `model`."""
     return word[:-2] if word.endswith(("'s", "'S")) else word
@@ -92,9 +105,9 @@ def index_terms(text: str) -> tuple[list[str], int]:
     counts its characters, not its bigrams as well)."""
     tokens = _WORD.findall(text)
     if text.isascii() or not _has_cjk_word(tokens):
-        words = list(map(fold, tokens))
+        words = _folded(tokens)
         if "-" in text:
-            words += map(fold, _compound_parts(tokens))
+            words += _folded(_compound_parts(tokens))
         return words, len(tokens)
     terms: list[str] = []
     length = 0
@@ -207,59 +220,117 @@ def _highlight_alternative(word: str) -> str:
 
 
 @dataclass(slots=True)
-class SearchIndex:
+class _Segment:
+    """The index of some of a topic's papers: for each term, the positions (in
+    `ids`) of the papers that have it, and its weighted count in each."""
+
     ids: list[str]
-    term_freqs: list[Counter]
-    lengths: list[float]
-    doc_freq: Counter
+    lengths: array
+    postings: dict[str, tuple[array, array]]
+
+
+@dataclass(slots=True)
+class SearchIndex:
+    """BM25 over a topic's papers, held as inverted lists: a question looks at
+    the papers that have its words, and a part built in another process comes
+    back as a few arrays per word, not as a counter per paper. Parts built
+    apart (`merged`) rank as one index of all their papers."""
+
+    segments: list[_Segment]
+    count: int
     average_length: float
 
     @classmethod
     def build(cls, papers: Iterable[Paper]) -> SearchIndex:
+        return cls.from_texts(
+            (paper.id, paper.readable_title, " ".join(a.name for a in paper.authors), paper.readable_abstract)
+            for paper in papers
+        )
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[tuple[str, str, str, str]]) -> SearchIndex:
+        """The index of (paper id, title, authors' names, abstract) rows."""
         ids: list[str] = []
-        freqs: list[Counter] = []
-        lengths: list[float] = []
-        doc_freq: Counter = Counter()
-        for paper in papers:
-            fields = {
-                "title": paper.readable_title,
-                "authors": " ".join(a.name for a in paper.authors),
-                "abstract": paper.readable_abstract,
-            }
+        lengths = array("d")
+        postings: dict[str, tuple[array, array]] = {}
+        posting = postings.get
+        for paper_id, title, authors, abstract in texts:
             terms: list[str] = []
-            length = 0.0
-            for name, text in fields.items():
+            length = 0
+            for text, weight in ((title, TITLE_WEIGHT), (authors, AUTHORS_WEIGHT), (abstract, ABSTRACT_WEIGHT)):
                 words, count = index_terms(text)
-                weight = FIELD_WEIGHTS[name]
                 length += count * weight
                 terms += words * weight
-            weighted = Counter(terms)  # counted in C: much faster than adding weights word by word
-            ids.append(paper.id)
-            freqs.append(weighted)
+            position = len(ids)
+            ids.append(paper_id)
             lengths.append(length)
-            doc_freq.update(weighted.keys())
-        average = (sum(lengths) / len(lengths)) if lengths else 0.0
-        return cls(ids, freqs, lengths, doc_freq, average)
+            # The weighted counts come from Counter, in C; the loop adds one
+            # posting per term (most of a build's time after the words').
+            for term, weighted in Counter(terms).items():
+                entry = posting(term)
+                if entry is None:
+                    entry = postings[term] = (array("I"), array("I"))
+                entry[0].append(position)
+                entry[1].append(weighted)
+        return cls._of([_Segment(ids, lengths, postings)])
+
+    @classmethod
+    def merged(cls, parts: Iterable[SearchIndex]) -> SearchIndex:
+        """One index of the papers of `parts` (each paper in one part only)."""
+        return cls._of([segment for part in parts for segment in part.segments])
+
+    @classmethod
+    def _of(cls, segments: list[_Segment]) -> SearchIndex:
+        count = sum(len(s.ids) for s in segments)
+        # Lengths are whole numbers: their sum is exact in any order.
+        total = sum(sum(s.lengths) for s in segments)
+        return cls(segments, count, total / count if count else 0.0)
+
+    @property
+    def ids(self) -> list[str]:
+        """The indexed papers, part by part."""
+        return [paper_id for segment in self.segments for paper_id in segment.ids]
 
     def rank(self, question: str, limit: int | None = None) -> list[tuple[str, float]]:
         """(paper id, score) for every paper matching at least one term, best first."""
         terms = query_terms(question)
-        if not terms or not self.ids:
+        if not terms or not self.count:
             return []
-        n = len(self.ids)
-        idf = {t: math.log(1 + (n - self.doc_freq[t] + 0.5) / (self.doc_freq[t] + 0.5)) for t in terms}
-        scored: list[tuple[str, float]] = []
-        for paper_id, freqs, length in zip(self.ids, self.term_freqs, self.lengths):
-            score = 0.0
-            norm = K1 * (1 - B + B * length / (self.average_length or 1.0))
-            for term in terms:
-                tf = freqs.get(term)
-                if tf:
-                    score += idf[term] * tf * (K1 + 1) / (tf + norm)
-            if score > 0:
-                scored.append((paper_id, score))
+        n = self.count
+        average = self.average_length or 1.0
+        scores: dict[str, float] = {}
+        for term in terms:
+            found = [s for s in self.segments if term in s.postings]
+            df = sum(len(s.postings[term][0]) for s in found)
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            for segment in found:
+                ids, lengths = segment.ids, segment.lengths
+                for position, tf in zip(*segment.postings[term]):
+                    norm = K1 * (1 - B + B * lengths[position] / average)
+                    paper_id = ids[position]
+                    scores[paper_id] = scores.get(paper_id, 0.0) + idf * tf * (K1 + 1) / (tf + norm)
+        scored = [(paper_id, score) for paper_id, score in scores.items() if score > 0]
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:limit] if limit else scored
+
+
+def index_shard_files(jobs: Sequence[tuple[str, Sequence[str]]]) -> SearchIndex:
+    """The index of the given papers of cache shard files ((path, paper ids)
+    each): a part of a large topic's index, built in a worker process from
+    the files themselves (see `Engine.search_index`). Papers not in their
+    file are left out, as `PaperCache.get_papers` leaves them out."""
+    from feedtui.store.cache import read_documents
+    from feedtui.store.codec import doc_search_texts
+
+    def texts() -> Iterator[tuple[str, str, str, str]]:
+        for path, ids in jobs:
+            docs = read_documents(Path(path))
+            for paper_id in ids:
+                doc = docs.get(paper_id)
+                if doc is not None:
+                    yield (paper_id, *doc_search_texts(doc))
+
+    return SearchIndex.from_texts(texts())
 
 
 def rank_papers(papers: Sequence[Paper], question: str) -> list[tuple[str, float]]:

@@ -266,6 +266,10 @@ class PaperCache:
     def read_shard_documents(self, shard: str) -> Mapping[str, dict]:
         return read_documents(self._papers_path(shard))
 
+    def papers_file(self, shard: str) -> Path:
+        """The file of a week's paper documents (see `read_documents`)."""
+        return self._papers_path(shard)
+
     def shard_paths(self) -> list[Path]:
         """Every papers shard, largest first (to share them out evenly)."""
         paths = [self._papers_path(s) for s in self.shards()]

@@ -77,6 +77,17 @@ def paper_from_doc(paper_id: str, doc: dict) -> Paper:
     )
 
 
+def doc_search_texts(doc: dict) -> tuple[str, str, str]:
+    """What Ask indexes of a document, as `paper_from_doc` would give it: the
+    readable title, the authors' names and the readable abstract. Read
+    straight from the document, without building the paper."""
+    return (
+        doc.get("title_display") or doc.get("title", ""),
+        " ".join(name for name, _ in doc.get("authors", ())),
+        doc.get("abstract_display") or doc.get("abstract", ""),
+    )
+
+
 # A card row is a list, to keep 50,000 of them small in memory and on disk.
 # Author and affiliation lists are stored already shortened for the card
 # ("A, B, C +7"); the head of the abstract lives in a separate per-week file

@@ -1290,7 +1290,7 @@ class MainScreen(Screen):
         after the pause walk its hundreds of thousands of objects again and
         again, each a 120–170 ms stall of the keys (measured at 10,000 papers)."""
         with gc_paused():
-            index = SearchIndex.build(self.engine.papers(members))
+            index = self.engine.search_index(members)
             gc.freeze()
         return index
 

@@ -51,7 +51,7 @@ GNU_TIME = "/usr/bin/time"
 APP_SESSION = "app"
 # Writes the wall-clock stamp, then becomes /usr/bin/time (which forks the program).
 STUB = "import os,sys,time\nopen(sys.argv[1],'w').write(repr(time.time()))\nos.execv(sys.argv[2],sys.argv[2:])"
-KEY_NAME = re.compile(r"[A-Za-z0-9_\-]+")
+KEY_NAME = re.compile(r"[A-Za-z0-9_\-/]+")  # tmux key names, and "/"
 _sockets = itertools.count()
 
 

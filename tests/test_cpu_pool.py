@@ -293,3 +293,29 @@ def test_workers_of_a_pool_left_open_are_stopped_at_once_when_the_process_ends()
     took = time.monotonic() - began
     assert (done.returncode, done.stdout, done.stderr) == (0, "True True True ['BrokenProcessPool']\n", "")
     assert took < 30  # not the 60 s the jobs would have taken
+
+
+AFTER_FINISH_APP = """\
+import os, time
+from concurrent.futures.process import BrokenProcessPool
+from feedtui.cpu_pool import CpuPool, finish_closing
+finish_closing()
+pool = CpuPool(time.sleep, workers=2)
+began = time.monotonic()
+try:
+    pool.map_blocking([(60,), (60,)])
+    print("ran", flush=True)
+except BrokenProcessPool:
+    print("refused", time.monotonic() - began < 10, flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_no_pool_gets_workers_once_the_process_ends():
+    """An Ask index whose workers were being forked as the reader quit kept
+    the process until its build ended: finish_closing had already looked for
+    open pools. After it, jobs are refused, not run."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", AFTER_FINISH_APP], capture_output=True, text=True, env=env, timeout=90)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "refused True\n", "")
+

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import feedtui.cli as cli
-from feedtui import launch
+from feedtui import cpu_pool, launch
 
 
 def test_run_returns_mains_status_and_freezes_the_heap(monkeypatch):
@@ -20,6 +20,9 @@ def test_run_returns_mains_status_and_freezes_the_heap(monkeypatch):
         return 3
 
     monkeypatch.setattr(cli, "main", fake_main)
+    # run ends with cpu_pool.finish_closing, after which the process gets no
+    # more workers: this process goes on to other tests.
+    monkeypatch.setattr(cpu_pool, "_exiting", False)
     gc.unfreeze()
     try:
         assert launch.run() == 3

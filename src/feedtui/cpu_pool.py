@@ -47,8 +47,10 @@ _tokens = itertools.count(1)
 _closing: list[tuple[threading.Thread, ProcessPoolExecutor]] = []
 _closing_lock = threading.Lock()
 # Pools whose workers run and that are not closed yet (an Ask index built
-# in a thread the app does not wait for): `finish_closing` stops them.
+# in a thread the app does not wait for): `finish_closing` stops them, and
+# after it no pool gets workers.
 _open: weakref.WeakSet[CpuPool] = weakref.WeakSet()
+_exiting = False
 
 # The pid of the process that forks the workers, as the workers find it in
 # their copy of memory: asking os.getppid() once they run would be too late
@@ -147,12 +149,14 @@ class CpuPool:
         try:
             executor = self._executor()
             if executor is None:
+                if _exiting:
+                    raise BrokenProcessPool("the process is ending")
                 return [self._run_here(*call) for call in calls]
             futures = [executor.submit(_run_paused, self.task, *call) for call in calls]
             return [future.result() for future in futures]
         except BrokenProcessPool:
             self._pool = None
-            if self._closed:  # stopped by `finish_closing`: the process ends, nobody wants the results
+            if self._closed or _exiting:  # stopped by `finish_closing`: the process ends, nobody wants the results
                 raise
             return [self._run_here(*call) for call in calls]
 
@@ -174,7 +178,7 @@ class CpuPool:
         closed. A pool made while `close` ran is shut down, not kept: nothing
         would shut it down later."""
         with self._pool_lock:
-            if self._pool is None and not self._closed:
+            if self._pool is None and not self._closed and not _exiting:
                 self._prepare_here()
                 if sys.platform == "linux":
                     pool = self._forked_pool()
@@ -186,12 +190,16 @@ class CpuPool:
                         initargs=(self.preload, self.initializer, self.initargs),
                     )
                 with self._swap_lock:
-                    if self._closed:
-                        _shut_down_later(pool)
-                    else:
-                        self._pool = pool
-                        with _closing_lock:
+                    with _closing_lock:
+                        exiting = _exiting
+                        if not (self._closed or exiting):
+                            self._pool = pool
                             _open.add(self)
+                    if exiting:  # made as the process ends: its jobs are wanted no more
+                        self._closed = True
+                        _stop_workers(pool)
+                    if self._pool is not pool:
+                        _shut_down_later(pool)
             return self._pool
 
     def _forked_pool(self) -> ProcessPoolExecutor:
@@ -264,14 +272,17 @@ def _shut_down_later(pool: ProcessPoolExecutor) -> None:
 def finish_closing(timeout: float = 2.0) -> bool:
     """Wait (up to `timeout` seconds) for the pools closed so far to shut
     down; the workers of one still busy then are stopped, their results being
-    wanted no more, and so are the workers of pools not closed yet. False when
-    a closed one's had to be. Called before the process
+    wanted no more, and so are the workers of pools not closed yet; after
+    it, no pool gets workers (jobs asked of one are refused). False when a
+    closed one's had to be. Called before the process
     exits: on Python 3.11, an executor still shutting down at exit races the
     interpreter's own wake-up of its manager thread, which then writes to a
     pipe just closed and prints a traceback ("OSError: [Errno 9] Bad file
     descriptor" in `_python_exit`) after the command's last word."""
+    global _exiting
     deadline = time.monotonic() + timeout
     with _closing_lock:
+        _exiting = True
         left_open = list(_open)
     for open_pool in left_open:
         # Nobody waits for their jobs any more (the thread that does is

@@ -328,6 +328,8 @@ def test_a_large_topics_index_is_built_by_workers_from_the_cache_files(tmp_path)
         for question in ("kestrel", "sparse tensor", "gossip quorum shard", "α shards", "router q2"):
             ranked = read_here.rank(question)
             assert ranked and from_workers.rank(question) == ranked
+        # A position given twice is indexed once, not scored twice.
+        assert engine.search_index(positions + positions[:20], pool_from=100).rank("kestrel") == read_here.rank("kestrel")
         # Below the threshold, it is built here from the papers.
         forks = FORKS[0]
         small = engine.search_index(positions[:50], pool_from=100)

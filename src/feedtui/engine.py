@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -679,10 +680,17 @@ class Engine:
         and index them in parts, merged here: indexing takes about 0.3 ms a
         paper and reading the files another 0.15, which here would be done
         on one core, the one answering the keys, while a few arrays a word
-        come back from the workers (bench/bench_ask.py --cache)."""
+        come back from the workers (bench/bench_ask.py --cache). Forking is
+        what makes that pay: where workers are spawned (not Linux), each
+        would import the app first, so the index is built here.
+
+        A document the workers cannot index as a paper would be read (one
+        without a date, say) is indexed all the same; the papers read here
+        would fail with it. Positions given twice are indexed once."""
         from feedtui.search import SearchIndex, index_shard_files
 
-        if len(positions) < pool_from:
+        positions = list(dict.fromkeys(positions))
+        if len(positions) < pool_from or sys.platform != "linux":
             return SearchIndex.build(self.papers(positions))
         library = self.library
         by_shard: dict[str, list[str]] = {}

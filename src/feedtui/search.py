@@ -242,6 +242,8 @@ class SearchIndex:
 
     @classmethod
     def build(cls, papers: Iterable[Paper]) -> SearchIndex:
+        """The index of `papers`, each given once (a paper given twice would
+        be one answer with both scores added)."""
         return cls.from_texts(
             (paper.id, paper.readable_title, " ".join(a.name for a in paper.authors), paper.readable_abstract)
             for paper in papers

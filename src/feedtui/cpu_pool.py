@@ -146,12 +146,12 @@ class CpuPool:
         that may block: the CLI, or the TUI's worker threads)."""
         if self.workers < 2 or len(calls) < 2:
             return [self._run_here(*call) for call in calls]
+        executor = self._executor()
+        if executor is None:
+            if _exiting:
+                raise BrokenProcessPool("the process is ending")
+            return [self._run_here(*call) for call in calls]
         try:
-            executor = self._executor()
-            if executor is None:
-                if _exiting:
-                    raise BrokenProcessPool("the process is ending")
-                return [self._run_here(*call) for call in calls]
             futures = [executor.submit(_run_paused, self.task, *call) for call in calls]
             return [future.result() for future in futures]
         except BrokenProcessPool:
@@ -189,17 +189,15 @@ class CpuPool:
                         initializer=_prepare_spawned,
                         initargs=(self.preload, self.initializer, self.initargs),
                     )
-                with self._swap_lock:
-                    with _closing_lock:
-                        exiting = _exiting
-                        if not (self._closed or exiting):
-                            self._pool = pool
-                            _open.add(self)
-                    if exiting:  # made as the process ends: its jobs are wanted no more
-                        self._closed = True
+                with self._swap_lock, _closing_lock:
+                    kept = not (self._closed or _exiting)
+                    if kept:
+                        self._pool = pool
+                        _open.add(self)
+                if not kept:
+                    if _exiting:  # made as the process ends: its jobs are wanted no more
                         _stop_workers(pool)
-                    if self._pool is not pool:
-                        _shut_down_later(pool)
+                    _shut_down_later(pool)
             return self._pool
 
     def _forked_pool(self) -> ProcessPoolExecutor:

@@ -701,7 +701,7 @@ class Engine:
         pool = CpuPool(index_shard_files, preload=["feedtui.search", "feedtui.store.cache", "feedtui.store.codec"])
         # The largest weeks first, each to the part with the fewest papers:
         # a few even parts per worker.
-        parts: list[list[tuple[str, list[str]]]] = [[] for _ in range(max(1, pool.workers) * 2)]
+        parts: list[list[tuple[str, list[str]]]] = [[] for _ in range(pool.workers * 2)]
         sizes = [0] * len(parts)
         for shard, ids in sorted(by_shard.items(), key=lambda item: -len(item[1])):
             smallest = sizes.index(min(sizes))

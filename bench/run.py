@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bench import feedtui_app, newsboat
-from bench.common import REPO_ROOT, MeasureError, Row, Stat, format_value, log, machine_facts, markdown_table, repeat, stat
+from bench.common import REPO_ROOT, MeasureError, Row, Stat, format_value, log, machine_facts, markdown_table, repeat, run_measured, stat
 from bench.feeds import FeedSetSpec, feed_file_name, write_feed_set
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
@@ -243,6 +243,12 @@ class Suite:
         conditional = repeat(self.runs, lambda _: {"s": self._parallel_get(names, validators)})
         r.note("refresh.cold", f"floor: 50 parallel plain GETs from this server {format_value(full['s'].median, 's')}")
         r.note("refresh.warm", f"floor: 50 parallel 304s {format_value(conditional['s'].median, 's')}")
+        bare = repeat(self.runs, lambda _: self._httpx_floor(validators))
+        r.note(
+            "refresh.warm",
+            f"floor: a bare asyncio + httpx process making the same 50 conditional GETs (httpx_floor.py), start to exit "
+            f"{format_value(bare['wall_s'].median, 's')}, of which importing the two {format_value(bare['imports_s'].median, 's')}",
+        )
         timer = repeat(self.runs, lambda _: {"s": time_start(["sh", "-c", "echo READY; exec sleep 60"], ["READY"], quit_keys=["C-c"]).ready_s or float("nan")})
         r.note("start.5k", f"timer floor (sh echo) {format_value(timer['s'].median * 1000, 'ms')}")
         with TerminalProgram(["cat"], cols=80, rows=24) as program, RepaintProbe(program, quiet_s=0.03) as probe:
@@ -261,6 +267,16 @@ class Suite:
             found[name] = response.headers["ETag"]
         connection.close()
         return found
+
+    def _httpx_floor(self, validators: dict[str, str]) -> dict[str, float]:
+        assert self.server is not None
+        path = self.scratch / "httpx-floor-validators.json"
+        path.write_text(json.dumps({self.server.url(name): etag for name, etag in validators.items()}), encoding="utf-8")
+        loopback = "127.0.0.1,localhost,::1"
+        env = {**os.environ, "NO_PROXY": loopback, "no_proxy": loopback}
+        sample = run_measured([self.args.python, str(REPO_ROOT / "bench" / "httpx_floor.py"), str(path)], env=env)
+        inside = json.loads(sample.stdout)
+        return {"wall_s": sample.wall_s, "imports_s": inside["imports_s"]}
 
     def _parallel_get(self, names: list[str], etags: dict[str, str]) -> float:
         assert self.server is not None

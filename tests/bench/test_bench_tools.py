@@ -201,6 +201,31 @@ def test_etag_turns_the_second_request_into_a_304(served):
     assert changed.status == 200
 
 
+def test_httpx_floor_makes_the_conditional_gets_and_fails_on_any_other_answer(served, tmp_path):
+    server, _ = served
+    names = ("/feed-000.xml", "/feed-001.xml")
+    # httpx asks for gzip, and a gzipped answer has its own ETag.
+    validators = {server.url(name.lstrip("/")): get(server, name, {"Accept-Encoding": "gzip"})[0].headers["ETag"] for name in names}
+    script = [sys.executable, str(REPO / "bench" / "httpx_floor.py")]
+    loopback = {**os.environ, "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
+
+    def floor(validators: dict[str, str]) -> subprocess.CompletedProcess:
+        path = tmp_path / "validators.json"
+        path.write_text(json.dumps(validators), encoding="utf-8")
+        return subprocess.run([*script, str(path)], capture_output=True, text=True, timeout=60, env=loopback)
+
+    server.reset()
+    answered = floor(validators)
+    assert answered.returncode == 0, answered.stderr
+    figures = json.loads(answered.stdout)
+    assert figures["statuses"] == [304] and figures["imports_s"] > 0
+    # Both requests waited out the server's 50 ms, together.
+    assert figures["requests_s"] >= 0.05
+    assert server.stats()["by_status"] == {"304": 2}
+    stale = floor({**validators, server.url("feed-001.xml"): '"not-its-etag"'})
+    assert stale.returncode == 1 and json.loads(stale.stdout)["statuses"] == [200, 304]
+
+
 def test_last_modified_gives_304_until_the_file_changes(served):
     server, folder = served
     first, _ = get(server, "/feed-001.xml")

@@ -34,6 +34,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -94,6 +95,11 @@ SECTION_FIGURES = {
     "retag": ("retag.50k",),
     "newsboat": ("refresh.cold", "refresh.cold.cpu", "refresh.cold.rss", "refresh.warm", "refresh.warm.cpu", "start.5k", "start.40k", "memory.40k"),
 }
+
+
+def textual_floor_env(home: Path) -> dict[str, str]:
+    """textual_floor.py's environment: as bare as a feedtui sandbox's."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
 
 
 @dataclass(slots=True)
@@ -251,6 +257,8 @@ class Suite:
         )
         timer = repeat(self.runs, lambda _: {"s": time_start(["sh", "-c", "echo READY; exec sleep 60"], ["READY"], quit_keys=["C-c"]).ready_s or float("nan")})
         r.note("start.5k", f"timer floor (sh echo) {format_value(timer['s'].median * 1000, 'ms')}")
+        textual = repeat(self.runs, lambda _: {"s": self._textual_floor()})
+        r.note("start.5k", f"floor: a bare Textual app painting the two lines waited for (textual_floor.py) {format_value(textual['s'].median, 's')}")
         with TerminalProgram(["cat"], cols=80, rows=24) as program, RepaintProbe(program, quiet_s=0.03) as probe:
             echo = probe.time_keys(["x"] * 200)
         if echo.latencies_s:
@@ -267,6 +275,16 @@ class Suite:
             found[name] = response.headers["ETag"]
         connection.close()
         return found
+
+    def _textual_floor(self) -> float:
+        """Seconds from launch to the two lines the start figures wait for, drawn by a bare Textual app."""
+        topic = "Bench A 000"
+        cmd = [self.args.python, str(REPO_ROOT / "bench" / "textual_floor.py"), topic, str(SET_A["feeds"] * SET_A["entries"])]
+        env = textual_floor_env(self.scratch)
+        timing = time_start(cmd, (re.escape(topic), feedtui_app.LIST_TITLE), quit_keys=["q"], cols=160, rows=48, timeout=60, env=env)
+        if timing.ready_s is None:
+            raise MeasureError(f"textual_floor.py never painted its lines:\n{timing.screen}")
+        return timing.ready_s
 
     def _httpx_floor(self, validators: dict[str, str]) -> dict[str, float]:
         assert self.server is not None

@@ -377,6 +377,21 @@ def test_tui_start_command_line_prints_json(tmp_path):
 
 
 @needs_tmux
+def test_textual_floor_paints_the_lines_the_start_figures_wait_for_and_quits_on_q(tmp_path):
+    from bench.feedtui_app import LIST_TITLE
+
+    cmd = [sys.executable, str(REPO / "bench" / "textual_floor.py"), "Topic [x] 7", "12345"]
+    # In a bare environment, as the suite runs it and feedtui (given all of
+    # pytest's, the tmux pane stayed blank here).
+    env = run.textual_floor_env(tmp_path)
+    timing = time_start(cmd, [re.escape("Topic [x] 7"), LIST_TITLE], quit_keys=["q"], cols=100, rows=20, timeout=30, env=env)
+    assert timing.ready_s is not None, timing.screen
+    # The count as feedtui shows it, and the name as given (not read as markup).
+    assert "Latest papers (12,345)" in timing.screen and "Topic [x] 7" in timing.screen
+    assert timing.quit_s is not None and timing.exit_status == 0
+
+
+@needs_tmux
 def test_repaint_probe_times_echoed_keys_and_notices_silence():
     with TerminalProgram(["cat"], cols=80, rows=24) as program, RepaintProbe(program, quiet_s=0.03) as probe:
         timings = probe.time_keys(["a", "b", "c", "Enter"])

@@ -401,6 +401,26 @@ class Suite:
         self.results.put("keys.p95", "feedtui", stats["p95_ms"])
         if stats["unanswered"].median:
             self.results.note("keys.median", f"feedtui: {stats['unanswered'].median:.0f} keys painted nothing")
+        cards = TOPIC_FEEDS_B * SET_L["entries"]  # a B topic's papers
+        floor = stat([v * 1000 for v in self._textual_keys_floor(KEYS, cards)])
+        what = f"a bare Textual app moving a cursor over {cards:,} ready-made cards (textual_floor.py --cards)"
+        self.results.note("keys.median", f"floor: {what} {format_value(floor.median, 'ms')}")
+        self.results.note("keys.p95", f"floor: the same app {format_value(floor.percentile(95), 'ms')}")
+
+    def _textual_keys_floor(self, keys: int, cards: int, cols: int = 160, rows: int = 48) -> list[float]:
+        """Key → repaint latencies (s) of `keys` j presses in textual_floor.py's card list, probed as feedtui's list is."""
+        cmd = [self.args.python, str(REPO_ROOT / "bench" / "textual_floor.py"), "--cards", str(cards), "Bench B 0"]
+        with TerminalProgram(cmd, cols=cols, rows=rows, env=textual_floor_env(self.scratch)) as program:
+            matched, screen, _, _ = program.wait_for([re.compile(feedtui_app.LIST_TITLE)], poll_s=0.02, timeout=60)
+            if matched is None:
+                raise MeasureError(f"textual_floor.py --cards never painted its list:\n{screen}")
+            with RepaintProbe(program, quiet_s=0.05) as probe:
+                probe.settle()
+                timings = probe.time_keys(["j"] * keys)
+            program.quit(["q"], 30)
+        if not timings.latencies_s:
+            raise MeasureError(f"textual_floor.py --cards repainted after none of {keys} j presses")
+        return timings.latencies_s
 
     def section_marks(self) -> None:
         if not self._needs_large("marks"):

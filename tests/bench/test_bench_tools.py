@@ -392,6 +392,24 @@ def test_textual_floor_paints_the_lines_the_start_figures_wait_for_and_quits_on_
 
 
 @needs_tmux
+def test_textual_floor_card_list_repaints_for_every_j_and_scrolls_at_the_bottom(tmp_path):
+    cmd = [sys.executable, str(REPO / "bench" / "textual_floor.py"), "--cards", "40"]
+    with TerminalProgram(cmd, cols=80, rows=12, env=run.textual_floor_env(tmp_path)) as program:
+        matched, screen, _, _ = program.wait_for([re.compile(r"Latest papers \(40\)")], poll_s=0.02, timeout=30)
+        assert matched is not None, screen
+        assert "Invented line 0 of a card" in screen and "Invented line 12 of" not in screen
+        with RepaintProbe(program, quiet_s=0.05) as probe:
+            probe.settle()
+            timings = probe.time_keys(["j"] * 12)
+        assert timings.unanswered == 0 and len(timings.latencies_s) == 12
+        # Eleven rows under the title hold three cards and a line; the
+        # cursor's card (the 13th, lines 36-38) is now the last one shown.
+        screen = program.screen()
+        assert "Invented line 38 of a card" in screen and "Invented line 0 of" not in screen
+        program.quit(["q"], 10)
+
+
+@needs_tmux
 def test_repaint_probe_times_echoed_keys_and_notices_silence():
     with TerminalProgram(["cat"], cols=80, rows=24) as program, RepaintProbe(program, quiet_s=0.03) as probe:
         timings = probe.time_keys(["a", "b", "c", "Enter"])

@@ -49,6 +49,24 @@ class ProcessSample:
         return self.user_s + self.sys_s
 
 
+LOOPBACK = "127.0.0.1,localhost,::1"
+
+
+def bare_env(home: Path) -> dict[str, str]:
+    """The environment a measured program runs in: a fixed PATH, a home and
+    XDG folders under `home`, a UTF-8 locale, and no proxy for loopback."""
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "LANG": "C.UTF-8",
+        "NO_PROXY": LOOPBACK,
+        "no_proxy": LOOPBACK,
+    }
+
+
 def run_measured(
     cmd: Sequence[str],
     *,

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.common import REPO_ROOT, MeasureError, ProcessSample, Stat, repeat, run_measured, stat
+from bench.common import REPO_ROOT, MeasureError, ProcessSample, Stat, bare_env, repeat, run_measured, stat
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
 from bench.tui_start import TerminalProgram, time_start
@@ -79,19 +79,7 @@ class Sandbox:
         return self.root / "data"
 
     def env(self) -> dict[str, str]:
-        home = self.root / "home"
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
-            "LANG": "C.UTF-8",
-            "NO_PROXY": "127.0.0.1,localhost,::1",
-            "no_proxy": "127.0.0.1,localhost,::1",
-        }
-        env.update(dict(self.launcher.extra_env))
-        return env
+        return {**bare_env(self.root / "home"), **dict(self.launcher.extra_env)}
 
     def argv(self, *args: str) -> list[str]:
         return [*self.launcher.argv, "--data-dir", str(self.data_dir), "--config", str(self.root / "config.toml"), *args]

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bench import feedtui_app, newsboat
-from bench.common import REPO_ROOT, MeasureError, Row, Stat, format_value, log, machine_facts, markdown_table, repeat, run_measured, stat
+from bench.common import REPO_ROOT, MeasureError, Row, Stat, bare_env, format_value, log, machine_facts, markdown_table, repeat, run_measured, stat
 from bench.feeds import FeedSetSpec, feed_file_name, write_feed_set
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
@@ -95,11 +95,6 @@ SECTION_FIGURES = {
     "retag": ("retag.50k",),
     "newsboat": ("refresh.cold", "refresh.cold.cpu", "refresh.cold.rss", "refresh.warm", "refresh.warm.cpu", "start.5k", "start.40k", "memory.40k"),
 }
-
-
-def textual_floor_env(home: Path) -> dict[str, str]:
-    """textual_floor.py's environment: as bare as a feedtui sandbox's."""
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
 
 
 @dataclass(slots=True)
@@ -280,8 +275,7 @@ class Suite:
         """Seconds from launch to the two lines the start figures wait for, drawn by a bare Textual app."""
         topic = "Bench A 000"
         cmd = [self.args.python, str(REPO_ROOT / "bench" / "textual_floor.py"), topic, str(SET_A["feeds"] * SET_A["entries"])]
-        env = textual_floor_env(self.scratch)
-        timing = time_start(cmd, (re.escape(topic), feedtui_app.LIST_TITLE), quit_keys=["q"], cols=160, rows=48, timeout=60, env=env)
+        timing = time_start(cmd, (re.escape(topic), feedtui_app.LIST_TITLE), quit_keys=["q"], cols=160, rows=48, timeout=60, env=bare_env(self.scratch))
         if timing.ready_s is None:
             raise MeasureError(f"textual_floor.py never painted its lines:\n{timing.screen}")
         return timing.ready_s
@@ -290,9 +284,7 @@ class Suite:
         assert self.server is not None
         path = self.scratch / "httpx-floor-validators.json"
         path.write_text(json.dumps({self.server.url(name): etag for name, etag in validators.items()}), encoding="utf-8")
-        loopback = "127.0.0.1,localhost,::1"
-        env = {**os.environ, "NO_PROXY": loopback, "no_proxy": loopback}
-        sample = run_measured([self.args.python, str(REPO_ROOT / "bench" / "httpx_floor.py"), str(path)], env=env)
+        sample = run_measured([self.args.python, str(REPO_ROOT / "bench" / "httpx_floor.py"), str(path)], env=bare_env(self.scratch))
         inside = json.loads(sample.stdout)
         return {"wall_s": sample.wall_s, "imports_s": inside["imports_s"]}
 
@@ -410,7 +402,7 @@ class Suite:
     def _textual_keys_floor(self, keys: int, cards: int, cols: int = 160, rows: int = 48) -> list[float]:
         """Key → repaint latencies (s) of `keys` j presses in textual_floor.py's card list, probed as feedtui's list is."""
         cmd = [self.args.python, str(REPO_ROOT / "bench" / "textual_floor.py"), "--cards", str(cards), "Bench B 0"]
-        with TerminalProgram(cmd, cols=cols, rows=rows, env=textual_floor_env(self.scratch)) as program:
+        with TerminalProgram(cmd, cols=cols, rows=rows, env=bare_env(self.scratch)) as program:
             matched, screen, _, _ = program.wait_for([re.compile(feedtui_app.LIST_TITLE)], poll_s=0.02, timeout=60)
             if matched is None:
                 raise MeasureError(f"textual_floor.py --cards never painted its list:\n{screen}")

@@ -207,12 +207,11 @@ def test_httpx_floor_makes_the_conditional_gets_and_fails_on_any_other_answer(se
     # httpx asks for gzip, and a gzipped answer has its own ETag.
     validators = {server.url(name.lstrip("/")): get(server, name, {"Accept-Encoding": "gzip"})[0].headers["ETag"] for name in names}
     script = [sys.executable, str(REPO / "bench" / "httpx_floor.py")]
-    loopback = {**os.environ, "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
 
     def floor(validators: dict[str, str]) -> subprocess.CompletedProcess:
         path = tmp_path / "validators.json"
         path.write_text(json.dumps(validators), encoding="utf-8")
-        return subprocess.run([*script, str(path)], capture_output=True, text=True, timeout=60, env=loopback)
+        return subprocess.run([*script, str(path)], capture_output=True, text=True, timeout=60, env=common.bare_env(tmp_path))
 
     server.reset()
     answered = floor(validators)
@@ -383,7 +382,7 @@ def test_textual_floor_paints_the_lines_the_start_figures_wait_for_and_quits_on_
     cmd = [sys.executable, str(REPO / "bench" / "textual_floor.py"), "Topic [x] 7", "12345"]
     # In a bare environment, as the suite runs it and feedtui (given all of
     # pytest's, the tmux pane stayed blank here).
-    env = run.textual_floor_env(tmp_path)
+    env = common.bare_env(tmp_path)
     timing = time_start(cmd, [re.escape("Topic [x] 7"), LIST_TITLE], quit_keys=["q"], cols=100, rows=20, timeout=30, env=env)
     assert timing.ready_s is not None, timing.screen
     # The count as feedtui shows it, and the name as given (not read as markup).
@@ -394,7 +393,7 @@ def test_textual_floor_paints_the_lines_the_start_figures_wait_for_and_quits_on_
 @needs_tmux
 def test_textual_floor_card_list_repaints_for_every_j_and_scrolls_at_the_bottom(tmp_path):
     cmd = [sys.executable, str(REPO / "bench" / "textual_floor.py"), "--cards", "40"]
-    with TerminalProgram(cmd, cols=80, rows=12, env=run.textual_floor_env(tmp_path)) as program:
+    with TerminalProgram(cmd, cols=80, rows=12, env=common.bare_env(tmp_path)) as program:
         matched, screen, _, _ = program.wait_for([re.compile(r"Latest papers \(40\)")], poll_s=0.02, timeout=30)
         assert matched is not None, screen
         assert "Invented line 0 of a card" in screen and "Invented line 12 of" not in screen

@@ -56,7 +56,12 @@ from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
 
-SLACK = timedelta(days=2)
+# How far before a query's last answer the next one reads back. arXiv lists
+# papers newest submission first, and announces them later than they were
+# submitted: a Friday afternoon's papers come out on Monday evening, three
+# days on, and holidays and papers held for moderation add days. A paper
+# submitted before this reach but announced after the last answer is missed.
+SLACK = timedelta(days=7)
 # arXiv's own limit on the results of one query.
 MAX_RESULTS_PER_REQUEST = 10_000
 RSS_COVERS = timedelta(hours=36)

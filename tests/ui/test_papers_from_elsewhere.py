@@ -6,8 +6,11 @@ from __future__ import annotations
 from feedtui.engine import Engine
 from feedtui.model import TopicDefinition
 from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.widgets.paper_list import PaperList
+from tests.factories import make_paper
 from tests.held_feeds import held_feeds
-from tests.ui.test_app import SIZE, list_title, ready, refresh_over, until
+from tests.ui.conftest import NOW
+from tests.ui.test_app import SIZE, lines_of, list_title, ready, refresh_over, until
 
 
 async def test_papers_stored_elsewhere_during_the_readers_refresh_are_shown(make_engine):
@@ -34,3 +37,29 @@ async def test_papers_stored_elsewhere_during_the_readers_refresh_are_shown(make
             await pilot.pause()
             assert list_title(main) == "Latest papers (1)"
         cron.close()
+
+
+async def test_a_paper_stored_elsewhere_shows_its_abstract_on_its_card(make_engine):
+    """Papers cron's `feedtui refresh` stored in a week whose cards were on
+    screen came with a blank gap for their abstract until they were opened:
+    the reader kept that week's abstract heads as it had read them."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.go_to_topic("Widgets")
+        await until(pilot, lambda: list_title(main) == "Latest papers (4)")
+        assert any("Widgets sorted by a widget network." in line for line in lines_of(main.query_one(PaperList)))
+        cron = Engine(engine.config, engine.data_dir, background_writes=False, clock=lambda: NOW)
+        cron.load_library()
+        late = make_paper("2611.00009", title="A widget from cron", abstract="Cron found this widget overnight.", published="2026-11-26T10:00:00")
+        cron.cache.store([late], {}, NOW)
+        cron.retag(["Widgets"])
+        cron.close()
+        main.check_cache_elsewhere()
+        await until(pilot, lambda: list_title(main) == "Latest papers (5)")
+        main.query_one(PaperList).focus()
+        await pilot.press("home")
+        cards = lines_of(main.query_one(PaperList))
+        title_at = next(n for n, line in enumerate(cards) if "A widget from cron" in line)
+        assert any("Cron found this widget overnight." in line for line in cards[title_at + 1 : title_at + 4])

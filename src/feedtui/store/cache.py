@@ -146,6 +146,10 @@ class PaperCache:
         shared: dict[str, str] = {}
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
+        # Read again because another process stored papers: the abstract heads
+        # kept of the weeks it wrote lack its papers, so none is kept.
+        with self._heads_lock:
+            self._heads.clear()
         with gc_paused():  # 40,000 small lists: the cyclic GC would triple the load time.
             for shard in self.shards():
                 problem = self._check_week(shard, trusted, verified)

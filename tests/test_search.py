@@ -12,7 +12,7 @@ import pytest
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.model import UTC
-from feedtui.search import SearchIndex, highlight_pattern, highlight_words, index_terms, query_terms
+from feedtui.search import SearchIndex, highlight_pattern, highlight_words, index_terms, query_terms, singular
 from feedtui.store.codec import C_SHARD, doc_search_texts, paper_from_doc, paper_to_doc
 
 from tests.factories import make_paper
@@ -116,7 +116,16 @@ def test_terms_of_texts_outside_ascii_with_and_without_cjk() -> None:
 
 def test_highlight_words_cut_cjk_runs_out() -> None:
     assert highlight_words("papers about GPU加速 and 注意力") == ("GPU", "加速", "注意力")
-    assert highlight_words("graph kernels") == ("graph", "kernels")
+    assert highlight_words("graph kernels") == ("graph", "kernels", "kernel")
+
+
+def test_highlight_marks_the_singular_a_plural_question_ranks_by() -> None:
+    """`decodings` ranked the papers that say `decoding` but marked none of them."""
+    assert marked(highlight_words("decodings"), "Decoding, decodings and decoders") == ["Decoding", "decodings"]
+    assert marked(highlight_words("models"), "checkpoints model state; Models' weights") == ["model", "Models"]
+    assert marked(highlight_words("policies"), "one policy, two POLICIES") == ["policy", "POLICIES"]
+    assert marked(highlight_words("GPUs"), "GPU kernels") == ["GPU"]
+    assert [singular(word) for word in ("boxes", "classes", "loss", "gas", "STUDIES")] == ["box", "class", "loss", "gas", "STUDY"]
 
 
 def marked(words: tuple[str, ...], text: str) -> list[str]:
@@ -216,9 +225,9 @@ def test_highlight_marks_a_possessive_whole_whichever_form_is_asked() -> None:
     ("question", "terms", "highlights"),
     [
         # Not `k`, a letter nearly every paper has.
-        ("k-means", ["k-mean", "mean"], ("k-means", "means")),
+        ("k-means", ["k-mean", "mean"], ("k-means", "k-mean", "means", "mean")),
         ("GPT-4 latency", ["gpt-4", "gpt", "latency"], ("GPT-4", "GPT", "latency")),
-        ("C++ compilers", ["compiler"], ("compilers",)),
+        ("C++ compilers", ["compiler"], ("compilers", "compiler")),
         ("C++", ["c"], ("C",)),  # nothing longer was asked: the letter is all there is
         ("O(n^2)", ["o", "n", "2"], ("O", "n", "2")),
         ("力 gpu", ["力", "gpu"], ("力", "gpu")),  # a CJK character is a word

@@ -76,12 +76,18 @@ def _fold(word: str) -> str:
     else:
         word = unicodedata.normalize("NFKD", word.casefold())
         word = "".join(ch for ch in word if not unicodedata.combining(ch))
-    word = without_possessive(word)
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
+    return singular(without_possessive(word))
+
+
+def singular(word: str) -> str:
+    """`word` with a plural ending dropped (`networks` → `network`,
+    `policies` → `policy`, `boxes` → `box`), in its own letter case."""
+    lower = word if word.islower() else word.lower()
+    if len(lower) > 4 and lower.endswith("ies"):
+        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
+    if len(lower) > 3 and lower.endswith("es") and lower[-3] in "sxz":
         return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    if len(lower) > 3 and lower.endswith("s") and not lower.endswith("ss"):
         return word[:-1]
     return word
 
@@ -182,8 +188,14 @@ def query_terms(question: str) -> list[str]:
 
 def highlight_words(question: str) -> tuple[str, ...]:
     """The words to highlight in cards: the question's content words as typed
-    (a CJK run on its own, to be marked wherever it occurs)."""
-    return tuple(dict.fromkeys(part for part, _ in _content_parts(question)))
+    (a CJK run on its own, to be marked wherever it occurs), each followed by
+    its singular, which the ranking finds it by (`decodings` marks `decoding`)."""
+    words: list[str] = []
+    for part, is_cjk in _content_parts(question):
+        words.append(part)
+        if not is_cjk:
+            words.append(singular(part))
+    return tuple(dict.fromkeys(words))
 
 
 # Words this long or shorter are highlighted only whole: as prefixes, `n` or

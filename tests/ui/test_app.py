@@ -946,6 +946,22 @@ async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
         assert paper_list.get_style_at(surname, y) == paper_list.get_style_at(surname + 4, y)
 
 
+async def test_ask_in_the_plural_highlights_the_singular_it_found(make_engine):
+    """`gadgets` ranked the paper that says `gadget` and marked nothing in it."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"gadgets", "enter")
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
+        paper_list = main.query_one(PaperList)
+        assert paper_list.cursor_card.paper_id == "2611.00002"
+        lines = lines_of(paper_list)
+        y = next(i for i, line in enumerate(lines) if "A gadget meets a widget." in line)
+        word, plain = lines[y].index("gadget"), lines[y].index("meets")
+        assert paper_list.get_style_at(word, y) != paper_list.get_style_at(plain, y)
+        assert paper_list.get_style_at(word, y) == paper_list.get_style_at(word + 5, y)
+
+
 async def test_t_jumps_to_the_papers_other_topic(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.errors import NoWidget
 from textual.widgets._footer import FooterKey
+from werkzeug import Response
 
 from feedtui.config import load_config
 from feedtui.engine import Engine
@@ -20,6 +21,7 @@ from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
 
+from tests.held_feeds import rss
 from tests.ui.conftest import NOW
 from tests.ui.test_app import SIZE, lines_of, notifications, ready, refresh_over, until
 
@@ -1055,6 +1057,32 @@ async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(op
         status = str(main.query_one(StatusLine).query_one("#status-text").render())
         assert "refresh failed" in status and "offline" not in status, status
         assert status.count("1 source failed") == 1, status
+
+
+async def test_a_failed_refresh_is_no_longer_said_once_another_feedtui_refreshed(open_app, httpserver):
+    """After the reader's refresh failed and cron's `feedtui refresh` then
+    fetched, the line said both: "refresh failed · 1 source failed ·
+    refreshed Wed 02:35 · … · new papers from another feedtui"."""
+    answers = ["gone"]
+    httpserver.expect_request("/flaky.xml").respond_with_handler(
+        lambda request: Response("gone", status=404) if answers else Response(rss("cron", ["Found by cron"]), content_type="application/rss+xml")
+    )
+    url = httpserver.url_for("/flaky.xml")
+    app = open_app(f'[[topic]]\nname = "Flaky"\nfeeds = ["{url}"]\n')
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        status = main.query_one(StatusLine).query_one("#status-text")
+        await refresh_asked_of(pilot, main, "Flaky", httpserver)
+        assert lines_of(status)[0].strip().startswith("refresh failed")
+        answers.clear()
+        cron = Engine(main.engine.config, main.engine.data_dir, background_writes=False)
+        assert (await cron.refresh(["Flaky"])).new_papers == 1
+        cron.close()
+        await until(pilot, lambda: main.engine.state.pref("last_refresh") is not None, step=0.1)
+        main.check_cache_elsewhere()
+        await until(pilot, lambda: "new papers from another feedtui" in lines_of(status)[0])
+        parts = [part.strip() for part in lines_of(status)[0].split("·")]
+        assert parts[0].startswith("refreshed ") and "refresh failed" not in parts, parts
 
 
 async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpserver):

@@ -12,6 +12,7 @@ from contextlib import suppress
 from functools import partial
 from itertools import chain
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -280,6 +281,9 @@ class MainScreen(Screen):
         self._auto_refreshed_at = float("-inf")
         self._list_total = 0
         self.refresh_failed = ""
+        # When the refresh that failed ended: a refresh another feedtui made
+        # since then (cron's) is the last word, and the badge goes.
+        self._refresh_failed_at: datetime | None = None
         self._weeks: dict[str, tuple[int, ...]] = {}
         # The momentum the header and chart show (None: the reading list, or nothing yet).
         self._header_momentum: Momentum | None = None
@@ -724,20 +728,26 @@ class MainScreen(Screen):
         return f"No papers yet — press {self._key('topic.follow')} to follow this topic and fetch it"
 
     def show_status(self, note: str = "") -> None:
+        last = self._last_refresh()
+        failed_at = self._refresh_failed_at
+        # Saved to the second: one within the failed refresh's second came after it.
+        if self.refresh_failed and last and failed_at and last >= failed_at.replace(microsecond=0):
+            self.refresh_failed = ""
         self.query_one(StatusLine).show(
-            last_refresh=self._last_refresh(), failed=self.refresh_failed, note=note, papers=len(self.engine.library)
+            last_refresh=last, failed=self.refresh_failed, note=note, papers=len(self.engine.library)
         )
 
-    def _last_refresh(self):
-        from datetime import datetime
-
-        last = self.engine.last_refresh
-        if last is None and self.engine.state.pref("last_refresh"):
-            try:
-                last = datetime.fromisoformat(self.engine.state.pref("last_refresh"))
-            except ValueError:
-                last = None
-        return last
+    def _last_refresh(self) -> datetime | None:
+        """The last refresh that fetched something, this reader's or another
+        feedtui's on the same data (saved with the state)."""
+        own = self.engine.last_refresh
+        try:
+            saved = datetime.fromisoformat(self.engine.state.pref("last_refresh") or "")
+        except ValueError:
+            saved = None
+        if saved is not None and saved.tzinfo is None:
+            saved = None
+        return max((t for t in (own, saved) if t is not None), default=None)
 
     # -- paper list events ---------------------------------------------------------
 
@@ -1493,6 +1503,7 @@ class MainScreen(Screen):
         failures = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
         # Not "offline": a 404 from a server that is up fails the same way.
         self.refresh_failed = failures if report.offline else ""
+        self._refresh_failed_at = report.finished if report.offline else None
         if not report.offline:
             # A source answered: the next automatic refresh is due when the
             # topics are (refresh_when_stale), not after AUTO_REFRESH_RETRY_S.

@@ -2362,6 +2362,47 @@ async def test_the_topic_forms_message_is_on_screen_at_80x24(make_engine):
         assert app.screen.region.contains_region(error.region)
 
 
+async def test_the_topic_forms_message_takes_the_keyboard_to_the_field_to_mend(make_engine):
+    """After a query that did not parse, the keyboard stayed in the name
+    field, and the corrected query was typed into the name."""
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#topic-query").value = "abs:widget AND"
+        await pilot.press(*"Fixed later", "enter")
+        await pilot.pause()
+        assert "expected a term after AND" in str(form.query_one("#topic-form-error").render())
+        assert form.focused.id == "topic-query"
+        await pilot.press(*" abs:gadget", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TopicFormScreen)
+        assert engine.topic("Fixed later").topic.definition.query == "abs:widget AND abs:gadget"
+        # A name that cannot be used, typed while in the query: back to the name.
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#topic-name").value = "Starred"
+        form.query_one("#topic-query").focus()
+        await pilot.press(*"abs:other", "enter")
+        await pilot.pause()
+        assert "reading list's name" in str(form.query_one("#topic-form-error").render())
+        assert form.focused.id == "topic-name"
+        # Nothing to fetch: the query is where to say what.
+        form.query_one("#topic-name").value = "Empty"
+        form.query_one("#topic-query").value = ""
+        form.query_one("#topic-description").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "needs a query, a category or a feed" in str(form.query_one("#topic-form-error").render())
+        assert form.focused.id == "topic-query"
+
+
 async def test_the_topic_form_refuses_a_feed_url_that_could_never_be_fetched(make_engine):
     """The form's feeds go through the check of `topic add --feed`."""
     from feedtui.ui.screens.topic_form import TopicFormScreen

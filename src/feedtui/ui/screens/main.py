@@ -45,6 +45,7 @@ from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
 if TYPE_CHECKING:
     from feedtui.refresh import Activity
+    from feedtui.ui.screens.topic_form import TopicDraft, TopicProblem
 
 SORTS = ("followed", "name", "unread", "trending")
 # A query's name in the status line's "refreshing… Name: 300 of ~1,200 papers", cut to fit 80 columns.
@@ -911,14 +912,16 @@ class MainScreen(Screen):
 
         self.app.push_screen(ConfirmScreen(question, detail), answered)
 
-    def _save_new_topic(self, draft) -> str:
+    def _save_new_topic(self, draft: TopicDraft) -> TopicProblem | None:
+        from feedtui.ui.screens.topic_form import TopicProblem
+
         name = self.engine.topic_name(draft.name)
         taken = self.engine.name_taken(name)
         if taken and not is_reading_list_name(taken):  # the reading list's name: add_topic says why
-            return f"There is a topic called {taken} already: {self._key('topic.edit')} edits it."
-        return self._topic_problem(lambda: self.engine.add_topic(name, draft.definition, draft.description))
+            return TopicProblem(f"There is a topic called {taken} already: {self._key('topic.edit')} edits it.", "name")
+        return self._topic_problem(draft, lambda: self.engine.add_topic(name, draft.definition, draft.description))
 
-    def _save_edited_topic(self, name: str, draft) -> str:
+    def _save_edited_topic(self, name: str, draft: TopicDraft) -> TopicProblem | None:
         """Save topic `name` as typed, renamed if the name was changed (its
         follow goes with it), and keep it the topic shown."""
         definition = draft.definition
@@ -935,20 +938,31 @@ class MainScreen(Screen):
             if self.current == name:
                 self.current = entry.name
 
-        return self._topic_problem(save)
+        return self._topic_problem(draft, save)
 
-    def _topic_problem(self, save) -> str:
-        """What is wrong with a topic as typed ("" once saved)."""
+    def _topic_problem(self, draft: TopicDraft, save: Callable[[], object]) -> TopicProblem | None:
+        """What is wrong with a topic as typed (None once saved), with the field
+        to mend it in: the query for a query that does not parse or a topic
+        with nothing in it, the name for a name taken or not allowed."""
+        from feedtui.engine import TopicNameTaken
+        from feedtui.topics.names import name_problem
         from feedtui.topics.query import QueryError
+        from feedtui.ui.screens.topic_form import TopicProblem
 
         try:
             save()
         except QueryError as error:
-            return f"The query: {error}\n{error.caret_line()}"
+            return TopicProblem(f"The query: {error}\n{error.caret_line()}", "query")
         except ValueError as error:
             message = str(error)
-            return message[:1].upper() + message[1:]
-        return ""
+            if isinstance(error, TopicNameTaken) or name_problem(self.engine.topic_name(draft.name)):
+                field = "name"
+            elif draft.definition.is_empty:
+                field = "query"
+            else:
+                field = ""
+            return TopicProblem(message[:1].upper() + message[1:], field)
+        return None
 
     def _topic_saved(self, typed: str | None) -> None:
         if typed:

@@ -2,8 +2,8 @@
 
 The form holds no I/O: it hands what was typed (a `TopicDraft`) to the
 `submit` callable the main screen gives it, which saves through the engine and
-answers with what is wrong ("" when saved). The form stays open, showing the
-answer, until it is saved or cancelled.
+answers with what is wrong (None when saved). The form stays open, showing the
+answer with the keyboard in the field to mend, until it is saved or cancelled.
 """
 
 from __future__ import annotations
@@ -29,6 +29,15 @@ class TopicDraft:
     description: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class TopicProblem:
+    """What is wrong with a topic as typed, and the field (a key of FIELDS) to
+    mend it in; "" leaves the keyboard where it is."""
+
+    text: str
+    field: str = ""
+
+
 def split_list(text: str, *, commas: bool = True) -> tuple[str, ...]:
     """Categories as typed, separated by spaces and/or commas; feed URLs (which
     may hold commas) by spaces only."""
@@ -49,7 +58,7 @@ class TopicFormScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="topic_form.cancel")]
 
-    def __init__(self, title: str, submit: Callable[[TopicDraft], str], draft: TopicDraft | None = None, *, name_fixed: str = "") -> None:
+    def __init__(self, title: str, submit: Callable[[TopicDraft], TopicProblem | None], draft: TopicDraft | None = None, *, name_fixed: str = "") -> None:
         """`draft` is the topic being edited (none for a new one); `name_fixed`
         says why its name cannot be changed ("" when it can)."""
         super().__init__()
@@ -110,7 +119,11 @@ class TopicFormScreen(ModalScreen[str | None]):
         problem = self.submit(draft)
         if problem:
             error = self.query_one("#topic-form-error", Static)
-            error.update(Text(problem, style="bold"))
+            error.update(Text(problem.text, style="bold"))
+            if problem.field:
+                field = self.query_one(f"#topic-{problem.field}", Input)
+                if not field.disabled:
+                    field.focus()
             # On a short terminal the form scrolls: bring the message into view.
             self.call_after_refresh(error.scroll_visible, animate=False)
         else:

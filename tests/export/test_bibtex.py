@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from feedtui.export.bibtex import bibtex_entries, bibtex_entry, citation_key
+from feedtui.export.bibtex import KEY_PART, bibtex_entries, bibtex_entry, citation_key, latex_escape
 
 from tests.factories import make_paper
 
@@ -287,3 +287,25 @@ def test_a_paper_known_only_from_a_post_is_cited_with_what_its_id_tells():
         "  url = {https://arxiv.org/abs/2612.00077}\n"
         "}\n"
     )
+
+
+def test_a_key_is_short_whatever_the_title_and_name():
+    """A web feed's title of one 3,000-letter word gave a key of a thousand characters."""
+    paper = make_paper("web:0f1e2d", title="w" * 3000, authors=(("Ada " + "q" * 500, ()),))
+    key = citation_key(paper)
+    assert key == "q" * KEY_PART + "2026" + "w" * KEY_PART
+    assert citation_key(make_paper("2609.01234", title="Heterogeneous Serving", authors=(("Ada Quill", ()),))) == "quill2026heterogeneous"
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("\u017a\u0301", "{\\'z}"),  # ź with a second acute: no mark left hanging after the brace
+        ("e\u0301\u0301\u0301x", "{\\'e}x"),
+        ("Nguy\u1ec5n", "Nguy\u1ec5n"),  # a letter that composes whole keeps both its marks
+        ("Nguye\u0302\u0303n", "Nguy\u1ec5n"),  # the same, decomposed
+        ("Ångström", '{\\r{A}}ngstr{\\"o}m'),
+    ],
+)
+def test_stacked_combining_marks_are_written_once(text, escaped):
+    assert latex_escape(text) == escaped

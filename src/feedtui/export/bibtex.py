@@ -48,6 +48,9 @@ _ENCODER = UnicodeToLatexEncoder(
 )
 SECONDHAND_NOTE = "known only from a post that links it: written without the post's title and authors until its arXiv record arrives"
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# Characters kept of the family name and of the title word in a key: a feed's
+# title may be one word of a thousand letters.
+KEY_PART = 24
 _STOP = {"a", "an", "the", "on", "of", "for", "and", "in", "to", "towards", "toward", "via", "with"}
 
 
@@ -96,7 +99,33 @@ def latex_escape(text: str, before: str = "") -> str:
     """`text` escaped for BibTeX; `before` is the character it follows in
     the field, if any (a quote right after a title's math closes)."""
     curled = _OPENING_STRAIGHT_QUOTE.sub("\u201c", before + text).replace('"', "\u201d")
-    return _ENCODER.unicode_to_latex(curled[len(before) :])
+    return _ENCODER.unicode_to_latex(_one_mark_per_letter(curled[len(before) :]))
+
+
+def _one_mark_per_letter(text: str) -> str:
+    """`text` composed (NFC), without a combining mark left on a letter that
+    has one already: the encoder writes a letter and its mark as one accent
+    command (`{\\'z}`) and would leave a second mark hanging after the brace.
+    Letters that compose whole (Vietnamese `ệ`) keep every mark."""
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    marked = False  # whether the last character kept carries a mark
+    for char in unicodedata.normalize("NFC", text):
+        if unicodedata.combining(char):
+            if marked:
+                continue
+            marked = True
+        else:
+            marked = _composed_with_a_mark(char)
+        kept.append(char)
+    return "".join(kept)
+
+
+def _composed_with_a_mark(char: str) -> bool:
+    """`é`, `ệ`: a letter whose canonical decomposition adds marks to a base."""
+    parts = unicodedata.decomposition(char).split()
+    return len(parts) > 1 and not parts[0].startswith("<")
 
 
 def latex_title(paper: Paper) -> str:
@@ -185,7 +214,7 @@ def citation_key(paper: Paper) -> str:
     title = _BRACKETED.sub(" ", paper.readable_title)
     words = [_ascii_word(w) for w in title.split()]
     word = next((w for w in words if w and w not in _STOP), "paper")
-    return f"{family}{citation_date(paper).year}{word}"
+    return f"{family[:KEY_PART]}{citation_date(paper).year}{word[:KEY_PART]}"
 
 
 def citation_date(paper: Paper) -> datetime:

@@ -2004,6 +2004,18 @@ async def test_the_footer_under_a_dialog_shows_the_dialogs_keys(make_engine, key
         assert bottom_line(app) == footer
 
 
+@pytest.mark.parametrize("width", [120, 81, 80, 70, 40])
+async def test_the_footer_ends_with_the_palette_key_at_any_width(make_engine, width):
+    """At 81 columns or fewer a letter of the keys under the palette key showed
+    after it (`^p palettei`): Textual's compact footer left a margin on its right."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=(width, 30)) as pilot:
+        await ready(pilot)
+        await until(pilot, lambda: "palette" in bottom_line(app))
+        line = bottom_line(app)
+        assert len(line) == width and line.endswith("▏^p palette"), line
+
+
 async def test_keys_that_act_on_a_paper_say_so_when_there_is_none(make_engine):
     """m, s, o, c, b, t and M did nothing and said nothing on an empty list."""
     app = FeedtuiApp(make_engine(papers=[]))

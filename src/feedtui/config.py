@@ -113,7 +113,8 @@ def _strftime_format(value: Any) -> str:
 OPTIONS: tuple[Option, ...] = (
     Option(
         "general", "window_weeks", int,
-        "How many weeks back a topic's first arXiv API fetch reaches (papers then stay until cache_limit prunes them).",
+        "How many weeks back a topic's first arXiv API fetch reaches (papers then stay until cache_limit prunes them). "
+        "Later fetches read back to a week before the last one, as arXiv announces papers days after they were submitted (a Friday's on Monday).",
         _at_least(1, 2000),
     ),
     Option(

@@ -962,6 +962,33 @@ async def test_ask_in_the_plural_highlights_the_singular_it_found(make_engine):
         assert paper_list.get_style_at(word, y) == paper_list.get_style_at(word + 5, y)
 
 
+async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_engine):
+    """`scheduler` found papers whose cards showed none of it: the word was
+    past the head of the abstract a card is drawn from. The card now reads the
+    whole abstract and shows it from just before the match."""
+    from tests.factories import make_paper
+    from tests.ui.conftest import invented_papers
+
+    filler = " ".join(f"Widget sentence {n} says nothing of note." for n in range(1, 30))
+    deep = make_paper(
+        "2611.00042", title="A long widget report", abstract=f"{filler} Then a zeppelin scheduler runs the widgets.",
+        published="2026-11-26T10:00:00",
+    )
+    app = FeedtuiApp(make_engine(papers=[*invented_papers(), deep]))
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("slash", *"zeppelin", "enter")
+        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
+        paper_list = main.query_one(PaperList)
+        assert paper_list.cursor_card.paper_id == "2611.00042"
+        await until(pilot, lambda: any("zeppelin scheduler" in line for line in lines_of(paper_list)))
+        lines = lines_of(paper_list)
+        y = next(i for i, line in enumerate(lines) if "zeppelin" in line)
+        assert "…" in lines[y] or "…" in lines[y - 1]
+        word, plain = lines[y].index("zeppelin"), lines[y].index("scheduler")
+        assert paper_list.get_style_at(word, y) != paper_list.get_style_at(plain, y)
+
+
 async def test_t_jumps_to_the_papers_other_topic(make_engine):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:

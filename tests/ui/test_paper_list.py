@@ -21,7 +21,7 @@ from textual.geometry import Region
 from textual.scroll_view import ScrollView
 
 from feedtui.ui.cards import CardData
-from feedtui.ui.widgets.paper_list import CARD_HEIGHT, CURSOR_BAR, CardHeights, PaperList
+from feedtui.ui.widgets.paper_list import ABSTRACT_LINES, CARD_HEIGHT, CURSOR_BAR, TITLE_LINES, CardHeights, PaperList
 
 STYLES = Path(__file__).resolve().parents[2] / "styles" / "paper_list.tcss"
 
@@ -562,3 +562,29 @@ async def test_a_cjk_highlight_marks_just_its_characters_inside_a_run():
     for row in (1, CARD_HEIGHT + 1):
         marked = "".join(segment.text for segment in strips[row] if segment.style.bgcolor == highlight.bgcolor)
         assert marked == "注意力"
+
+
+async def test_a_card_with_highlights_shows_its_abstract_from_the_first_match():
+    """An Ask's card showed the first three lines of the abstract, where its
+    words may not be: it now starts a little before the first match, after `…`."""
+    deep = make_card(1, abstract=LONG_ABSTRACT + " A zeppelin scheduler ends it.", highlight=("zeppelin",))
+    early = make_card(2, abstract="A zeppelin first. " + LONG_ABSTRACT, highlight=("zeppelin",))
+    in_title = make_card(3, title="Zeppelin routing", abstract=LONG_ABSTRACT + " A zeppelin again.", highlight=("zeppelin",))
+    plain = make_card(4, abstract=LONG_ABSTRACT + " A zeppelin scheduler ends it.")
+    app, running = run([deep, early, in_title, plain], size=(80, 48))
+    async with running as pilot:
+        await pilot.pause()
+        paper_list = app.query_one(PaperList)
+        lines = screen_lines(paper_list)
+
+        def abstract_of(title: str) -> list[str]:
+            top = row_of(paper_list, title) + TITLE_LINES
+            return [line.lstrip(CURSOR_BAR).strip() for line in lines[top : top + ABSTRACT_LINES]]
+
+        deep_lines = abstract_of("Invented paper 1 on")
+        assert deep_lines[0].startswith("…") and "zeppelin scheduler" in " ".join(deep_lines[:2]), deep_lines
+        assert abstract_of("Invented paper 2 on")[0].startswith("A zeppelin first.")
+        # The title shows why it was found: the abstract starts at its start.
+        assert abstract_of("Zeppelin routing")[0].startswith("Sentence 1 about")
+        # Without highlights a card is as it was.
+        assert abstract_of("Invented paper 4 on")[0].startswith("Sentence 1 about")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from feedtui.library import Library
 from feedtui.model import shown_title, split_arxiv_id
+from feedtui.search import highlight_pattern
 from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
 from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
@@ -57,6 +58,7 @@ class TopicCards:
         self._starred = starred
         self._date_format = date_format
         self.highlight = highlight
+        self._pattern = highlight_pattern(highlight) if highlight else None
         # Cards the list shows expanded get their whole abstract; until it is
         # loaded (from the paper's shard, off the UI thread) `want_full` is asked.
         self.full_abstracts = full_abstracts if full_abstracts is not None else {}
@@ -84,25 +86,37 @@ class TopicCards:
         library = self.library
         row = library.rows[position]
         paper_id = library.ids[position]
-        full = None
-        if paper_id in self.expanded:
-            full = self.full_abstracts.get(paper_id)
-            if full is None and self._want_full is not None:
-                self._want_full(paper_id)
+        expanded = paper_id in self.expanded
+        full = self.full_abstracts.get(paper_id) if expanded or self._pattern is not None else None
+        abstract = full if full is not None else self._head(row[C_SHARD], paper_id)
+        if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row[C_TITLE])):
+            self._want_full(paper_id)
         return CardData(
             paper_id=paper_id,
             date=card_date(row[C_PUBLISHED], self._date_format),
             category=row[C_PRIMARY],
             title=shown_title(row[C_TITLE]),
-            abstract=full if full is not None else self._head(row[C_SHARD], paper_id),
+            abstract=abstract,
             authors=row[C_AUTHORS],
             affiliations=row[C_AFFILIATIONS],
             tags=library.tags_of(position),
             current_topic=self.current_topic,
             read=paper_id in self._read,
             starred=paper_id in self._starred,
-            expanded=full is not None,
+            expanded=expanded and full is not None,
             highlight=self.highlight,
+        )
+
+    def _match_past_head(self, head: str, title: str) -> bool:
+        """Whether an Ask's card must read its whole abstract to show why it
+        was found: its words are neither in the title nor in the head, which
+        is cut (see `feedtui.store.codec.head_of`)."""
+        pattern = self._pattern
+        return (
+            pattern is not None
+            and head.endswith("…")
+            and pattern.search(title) is None
+            and pattern.search(head) is None
         )
 
 

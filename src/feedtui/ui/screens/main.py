@@ -293,6 +293,7 @@ class MainScreen(Screen):
         self._index_builds: dict[str, asyncio.Future[SearchIndex]] = {}
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
+        self._abstracts_wanted: list[str] = []
         self._cards: TopicCards | None = None
         # What the footer shows: whether the topic is followed (f says Follow or
         # Unfollow; None: no topic), and whether it is the reading list.
@@ -753,21 +754,28 @@ class MainScreen(Screen):
     # -- paper list events ---------------------------------------------------------
 
     def load_full_abstract(self, paper_id: str) -> None:
+        """Read the whole abstract of a card (expanded, or an Ask's whose match
+        is past its head) off the keys' thread. The cards drawn in one frame
+        ask together, and are read in one go: each week file once."""
         if paper_id not in self._loading_abstracts:
             self._loading_abstracts.add(paper_id)
-            self._fetch_abstract(paper_id)
+            self._abstracts_wanted.append(paper_id)
+            if len(self._abstracts_wanted) == 1:
+                self.call_after_refresh(self._fetch_abstracts)
 
     @work(group="abstracts")
-    async def _fetch_abstract(self, paper_id: str) -> None:
-        paper = await asyncio.to_thread(self.engine.paper, paper_id)
-        self._loading_abstracts.discard(paper_id)
-        if paper is None:
-            return
-        self._full_abstracts[paper_id] = paper.readable_abstract
+    async def _fetch_abstracts(self) -> None:
+        wanted, self._abstracts_wanted = self._abstracts_wanted, []
+        library = self.engine.library
+        positions = [library.pos[pid] for pid in wanted if pid in library.pos]
+        papers = await asyncio.to_thread(self.engine.papers, positions)
+        self._loading_abstracts.difference_update(wanted)
+        for paper in papers:
+            self._full_abstracts[paper.id] = paper.readable_abstract
         if self._cards is not None:
-            index = self._cards.index_of(paper_id)
-            if index is not None:
-                self.query_one(PaperList).invalidate([index])
+            found = (self._cards.index_of(paper.id) for paper in papers)
+            if indices := [index for index in found if index is not None]:
+                self.query_one(PaperList).invalidate(indices)
 
     @on(PaperList.Opened)
     def on_paper_opened(self, event: PaperList.Opened) -> None:

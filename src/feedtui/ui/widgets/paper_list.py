@@ -183,6 +183,21 @@ def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     return search_highlight_pattern(one_line_safe(word) for word in words)
 
 
+def around_first_match(text: str, pattern: re.Pattern[str], width: int, lines: int = ABSTRACT_LINES) -> str:
+    """`text` as a card clamped to `lines` of `width` shows it, or, when its
+    first match would fall past them, from a whole word about half a line
+    before that match, after `…`: the reason an Ask found the paper is then
+    on the card (a search result's snippet)."""
+    found = pattern.search(text)
+    # Words wrap early: a line holds somewhat less than `width` characters.
+    if found is None or found.end() <= (lines * width * 3) // 4:
+        return text
+    start = text.rfind(" ", 0, max(0, found.start() - width // 2))
+    if start <= 0:
+        return text
+    return ELLIPSIS + text[start + 1 :]
+
+
 def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
     """At most `limit` lines; the last one ends in `…` when text was cut."""
     if len(lines) <= limit:
@@ -854,6 +869,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
             abstract_plain = clean_block(card.abstract, html_allowed=False)
         else:
             abstract_plain = one_line_safe(card.abstract)
+            if pattern is not None and not pattern.search(card.title):
+                abstract_plain = around_first_match(abstract_plain, pattern, text_width)
         abstract = marked(abstract_plain, styles.abstract)
         abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
         if not expanded:

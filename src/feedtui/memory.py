@@ -112,6 +112,10 @@ class IdleCollector:
             gc.set_threshold(*self._saved)
             self._saved = None
 
+    def quiet_for(self) -> float:
+        """Seconds since the last key or mouse event."""
+        return self.clock() - self._last_input
+
     def input_seen(self) -> None:
         self._last_input = self.clock()
         if self._loop is not None and self._saved is not None:

@@ -46,7 +46,7 @@ class TopicCards:
         highlight: tuple[str, ...] = (),
         full_abstracts: dict[str, str] | None = None,
         expanded: set[str] | None = None,
-        want_full: Callable[[str], None] | None = None,
+        want_full: Callable[[str, bool], None] | None = None,
     ) -> None:
         self.library = library
         self.positions = list(positions)
@@ -59,8 +59,10 @@ class TopicCards:
         self._date_format = date_format
         self.highlight = highlight
         self._pattern = highlight_pattern(highlight) if highlight else None
-        # Cards the list shows expanded get their whole abstract; until it is
-        # loaded (from the paper's shard, off the UI thread) `want_full` is asked.
+        # Cards the list shows expanded get their whole abstract, and so do an
+        # Ask's cards whose match is past the head; until it is loaded (from
+        # the paper's shard, off the UI thread) `want_full(paper id, expanded)`
+        # is asked.
         self.full_abstracts = full_abstracts if full_abstracts is not None else {}
         self.expanded = expanded if expanded is not None else set()
         self._want_full = want_full
@@ -90,7 +92,7 @@ class TopicCards:
         full = self.full_abstracts.get(paper_id) if expanded or self._pattern is not None else None
         abstract = full if full is not None else self._head(row[C_SHARD], paper_id)
         if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row[C_TITLE])):
-            self._want_full(paper_id)
+            self._want_full(paper_id, expanded)
         return CardData(
             paper_id=paper_id,
             date=card_date(row[C_PUBLISHED], self._date_format),

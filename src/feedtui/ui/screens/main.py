@@ -45,6 +45,8 @@ from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
 if TYPE_CHECKING:
     from feedtui.refresh import Activity
+    from textual.timer import Timer
+
     from feedtui.ui.screens.topic_form import TopicDraft, TopicProblem
 
 SORTS = ("followed", "name", "unread", "trending")
@@ -62,6 +64,10 @@ JUMP_HISTORY = 50
 ASK_SHOWN = 40
 # Cells of the question kept, when it is cut, before the Ask title's count is shortened.
 ASK_CUT_TO = 12
+# An Ask's cards read the abstracts their matches are in once the list has
+# stood still this long (s), the last this many of them.
+SNIPPET_WAIT_S = 0.3
+SNIPPETS_READ = 12
 # Said when a key that acts on the paper under the cursor finds none.
 NO_PAPER_HERE = "No paper here"
 # The preference that remembers a welcome screen left with escape.
@@ -294,6 +300,7 @@ class MainScreen(Screen):
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
         self._abstracts_wanted: list[str] = []
+        self._snippet_timer: Timer | None = None
         self._cards: TopicCards | None = None
         # What the footer shows: whether the topic is followed (f says Follow or
         # Unfollow; None: no topic), and whether it is the reading list.
@@ -753,21 +760,42 @@ class MainScreen(Screen):
 
     # -- paper list events ---------------------------------------------------------
 
-    def load_full_abstract(self, paper_id: str) -> None:
-        """Read the whole abstract of a card (expanded, or an Ask's whose match
-        is past its head) off the keys' thread. The cards drawn in one frame
-        ask together, and are read in one go: each week file once."""
-        if paper_id not in self._loading_abstracts:
-            self._loading_abstracts.add(paper_id)
-            self._abstracts_wanted.append(paper_id)
-            if len(self._abstracts_wanted) == 1:
-                self.call_after_refresh(self._fetch_abstracts)
+    def load_full_abstract(self, paper_id: str, expanded: bool = True) -> None:
+        """Read the whole abstract of a card off the keys' thread: at once for
+        a card expanded, and for an Ask's card whose match is past its head
+        once no key has come for SNIPPET_WAIT_S (reading a week file
+        holds the interpreter for tens of milliseconds, which scrolling would
+        wait out at every card). Cards asking together are read in one go,
+        each week file once."""
+        if paper_id in self._loading_abstracts:
+            return
+        self._loading_abstracts.add(paper_id)
+        self._abstracts_wanted.append(paper_id)
+        if expanded:
+            self.call_after_refresh(self._fetch_abstracts)
+        elif self._snippet_timer is None:
+            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S, self._fetch_abstracts_when_still)
+
+    def _fetch_abstracts_when_still(self) -> None:
+        """`_fetch_abstracts` once no key or click has come for SNIPPET_WAIT_S."""
+        quiet = self.app.idle_collector.quiet_for()
+        if quiet < SNIPPET_WAIT_S:
+            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S - quiet, self._fetch_abstracts_when_still)
+        else:
+            self._snippet_timer = None
+            self._fetch_abstracts()
 
     @work(group="abstracts")
     async def _fetch_abstracts(self) -> None:
-        wanted, self._abstracts_wanted = self._abstracts_wanted, []
+        # The cards drawn last are the ones on screen; those scrolled past ask again if drawn again.
+        asked, self._abstracts_wanted = self._abstracts_wanted, []
+        wanted = asked[-SNIPPETS_READ:]
+        self._loading_abstracts.difference_update(asked[:-SNIPPETS_READ])
         library = self.engine.library
         positions = [library.pos[pid] for pid in wanted if pid in library.pos]
+        if not positions:
+            self._loading_abstracts.difference_update(wanted)
+            return
         papers = await asyncio.to_thread(self.engine.papers, positions)
         self._loading_abstracts.difference_update(wanted)
         for paper in papers:

@@ -970,18 +970,31 @@ async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_
     from tests.ui.conftest import invented_papers
 
     filler = " ".join(f"Widget sentence {n} says nothing of note." for n in range(1, 30))
-    deep = make_paper(
-        "2611.00042", title="A long widget report", abstract=f"{filler} Then a zeppelin scheduler runs the widgets.",
-        published="2026-11-26T10:00:00",
-    )
-    app = FeedtuiApp(make_engine(papers=[*invented_papers(), deep]))
-    async with app.run_test(size=SIZE) as pilot:
+    # More of them than the list shows, so that the cards laid out ahead of
+    # the view ask too: those on screen are read first.
+    deep = [
+        make_paper(
+            f"2611.{40 + n:05d}", title=f"A long widget report {n}",
+            abstract=f"{filler} Then a zeppelin scheduler runs the widgets.", published=f"2026-11-{26 - n % 3}T10:00:00",
+        )
+        for n in range(30)
+    ]
+    app = FeedtuiApp(make_engine(papers=[*invented_papers(), *deep]))
+    # A tall terminal: the cards laid out ahead of the view outnumber a read's batch.
+    async with app.run_test(size=(120, 100)) as pilot:
         main = await ready(pilot)
         await pilot.press("slash", *"zeppelin", "enter")
         await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
         paper_list = main.query_one(PaperList)
-        assert paper_list.cursor_card.paper_id == "2611.00042"
-        await until(pilot, lambda: any("zeppelin scheduler" in line for line in lines_of(paper_list)))
+        # Down the list in one go: every card passed asks for its abstract.
+        await pilot.press(*["j"] * 20)
+        shown = len(paper_list.visible_range())
+        assert 1 < shown < 30
+
+        def snippets() -> int:
+            return sum("zeppelin scheduler" in line for line in lines_of(paper_list))
+
+        await until(pilot, lambda: snippets() >= shown - 1)
         lines = lines_of(paper_list)
         y = next(i for i, line in enumerate(lines) if "zeppelin" in line)
         assert "…" in lines[y] or "…" in lines[y - 1]

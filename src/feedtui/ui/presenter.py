@@ -91,7 +91,7 @@ class TopicCards:
         expanded = paper_id in self.expanded
         full = self.full_abstracts.get(paper_id) if expanded or self._pattern is not None else None
         abstract = full if full is not None else self._head(row[C_SHARD], paper_id)
-        if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row[C_TITLE])):
+        if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row)):
             self._want_full(paper_id, expanded)
         return CardData(
             paper_id=paper_id,
@@ -109,16 +109,16 @@ class TopicCards:
             highlight=self.highlight,
         )
 
-    def _match_past_head(self, head: str, title: str) -> bool:
+    def _match_past_head(self, head: str, row: list) -> bool:
         """Whether an Ask's card must read its whole abstract to show why it
-        was found: its words are neither in the title nor in the head, which
-        is cut (see `feedtui.store.codec.head_of`)."""
+        was found: its words are in none of its other lines, nor in the head,
+        which is cut (see `feedtui.store.codec.head_of`)."""
         pattern = self._pattern
         return (
             pattern is not None
             and head.endswith("…")
-            and pattern.search(title) is None
             and pattern.search(head) is None
+            and not any(pattern.search(row[column]) for column in (C_TITLE, C_AUTHORS, C_AFFILIATIONS))
         )
 
 

@@ -31,7 +31,7 @@ from feedtui.memory import gc_paused
 from feedtui.model import shown_title
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.sources.parse_text import cut
-from feedtui.store.codec import C_TITLE
+from feedtui.store.codec import C_SHARD, C_TITLE
 from feedtui.topics.momentum import Momentum, sort_trending
 from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, not_cached_note, starred_not_cached, starred_positions
@@ -64,10 +64,12 @@ JUMP_HISTORY = 50
 ASK_SHOWN = 40
 # Cells of the question kept, when it is cut, before the Ask title's count is shortened.
 ASK_CUT_TO = 12
-# An Ask's cards read the abstracts their matches are in once the list has
-# stood still this long (s), the last this many of them.
+# An Ask's cards read the abstracts their matches are in once no key has come
+# for this long (s), this many at a time (the cards on screen first); the
+# latest SNIPPETS_KEPT cards that asked are remembered.
 SNIPPET_WAIT_S = 0.3
 SNIPPETS_READ = 12
+SNIPPETS_KEPT = 48
 # Said when a key that acts on the paper under the cursor finds none.
 NO_PAPER_HERE = "No paper here"
 # The preference that remembers a welcome screen left with escape.
@@ -299,7 +301,8 @@ class MainScreen(Screen):
         self._index_builds: dict[str, asyncio.Future[SearchIndex]] = {}
         self._full_abstracts: dict[str, str] = {}
         self._loading_abstracts: set[str] = set()
-        self._abstracts_wanted: list[str] = []
+        # Ask cards waiting to read the abstracts their matches are in, oldest first.
+        self._snippets_wanted: dict[str, None] = {}
         self._snippet_timer: Timer | None = None
         self._cards: TopicCards | None = None
         # What the footer shows: whether the topic is followed (f says Follow or
@@ -521,6 +524,8 @@ class MainScreen(Screen):
     @work(exclusive=True, group="reload")
     async def reload_library(self) -> None:
         await asyncio.to_thread(self.engine.load_library)
+        # Another feedtui may have stored new versions of papers read whole here.
+        self._full_abstracts.clear()
         if self.engine.stale_topics:
             self.retag(self.engine.stale_topics)
         self.catch_up()
@@ -762,46 +767,60 @@ class MainScreen(Screen):
 
     def load_full_abstract(self, paper_id: str, expanded: bool = True) -> None:
         """Read the whole abstract of a card off the keys' thread: at once for
-        a card expanded, and for an Ask's card whose match is past its head
-        once no key has come for SNIPPET_WAIT_S (reading a week file
-        holds the interpreter for tens of milliseconds, which scrolling would
-        wait out at every card). Cards asking together are read in one go,
-        each week file once."""
-        if paper_id in self._loading_abstracts:
-            return
-        self._loading_abstracts.add(paper_id)
-        self._abstracts_wanted.append(paper_id)
+        a card expanded; for an Ask's card whose match is past its head, once
+        no key has come for SNIPPET_WAIT_S (reading a week file holds the
+        interpreter for tens of milliseconds, which scrolling would wait out
+        every few cards), the cards on screen first, each week file once."""
         if expanded:
-            self.call_after_refresh(self._fetch_abstracts)
-        elif self._snippet_timer is None:
-            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S, self._fetch_abstracts_when_still)
+            self._snippets_wanted.pop(paper_id, None)
+            if paper_id not in self._loading_abstracts:
+                self._loading_abstracts.add(paper_id)
+                self.call_after_refresh(self._fetch_abstracts, [paper_id])
+            return
+        if paper_id in self._loading_abstracts or paper_id in self._snippets_wanted:
+            return
+        self._snippets_wanted[paper_id] = None
+        if len(self._snippets_wanted) > SNIPPETS_KEPT:
+            # Scrolled past long ago: forgotten, and asked for again if drawn again.
+            oldest = next(iter(self._snippets_wanted))
+            del self._snippets_wanted[oldest]
+            if self._cards is not None and (index := self._cards.index_of(oldest)) is not None:
+                self.query_one(PaperList).invalidate([index])
+        if self._snippet_timer is None:
+            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S, self._fetch_snippets_when_still)
 
-    def _fetch_abstracts_when_still(self) -> None:
-        """`_fetch_abstracts` once no key or click has come for SNIPPET_WAIT_S."""
+    def _fetch_snippets_when_still(self) -> None:
         quiet = self.app.idle_collector.quiet_for()
         if quiet < SNIPPET_WAIT_S:
-            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S - quiet, self._fetch_abstracts_when_still)
-        else:
-            self._snippet_timer = None
-            self._fetch_abstracts()
+            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S - quiet, self._fetch_snippets_when_still)
+            return
+        self._snippet_timer = None
+        cards = self._cards
+        if cards is None:
+            self._snippets_wanted.clear()
+            return
+        shown = {cards.paper_id(index) for index in self.query_one(PaperList).visible_range()}
+        latest_first = [pid for pid in reversed(self._snippets_wanted) if cards.index_of(pid) is not None]
+        batch = sorted(latest_first, key=lambda pid: pid not in shown)[:SNIPPETS_READ]
+        self._snippets_wanted = {pid: None for pid in self._snippets_wanted if pid in latest_first and pid not in batch}
+        self._loading_abstracts.update(batch)
+        self._fetch_abstracts(batch)
+        if self._snippets_wanted:
+            self._snippet_timer = self.set_timer(SNIPPET_WAIT_S, self._fetch_snippets_when_still)
 
     @work(group="abstracts")
-    async def _fetch_abstracts(self) -> None:
-        # The cards drawn last are the ones on screen; those scrolled past ask again if drawn again.
-        asked, self._abstracts_wanted = self._abstracts_wanted, []
-        wanted = asked[-SNIPPETS_READ:]
-        self._loading_abstracts.difference_update(asked[:-SNIPPETS_READ])
+    async def _fetch_abstracts(self, paper_ids: list[str]) -> None:
+        # Where each paper is, looked up here: a reload may replace the library meanwhile.
         library = self.engine.library
-        positions = [library.pos[pid] for pid in wanted if pid in library.pos]
-        if not positions:
-            self._loading_abstracts.difference_update(wanted)
-            return
-        papers = await asyncio.to_thread(self.engine.papers, positions)
-        self._loading_abstracts.difference_update(wanted)
-        for paper in papers:
-            self._full_abstracts[paper.id] = paper.readable_abstract
+        locations = {pid: library.rows[library.pos[pid]][C_SHARD] for pid in paper_ids if pid in library.pos}
+        try:
+            papers = await asyncio.to_thread(self.engine.cache.get_papers, locations) if locations else {}
+        finally:
+            self._loading_abstracts.difference_update(paper_ids)
+        for paper_id, paper in papers.items():
+            self._full_abstracts[paper_id] = paper.readable_abstract
         if self._cards is not None:
-            found = (self._cards.index_of(paper.id) for paper in papers)
+            found = (self._cards.index_of(paper_id) for paper_id in papers)
             if indices := [index for index in found if index is not None]:
                 self.query_one(PaperList).invalidate(indices)
 

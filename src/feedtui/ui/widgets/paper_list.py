@@ -502,6 +502,16 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         row = max(0, min(row, self._view_height - self._heights.height(index)))
         self.scroll_to(y=max(0, self._heights.top(index) - row), animate=False, force=True)
 
+    def visible_range(self) -> range:
+        """The indices of the cards the view shows, wholly or in part."""
+        total = self._heights.total(self._count)
+        if not total:
+            return range(0)
+        top = min(round(self.scroll_y), total - 1)
+        first, _ = self._heights.locate(top)
+        last, _ = self._heights.locate(min(top + max(1, self._view_height), total) - 1)
+        return range(first, last + 1)
+
     def _cards_per_page(self) -> int:
         return max(1, self._view_height // CARD_HEIGHT)
 
@@ -689,9 +699,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         total = self._heights.total(self._count)
         if not total or width <= 0:
             return
-        top = round(self.scroll_y)
-        first, _ = self._heights.locate(min(top, total - 1))
-        last, _ = self._heights.locate(min(top + self._view_height, total) - 1)
+        shown = self.visible_range()
+        first, last = shown.start, shown.stop - 1
         reach = self._cards_per_page() + 1
         wanted = [
             *range(last + 1, min(self._count, last + 1 + reach)),

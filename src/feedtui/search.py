@@ -82,12 +82,12 @@ def _fold(word: str) -> str:
 def singular(word: str) -> str:
     """`word` with a plural ending dropped (`networks` → `network`,
     `policies` → `policy`, `boxes` → `box`), in its own letter case."""
-    lower = word if word.islower() else word.lower()
-    if len(lower) > 4 and lower.endswith("ies"):
+    ending = word[-3:].lower()
+    if len(word) > 4 and ending == "ies":
         return word[:-3] + ("Y" if word[-3:].isupper() else "y")
-    if len(lower) > 3 and lower.endswith("es") and lower[-3] in "sxz":
+    if len(word) > 3 and ending[1:] == "es" and ending[0] in "sxz":
         return word[:-2]
-    if len(lower) > 3 and lower.endswith("s") and not lower.endswith("ss"):
+    if len(word) > 3 and ending[-1:] == "s" and ending[-2:] != "ss":
         return word[:-1]
     return word
 
@@ -188,14 +188,8 @@ def query_terms(question: str) -> list[str]:
 
 def highlight_words(question: str) -> tuple[str, ...]:
     """The words to highlight in cards: the question's content words as typed
-    (a CJK run on its own, to be marked wherever it occurs), each followed by
-    its singular, which the ranking finds it by (`decodings` marks `decoding`)."""
-    words: list[str] = []
-    for part, is_cjk in _content_parts(question):
-        words.append(part)
-        if not is_cjk:
-            words.append(singular(part))
-    return tuple(dict.fromkeys(words))
+    (a CJK run on its own, to be marked wherever it occurs)."""
+    return tuple(dict.fromkeys(part for part, _ in _content_parts(question)))
 
 
 # Words this long or shorter are highlighted only whole: as prefixes, `n` or
@@ -209,9 +203,11 @@ def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Case-insensitive matches of `words`: a word at the start of a word,
     running on to the end of the word it starts and its possessive `'s`
     (`graph` marks `graphs` and `graph's`, not `paragraph`); a short word
-    only whole (`n` marks `n` and `n's`, not `network`); a CJK run wherever
-    it occurs, and only its own characters. A word's run-on stops at CJK,
-    which has no word ends to stop at.
+    only whole (`n` marks `n` and `n's`, not `network`); a plural also its
+    singular, which the ranking finds it by, whole or as a plural (`decodings`
+    marks `decoding`, `lenses` marks `lens`, not `length`); a CJK run
+    wherever it occurs, and only its own characters. A word's run-on stops
+    at CJK, which has no word ends to stop at.
     """
     cleaned = sorted(set(words) - {""}, key=len, reverse=True)
     if not cleaned:
@@ -228,7 +224,15 @@ def _highlight_alternative(word: str) -> str:
     if len(word) <= SHORT_WORD:
         # Not followed by more of a word, nor by an apostrophe inside one (`O'Brien`).
         return rf"{start}{possessive}(?!{char}|'{char})"
-    return rf"{start}{char}*{possessive}"
+    prefix = rf"{start}{char}*{possessive}"
+    one = singular(word)
+    if one == word:
+        return prefix
+    if one[-1:] in "yY" and word[-3:].lower() == "ies":
+        forms = rf"{re.escape(one[:-1])}(?:y|ies)"
+    else:
+        forms = rf"{re.escape(one)}(?:e?s)?"
+    return rf"{prefix}|(?<!{char}){forms}{possessive}(?!{char})"
 
 
 @dataclass(slots=True)

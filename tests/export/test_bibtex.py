@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from feedtui.export.bibtex import KEY_PART, bibtex_entries, bibtex_entry, citation_key, latex_escape
@@ -309,3 +311,17 @@ def test_a_key_is_short_whatever_the_title_and_name():
 )
 def test_stacked_combining_marks_are_written_once(text, escaped):
     assert latex_escape(text) == escaped
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u0645\u064f\u062d\u064e\u0645\u0651\u064e\u062f",  # Arabic, a shadda and a fatha on one letter
+        "\u05e9\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd",  # Hebrew, a shin dot and a vowel
+        "\u0915\u093c\u094d\u0937",  # Devanagari, a nukta and a virama
+        "\u0e15\u0e38\u0e48\u0e21",  # Thai, a vowel and a tone mark
+    ],
+)
+def test_the_marks_of_other_scripts_are_all_kept(text):
+    """They are no accents the encoder writes: it keeps the text as it is."""
+    assert latex_escape(text) == unicodedata.normalize("NFC", text)

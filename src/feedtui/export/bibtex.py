@@ -103,23 +103,29 @@ def latex_escape(text: str, before: str = "") -> str:
 
 
 def _one_mark_per_letter(text: str) -> str:
-    """`text` composed (NFC), without a combining mark left on a letter that
-    has one already: the encoder writes a letter and its mark as one accent
-    command (`{\\'z}`) and would leave a second mark hanging after the brace.
-    Letters that compose whole (Vietnamese `ệ`) keep every mark."""
+    """`text` composed (NFC), without an accent (U+0300–U+036F) left on a
+    Latin letter that has one already: the encoder writes a letter and its
+    accent as one command (`{\\'z}`) and would leave a second accent hanging
+    after the brace. Letters that compose whole (Vietnamese `ệ`) keep every
+    mark, and so does every other script (Arabic's shadda, Devanagari's
+    virama), which the encoder keeps as it is."""
     if text.isascii():
         return text
     kept: list[str] = []
-    marked = False  # whether the last character kept carries a mark
+    accented = False  # whether the last character kept is a Latin letter with an accent
     for char in unicodedata.normalize("NFC", text):
-        if unicodedata.combining(char):
-            if marked:
+        if "\u0300" <= char <= "\u036f" and unicodedata.combining(char):
+            if accented:
                 continue
-            marked = True
+            accented = bool(kept) and _is_latin(kept[-1])
         else:
-            marked = _composed_with_a_mark(char)
+            accented = _is_latin(char) and _composed_with_a_mark(char)
         kept.append(char)
     return "".join(kept)
+
+
+def _is_latin(char: str) -> bool:
+    return unicodedata.name(char, "").startswith("LATIN ")
 
 
 def _composed_with_a_mark(char: str) -> bool:

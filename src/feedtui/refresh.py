@@ -6,8 +6,8 @@ lists the requests to make.
 - Query topics are combined into as few arXiv API requests as the query
   length allows (`(q1) OR (q2) OR …`, at most `arxiv.max_query_length`
   characters of search_query), each paged back only as far as needed: the
-  whole window the first time, since the last answer (less two days of slack
-  for late announcements) afterwards. A topic answered today is not asked
+  whole window the first time, since the last answer (less a week of slack
+  for late announcements, `SLACK`) afterwards. A topic answered today is not asked
   again unless forced: arXiv publishes once a day.
 - Which topics a paper belongs to is then decided locally (see
   `feedtui.topics.tagging`). A request made for one topic alone also marks its

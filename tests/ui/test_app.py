@@ -2453,6 +2453,16 @@ async def test_the_topic_forms_message_takes_the_keyboard_to_the_field_to_mend(m
         await pilot.pause()
         assert "needs a query, a category or a feed" in str(form.query_one("#topic-form-error").render())
         assert form.focused.id == "topic-query"
+        # A category or a feed URL that cannot be used: its own field.
+        for field, value in (("categories", "cs.DC not-a-category!"), ("feeds", "http://127.0.0.1:99999/x")):
+            form.query_one("#topic-query").value = ""
+            form.query_one("#topic-categories").value = value if field == "categories" else ""
+            form.query_one("#topic-feeds").value = value if field == "feeds" else ""
+            form.query_one("#topic-name").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TopicFormScreen), field
+            assert form.focused.id == f"topic-{field}", str(form.query_one("#topic-form-error").render())
 
 
 async def test_the_topic_form_refuses_a_feed_url_that_could_never_be_fetched(make_engine):

@@ -44,9 +44,9 @@ from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
 if TYPE_CHECKING:
-    from feedtui.refresh import Activity
     from textual.timer import Timer
 
+    from feedtui.refresh import Activity
     from feedtui.ui.screens.topic_form import TopicDraft, TopicProblem
 
 SORTS = ("followed", "name", "unread", "trending")

@@ -931,35 +931,29 @@ async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_presse
         assert paper_list.has_focus and paper_list.card_count == 4
 
 
-async def test_ask_highlights_an_author_match_on_the_authors_line(make_engine):
+@pytest.mark.parametrize(
+    ("question", "paper_id", "line", "marked", "plain"),
+    [
+        # An author's name, on the authors line (every invented paper has her: any may come first).
+        ("quill", None, "Ada Quill", "Quill", "Ada"),
+        # `gadgets` ranked the paper that says `gadget` and marked nothing in it.
+        ("gadgets", "2611.00002", "A gadget meets a widget.", "gadget", "meets"),
+    ],
+)
+async def test_ask_highlights_the_words_it_found_on_the_card(make_engine, question, paper_id, line, marked, plain):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await pilot.press("slash", *"quill", "enter")
-        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
+        assert (await asked(pilot, main, question)).startswith(f"Ask: {question}")
         paper_list = main.query_one(PaperList)
-        assert paper_list.cursor_card.highlight == ("quill",)
+        if paper_id is not None:
+            assert paper_list.cursor_card.paper_id == paper_id
+        assert paper_list.cursor_card.highlight == (question,)
         lines = lines_of(paper_list)
-        y = next(i for i, line in enumerate(lines) if "Ada Quill" in line)
-        name, surname = lines[y].index("Ada"), lines[y].index("Quill")
-        assert paper_list.get_style_at(surname, y) != paper_list.get_style_at(name, y)
-        assert paper_list.get_style_at(surname, y) == paper_list.get_style_at(surname + 4, y)
-
-
-async def test_ask_in_the_plural_highlights_the_singular_it_found(make_engine):
-    """`gadgets` ranked the paper that says `gadget` and marked nothing in it."""
-    app = FeedtuiApp(make_engine())
-    async with app.run_test(size=SIZE) as pilot:
-        main = await ready(pilot)
-        await pilot.press("slash", *"gadgets", "enter")
-        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
-        paper_list = main.query_one(PaperList)
-        assert paper_list.cursor_card.paper_id == "2611.00002"
-        lines = lines_of(paper_list)
-        y = next(i for i, line in enumerate(lines) if "A gadget meets a widget." in line)
-        word, plain = lines[y].index("gadget"), lines[y].index("meets")
-        assert paper_list.get_style_at(word, y) != paper_list.get_style_at(plain, y)
-        assert paper_list.get_style_at(word, y) == paper_list.get_style_at(word + 5, y)
+        y = next(i for i, text in enumerate(lines) if line in text)
+        word, other = lines[y].index(marked), lines[y].index(plain)
+        assert paper_list.get_style_at(word, y) != paper_list.get_style_at(other, y)
+        assert paper_list.get_style_at(word, y) == paper_list.get_style_at(word + len(marked) - 1, y)
 
 
 async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_engine):
@@ -983,8 +977,7 @@ async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_
     # A tall terminal: the cards laid out ahead of the view outnumber a read's batch.
     async with app.run_test(size=(120, 100)) as pilot:
         main = await ready(pilot)
-        await pilot.press("slash", *"zeppelin", "enter")
-        await until(pilot, lambda: "Ask:" in list_title(main), tries=50)
+        assert (await asked(pilot, main, "zeppelin")).startswith("Ask: zeppelin — 30 papers")
         paper_list = main.query_one(PaperList)
         # Down the list in one go: every card passed asks for its abstract.
         await pilot.press(*["j"] * 20)

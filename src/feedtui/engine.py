@@ -91,11 +91,22 @@ class TopicNotFound(KeyError):
         return str(self.args[0])
 
 
-class TopicNameTaken(ValueError):
+class TopicRefused(ValueError):
+    """A topic that cannot be saved as given, and the part of it that is wrong:
+    "name", "query" (also for a topic with nothing in it), "categories",
+    "feeds", or "" when no one part is (so a form can put the keyboard there).
+    A query that does not parse raises QueryError instead."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class TopicNameTaken(TopicRefused):
     """A new topic given the name of one there is (but for case)."""
 
     def __init__(self, taken: str) -> None:
-        super().__init__(f"there is a topic called '{taken}' already")
+        super().__init__(f"there is a topic called '{taken}' already", "name")
         self.taken = taken
 
 
@@ -329,12 +340,12 @@ class Engine:
     def check_topic_name(self, name: str, *, replace: bool = False) -> None:
         """The rule for every way of adding a topic (see topics/names.py), for a
         name as stored (see `topic_name`): raises TopicNameTaken when a topic
-        has it but for case, ValueError for a name that is wrong in itself.
+        has it but for case, TopicRefused for a name that is wrong in itself.
         With `replace`, the topic of exactly this name may be replaced (an
         import merging into it); another spelling of it may not."""
         problem = name_problem(name)
         if problem:
-            raise ValueError(problem)
+            raise TopicRefused(problem, "name")
         taken = self.name_taken(name)
         if taken and not (replace and taken == name):
             raise TopicNameTaken(taken)
@@ -351,12 +362,13 @@ class Engine:
         self, name: str, definition: TopicDefinition, description: str = "", *, replace: bool = False
     ) -> TopicEntry:
         """Add a topic, or with `replace` change the one of this name; raises
-        TopicNameTaken, ValueError or QueryError for what cannot be used."""
+        TopicRefused (TopicNameTaken for a name taken) or QueryError for what
+        cannot be used."""
         name = self.topic_name(name)
         description = clean_line(description, html_allowed=False)
         self.check_topic_name(name, replace=replace)
         if definition.is_empty:
-            raise ValueError("a topic needs a query, a category or a feed")
+            raise TopicRefused("a topic needs a query, a category or a feed", "query")
         definition = check_definition(definition)
         document = {**definition.to_dict(), "description": description}
         if replace and self.config_file_defining(name):
@@ -406,7 +418,7 @@ class Engine:
             feeds=old.feeds if feeds is None else tuple(feeds),
         )
         if definition.is_empty:
-            raise ValueError("the topic would have no query, categories or feeds left")
+            raise TopicRefused("the topic would have no query, categories or feeds left", "query")
         definition = check_definition(definition)
         text = entry.topic.description if description is None else clean_line(description, html_allowed=False)
         document = {**definition.to_dict(), "description": text}
@@ -421,17 +433,17 @@ class Engine:
         return self.registry.entries[new]
 
     def _new_name(self, entry: TopicEntry, new_name: str) -> str:
-        """The name a topic is to be given, as stored; raises ValueError for a
+        """The name a topic is to be given, as stored; raises TopicRefused for a
         topic whose name is not the app's to change, or a name that cannot be used."""
         old, new = entry.name, self.topic_name(new_name)
         if new == old:
             return new
         if refused := self.rename_refused(old):
-            raise ValueError(refused)
+            raise TopicRefused(refused, "name")
         if name_key(new) != name_key(old):
             self.check_topic_name(new)
         elif problem := name_problem(new):  # a change of case: the name is its own
-            raise ValueError(problem)
+            raise TopicRefused(problem, "name")
         return new
 
     def rename_refused(self, name: str) -> str:
@@ -1163,12 +1175,18 @@ def _refreshed_at(record: object, signature: str) -> datetime | None:
 
 def check_definition(definition: TopicDefinition) -> TopicDefinition:
     """The definition as it is stored (feed URLs as `feed_url` gives them);
-    raises QueryError or ValueError, in words, for what cannot be used."""
+    raises QueryError or TopicRefused, in words, for what cannot be used."""
     if definition.query:
         parse_query(definition.query)  # raises QueryError pointing at the problem
     for category in definition.categories:
-        category_query(category)  # raises ValueError for something that is not a category
-    feeds = tuple(feed_url(url) for url in definition.feeds)
+        try:
+            category_query(category)
+        except ValueError as error:  # something that is not a category
+            raise TopicRefused(str(error), "categories") from error
+    try:
+        feeds = tuple(feed_url(url) for url in definition.feeds)
+    except ValueError as error:
+        raise TopicRefused(str(error), "feeds") from error
     if feeds == definition.feeds:
         return definition
     return TopicDefinition(query=definition.query, categories=definition.categories, feeds=feeds)

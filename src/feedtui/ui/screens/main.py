@@ -160,15 +160,6 @@ def _settle(future: asyncio.Future, result: object, error: Exception | None) -> 
         future.set_result(result)
 
 
-def _refuses(check: Callable[[str], object], value: str) -> bool:
-    """Whether `check` raises ValueError for `value` (a category, a feed URL)."""
-    try:
-        check(value)
-    except ValueError:
-        return True
-    return False
-
-
 def _ask_empty_message(question: str, read_matches: int = 0, show_all_key: str = "u") -> str:
     """Why an Ask shows no paper; `read_matches`: the papers that match but
     are hidden as read (unread only)."""
@@ -1006,13 +997,9 @@ class MainScreen(Screen):
 
     def _topic_problem(self, draft: TopicDraft, save: Callable[[], object]) -> TopicProblem | None:
         """What is wrong with a topic as typed (None once saved), with the field
-        to mend it in: the query for a query that does not parse or a topic
-        with nothing in it, the name for a name taken or not allowed, the
-        categories or the feeds for one of them that cannot be used."""
-        from feedtui.engine import TopicNameTaken
-        from feedtui.text.links import feed_url
-        from feedtui.topics.names import name_problem
-        from feedtui.topics.query import QueryError, category_query
+        to mend it in, as the engine names it (see TopicRefused)."""
+        from feedtui.engine import TopicRefused
+        from feedtui.topics.query import QueryError
         from feedtui.ui.screens.topic_form import TopicProblem
 
         try:
@@ -1021,17 +1008,7 @@ class MainScreen(Screen):
             return TopicProblem(f"The query: {error}\n{error.caret_line()}", "query")
         except ValueError as error:
             message = str(error)
-            definition = draft.definition
-            if isinstance(error, TopicNameTaken) or name_problem(self.engine.topic_name(draft.name)):
-                field = "name"
-            elif definition.is_empty:
-                field = "query"
-            elif any(_refuses(category_query, category) for category in definition.categories):
-                field = "categories"
-            elif any(_refuses(feed_url, url) for url in definition.feeds):
-                field = "feeds"
-            else:
-                field = ""
+            field = error.field if isinstance(error, TopicRefused) else ""
             return TopicProblem(message[:1].upper() + message[1:], field)
         return None
 

@@ -1864,6 +1864,51 @@ async def test_the_topic_on_screen_removed_by_another_process_is_said(make_engin
         other.close()
 
 
+async def test_the_topic_on_screen_renamed_by_another_process_stays_in_view(make_engine, tmp_path):
+    """A rename elsewhere was told as a removal, the view moved to another
+    topic, and the keys typed next (m, f) marked and unfollowed that one."""
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.model import TopicDefinition
+
+    topics = {"Widgets": TopicDefinition(query="abs:widget"), "Mine": TopicDefinition(query="abs:widget OR abs:gadget")}
+    engine = make_engine(topics=topics, follows=("Widgets", "Mine"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        main = await show(pilot, "Mine")
+        other = Engine(Config(), tmp_path / "data", background_writes=False)
+        other.edit_topic("Mine", new_name="Renamed mine")
+        other.state.flush()
+        await until(pilot, lambda: main.current != "Mine", step=0.05)
+        assert main.current == "Renamed mine"
+        messages = [n.message for n in app._notifications]
+        assert "Mine was renamed Renamed mine by another feedtui" in messages
+        assert not any("removed" in message for message in messages)
+        assert "Renamed mine" in main.query_one(TopicHeader).text
+        await pilot.press("f")  # meant for the topic on screen, which it still is
+        await pilot.pause()
+        assert not engine.state.is_following("Renamed mine")
+        assert engine.state.is_following("Widgets")
+        other.close()
+
+
+def test_a_rename_note_stays_out_of_the_state_export(tmp_path):
+    from feedtui.config import Config
+    from feedtui.engine import Engine
+    from feedtui.export.state_json import export_state
+    from feedtui.model import TopicDefinition
+
+    engine = Engine(Config(), tmp_path / "data", background_writes=False)
+    engine.add_topic("Mine", TopicDefinition(query="abs:gadget"), "mine")
+    engine.edit_topic("Mine", new_name="Ours")
+    assert engine.state.renamed_from("Ours") == "Mine"
+    assert set(export_state(engine)["topics"]["Ours"]) == {"query", "description", "updated"}
+    engine.edit_topic("Ours", description="ours")  # its next change: the note goes
+    assert engine.state.renamed_from("Ours") == ""
+    engine.close()
+
+
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
     from feedtui.engine import Engine

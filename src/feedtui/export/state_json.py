@@ -41,7 +41,7 @@ from feedtui.engine import check_definition
 from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
 from feedtui.sources.parse_ids import WEB_PREFIX
 from feedtui.store.shapes import is_iso_time
-from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, STARRED, TABLES, TOPICS, StateStore
+from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.names import name_key, name_problem
@@ -113,6 +113,8 @@ def export_store(store: StateStore, *, now: datetime | None = None) -> dict[str,
         docs = tables.get(table, {})
         if table == PREFS:
             docs = {key: doc for key, doc in docs.items() if not machine_pref(key)}
+        elif table == TOPICS:  # a note for the feedtuis open at the rename, not the user's
+            docs = {key: {k: v for k, v in doc.items() if k != RENAMED_FROM} for key, doc in docs.items()}
         document[table] = {key: docs[key] for key in sorted(docs)}
     return document
 

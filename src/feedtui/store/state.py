@@ -51,6 +51,9 @@ PREFS = "prefs"
 # which definition of it ({"at": ISO time, "sig": signature}).
 REFRESHED_PREFIX = "refreshed:"
 META = "meta"
+# In a renamed topic's document, the name it had, until its next change: so
+# that another feedtui showing the topic follows it to its new name.
+RENAMED_FROM = "renamed_from"
 TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS)
 # Tables whose keys are set or not, whatever their documents say (a read mark's time).
 MARK_TABLES = (FOLLOWS, READ, STARRED, HIDDEN_TOPICS)
@@ -155,6 +158,12 @@ class StateStore:
         with self._lock:
             return {name: dict(doc) for name, doc in self._tables[TOPICS].items()}
 
+    def renamed_from(self, topic: str) -> str:
+        """The name the user topic `topic` had before it was renamed ("" when
+        it has not been, or has been changed since)."""
+        with self._lock:
+            return str(self._tables[TOPICS].get(topic, {}).get(RENAMED_FROM, ""))
+
     def hidden_topics(self) -> set[str]:
         with self._lock:
             return set(self._tables[HIDDEN_TOPICS])
@@ -231,7 +240,7 @@ class StateStore:
         recorded under its name)."""
         if old not in self._tables[TOPICS]:
             return
-        ops = [Operation(TOPICS, old, None), Operation(TOPICS, new, {**document, "updated": _now()})]
+        ops = [Operation(TOPICS, old, None), Operation(TOPICS, new, {**document, RENAMED_FROM: old, "updated": _now()})]
         if new in self._tables[HIDDEN_TOPICS]:
             ops.append(Operation(HIDDEN_TOPICS, new, None))
         followed = self._follow_spellings(old)

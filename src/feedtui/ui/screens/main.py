@@ -33,7 +33,7 @@ from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_SHARD, C_TITLE
 from feedtui.topics.momentum import Momentum, sort_trending
-from feedtui.topics.names import is_reading_list_name
+from feedtui.topics.names import is_reading_list_name, same_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, not_cached_note, starred_not_cached, starred_positions
 from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
@@ -501,14 +501,24 @@ class MainScreen(Screen):
 
     def on_state_changed(self) -> None:
         engine = self.engine
+        before = set(engine.registry.names())
         stale = engine.reload_topics()
         engine.library.recount()
         if stale:
             self.retag(stale)
         if self.current and self.current != STARRED_VIEW and self.current not in engine.registry:
-            # Removed by another feedtui (one removed here is no longer current):
-            # said, so that the next key is not taken as meant for it.
-            self.notify(f"{self.current} was removed by another feedtui", severity="warning", markup=False)
+            # Renamed or removed by another feedtui (one changed here is no
+            # longer current): said, so that the next key is not taken as
+            # meant for another topic; a renamed one stays in view.
+            renamed = next(
+                (name for name in engine.registry.names() if name not in before and same_name(engine.state.renamed_from(name), [self.current])),
+                "",
+            )
+            if renamed:
+                self.notify(f"{self.current} was renamed {renamed} by another feedtui", markup=False)
+                self.current = renamed
+            else:
+                self.notify(f"{self.current} was removed by another feedtui", severity="warning", markup=False)
         self.rebuild_sidebar()
         if self.current:
             if self.current != STARRED_VIEW and self.current not in engine.registry:

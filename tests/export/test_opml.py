@@ -302,6 +302,74 @@ def test_a_file_that_names_its_encoding_wrongly_is_still_refused():
     )
 
 
+def _folder_of_one_feed(name: str, encoding: str) -> bytes:
+    return (
+        f'<?xml version="1.0" encoding="{encoding}"?><opml version="2.0"><body><outline text="{name}">'
+        '<outline type="rss" text="x" xmlUrl="https://c.example.org/"/></outline></body></opml>'
+    ).encode(encoding)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "name"),
+    [
+        ("Shift_JIS", "論文の新着"),
+        ("EUC-JP", "論文の新着"),
+        ("GB2312", "论文新到"),
+        ("GBK", "論文新到"),  # GBK's traditional characters: not in GB2312
+        ("Big5", "論文新到"),
+        ("EUC-KR", "논문 새 글"),
+        ("KOI8-R", "Новые статьи"),
+    ],
+)
+def test_a_file_in_the_encoding_it_names_is_read_whatever_the_encoding(encoding, name):
+    """expat reads no multi-byte encoding but UTF-8 and UTF-16: Shift_JIS,
+    GB2312, Big5 and EUC-KR files were refused with "multi-byte encodings are
+    not supported", naming no file, and the CLI took it for a usage error."""
+    result = import_opml(_folder_of_one_feed(name, encoding), "other.opml")
+    assert [t.name for t in result.topics] == [name]
+
+
+def test_a_file_labelled_gb2312_with_gbk_characters_is_read_as_gbk_as_browsers_do():
+    name = "論文新到 研究の事"
+    data = _folder_of_one_feed(name, "gbk").replace(b'encoding="gbk"', b'encoding="GB2312"')
+    assert [t.name for t in import_opml(data, "gb.opml").topics] == [name]
+
+
+def test_a_file_not_in_the_multi_byte_encoding_it_names_is_refused_in_words():
+    data = _folder_of_one_feed("論文の新着", "Shift_JIS").replace(b"Shift_JIS", b"EUC-KR")
+    data = data.replace(b'text="x"', b'text="\xff\xff"')
+    with pytest.raises(OpmlError) as refused:
+        import_opml(data, "odd.opml")
+    assert str(refused.value).startswith("odd.opml:")
+    assert "not in the EUC-KR it says it is" in str(refused.value)
+
+
+def test_a_file_that_says_latin_1_and_is_utf_8_is_read_as_utf_8():
+    data = _folder_of_one_feed("Café Ü", "utf-8").replace(b'encoding="utf-8"', b'encoding="ISO-8859-1"')
+    assert [t.name for t in import_opml(data, "mislabelled.opml").topics] == ["Café Ü"]
+
+
+def test_a_binary_file_is_refused_without_saying_it_names_an_encoding():
+    data = b"\x00\x01\x02\x03\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    with pytest.raises(OpmlError) as refused:
+        import_opml(data, "picture.png")
+    assert "says" not in str(refused.value)
+    assert "not UTF-8 text (is it an OPML file?)" in str(refused.value)
+
+
+@pytest.mark.parametrize("levels", [90, 5000])
+def test_folders_nested_too_deep_are_refused_in_words_not_a_traceback(levels):
+    """600 levels ended in a RecursionError with a traceback."""
+    feed = '<outline type="rss" text="x" xmlUrl="https://c.example.org/"/>'
+    folders = '<outline text="L">' * levels
+    data = f'<opml version="2.0"><body>{folders}{feed}{"</outline>" * levels}</body></opml>'.encode()
+    if levels < 98:  # opml and body are two of the hundred levels
+        assert [t.name for t in import_opml(data, "deep.opml").topics] == ["L"]
+        return
+    with pytest.raises(OpmlError, match="nested more than 100 deep"):
+        import_opml(data, "deep.opml")
+
+
 def test_a_newsboat_urls_file_is_read_as_its_opml_would_be_with_tags_as_topics():
     """It was refused as "not valid XML: not well-formed (invalid token)"."""
     data = b"""# newsboat urls

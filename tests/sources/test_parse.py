@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from datetime import datetime, timedelta, timezone
 from html import escape
 from pathlib import Path
@@ -898,6 +899,26 @@ def test_encodings_give_the_right_text_or_say_what_they_did(data: bytes, content
     assert feed.title == EXPECTED_TITLE
     assert feed.papers[0].title == "R\u00e9sum\u00e9 \u20ac"
     assert feed.warnings == warnings
+
+
+@pytest.mark.parametrize(
+    ("label", "codec", "title"),
+    [
+        ("GB2312", "gbk", "論文新到：研究の事"),  # traditional characters: GBK has them, GB2312 not
+        ("Shift_JIS", "cp932", "①論文の新着 ～ Ⅱ"),  # windows-31j's circled digits, wave dash and numerals
+        ("EUC-KR", "cp949", "똠방각하 논문"),  # a syllable only windows-949 encodes
+        ("Big5", "big5hkscs", "論文新到 㐵"),  # an HKSCS character
+    ],
+)
+def test_a_feed_labelled_with_an_east_asian_encoding_is_read_as_its_superset_as_browsers_do(label, codec, title):
+    """Feeds written by Windows software name the smaller encoding and use the
+    larger one; a GB2312 feed of GBK text was read as windows-1252, garbled."""
+    data = f'<?xml version="1.0" encoding="{label}"?><rss version="2.0"><channel><title>t</title><item><guid>https://x.example/1</guid><title>{title}</title></item></channel></rss>'.encode(codec)
+    with pytest.raises(UnicodeError):
+        data.decode(codecs.lookup(label).name)  # it is not in the encoding named
+    feed = parse_feed(data, "https://x.example/feed", now=NOW)
+    assert feed.papers[0].title == title
+    assert feed.warnings == []
 
 
 def test_latin1_declared_but_undefined_windows_bytes_lose_only_those_bytes():

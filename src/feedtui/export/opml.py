@@ -66,7 +66,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from feedtui.model import Topic, TopicDefinition, utcnow
-from feedtui.sources.parse_document import is_utf8
+from feedtui.sources.parse_document import codec_name, declared_encoding, is_utf8, leading_instructions_say_utf8
 from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.names import fit_name
@@ -75,6 +75,10 @@ FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
 # UTF-32's marks begin with UTF-16's.
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
+_LATIN = {"latin-1", "iso8859-1", "cp1252"}
+# How deep elements may nest (opml, body, outlines): visiting the outlines
+# recurses once a level, and folders of folders end long before this.
+MAX_DEPTH = 100
 # A newsboat `urls` line starts with its URL: http(s), or query:, exec:, filter:.
 _URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S")
 _HTTP_START = re.compile(r"https?://", re.IGNORECASE)
@@ -154,6 +158,8 @@ def import_opml(data: bytes, source: str) -> OpmlImport:
     text = _undeclared_windows_1252(data)
     if text is not None:
         data = text.encode("utf-8")
+    else:
+        data = _declared_as_utf8(data, source)
     url_lines = _url_lines(data)
     if url_lines is not None:
         return _import_url_lines(url_lines, source, windows_1252=text is not None)
@@ -228,6 +234,30 @@ def _undeclared_windows_1252(data: bytes) -> str | None:
     return data.decode("latin-1").translate(_CP1252_FOR_C1)
 
 
+def _declared_as_utf8(data: bytes, source: str) -> bytes:
+    """A file whose XML declaration names an encoding other than UTF-8,
+    decoded here and given to expat in UTF-8: expat reads no multi-byte
+    encoding but UTF-8 and UTF-16 (Shift_JIS, GBK, Big5, EUC-KR are refused).
+    A file that says Latin-1 or windows-1252 and is UTF-8 is read as UTF-8,
+    as feeds are. Files with a byte order mark or an encoding that is not
+    ASCII-compatible are expat's to read as they are."""
+    if data.startswith(_BYTE_ORDER_MARKS):
+        return data
+    declared = declared_encoding(data)
+    codec = codec_name(declared)
+    if codec is None or codec == "utf-8" or data.isascii():
+        return data
+    if codec in _LATIN and is_utf8(data):
+        return leading_instructions_say_utf8(data.lstrip())
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        raise OpmlError(
+            source, f"the file is not in the {clean_line(declared)} it says it is: save it as UTF-8, or name its real encoding"
+        ) from None
+    return leading_instructions_say_utf8(text.encode("utf-8").lstrip())
+
+
 class _Refused(Exception):
     pass
 
@@ -253,10 +283,22 @@ def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
     parser.EntityDeclHandler = refuse_declaration
     parser.UnparsedEntityDeclHandler = refuse_declaration
     parser.SkippedEntityHandler = refuse_reference
-    parser.StartElementHandler = lambda name, attrs: builder.start(
-        _clark(name), {_clark(key): value for key, value in attrs.items()}
-    )
-    parser.EndElementHandler = lambda name: builder.end(_clark(name))
+    depth = 0
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _Refused(f"its outlines are nested more than {MAX_DEPTH} deep; no feed reader writes folders so deep")
+        builder.start(_clark(name), {_clark(key): value for key, value in attrs.items()})
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(_clark(name))
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.StartNamespaceDeclHandler = lambda _prefix, uri: namespaces.add(uri)
     try:
         parser.Parse(data, True)
@@ -265,8 +307,13 @@ def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
     except expat.ExpatError as error:
         problem = f"not valid XML: {expat.ErrorString(error.code)} (line {error.lineno}, column {error.offset + 1})"
         if error.code == expat.errors.codes[expat.errors.XML_ERROR_INVALID_TOKEN] and not is_utf8(data):
-            problem += "; the file is not in the UTF-8 it says it is: save it as UTF-8, or name its real encoding"
+            if _DECLARES_ENCODING.match(data.lstrip()[:512]):
+                problem += "; the file is not in the UTF-8 it says it is: save it as UTF-8, or name its real encoding"
+            else:
+                problem += "; the file is not UTF-8 text (is it an OPML file?)"
         raise OpmlError(source, problem) from None
+    except ValueError as error:  # expat's own refusals of an encoding it cannot read
+        raise OpmlError(source, f"cannot read its encoding: {clean_line(str(error))}") from None
     return builder.close(), FEEDTUI_NS in namespaces
 
 

@@ -43,6 +43,10 @@ _ANY_DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*(?:"[^"]*"|'[^']*')""")
 _DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9._-]{1,40})""", re.IGNORECASE)
 _SINGLE_BYTE_LATIN = {"latin-1", "iso8859-1", "cp1252", "ascii"}
+# Encodings read as the larger one that extends them, as web browsers read
+# them (the WHATWG Encoding Standard): a feed labelled GB2312 or Shift_JIS by
+# Windows software often holds characters only GBK or windows-31j have.
+_SUPERSETS = {"gb2312": "gbk", "shift_jis": "cp932", "euc_kr": "cp949", "big5": "big5hkscs"}
 _XML_SPACE = b" \t\r\n"
 _LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
 _NAME = re.compile(rb"<([A-Za-z_][A-Za-z0-9_.:-]{0,59})")
@@ -71,7 +75,7 @@ def prepare(data: bytes, content_type: str = "") -> Document:
         raise FeedError("not a feed: the response is empty")
     warnings: list[str] = []
     data = _as_utf8(data, content_type, warnings)
-    data = _leading_instructions_say_utf8(data.lstrip(_XML_SPACE))
+    data = leading_instructions_say_utf8(data.lstrip(_XML_SPACE))
     root, has_doctype = _sniff_root(data)
     return Document(data=data, root=root, has_doctype=has_doctype, warnings=warnings)
 
@@ -83,12 +87,12 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
     for start, encoding in _BOMLESS:
         if data.startswith(start):
             return _reencode(data.decode(encoding, errors="replace"))
-    declared = _declared_encoding(data)
+    declared = declared_encoding(data)
     claimed = _charset(content_type) or declared
     if data.isascii():
         return data
     for name in (_charset(content_type), declared, "utf-8"):
-        encoding = _codec_name(name)
+        encoding = codec_name(name)
         if encoding is None:
             continue
         try:
@@ -97,7 +101,7 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
             continue
         if encoding in _SINGLE_BYTE_LATIN and is_utf8(data):
             encoding = "utf-8"
-        if claimed and _codec_name(claimed) != encoding:
+        if claimed and codec_name(claimed) != encoding:
             warnings.append(
                 f"the feed says its encoding is {claimed} but it is {_label(encoding)}; read as {_label(encoding)}"
             )
@@ -129,7 +133,7 @@ def _decode_windows_1252(data: bytes) -> str:
     )
 
 
-def _declared_encoding(data: bytes) -> str | None:
+def declared_encoding(data: bytes) -> str | None:
     start = _LEADING_SPACE.match(data).end()
     declaration = _DECLARATION.match(data[start : start + 512])
     if not declaration:
@@ -143,15 +147,17 @@ def _charset(content_type: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _codec_name(name: str | None) -> str | None:
-    """The codec's canonical name, or None for unknown codecs and ones that are not ASCII-compatible
-    (a document whose first bytes are ASCII `<?xml` is not in UTF-16, whatever it says)."""
+def codec_name(name: str | None) -> str | None:
+    """The codec's canonical name (a superset's, see _SUPERSETS), or None for
+    unknown codecs and ones that are not ASCII-compatible (a document whose
+    first bytes are ASCII `<?xml` is not in UTF-16, whatever it says)."""
     if not name:
         return None
     try:
         codec = codecs.lookup(name).name
     except LookupError:
         return None
+    codec = _SUPERSETS.get(codec, codec)
     if codec.startswith(("utf-16", "utf-32", "utf-7", "utf_16", "utf_32", "utf_7")):
         return None
     try:
@@ -166,7 +172,7 @@ def _reencode(text: str) -> bytes:
     return text.encode("utf-8", errors="replace").lstrip(_XML_SPACE)
 
 
-def _leading_instructions_say_utf8(data: bytes) -> bytes:
+def leading_instructions_say_utf8(data: bytes) -> bytes:
     """The document (in UTF-8 by now) with every processing instruction
     before its first element saying UTF-8 wherever it names an encoding. Any
     other value, however malformed ("ut\x00-8"), is replaced: feedparser
@@ -191,7 +197,7 @@ def _as_utf8_value(declared: re.Match[bytes]) -> bytes:
     """An `encoding="…"` that names UTF-8 as it is (no copy of the document
     for `UTF-8`); any other value, `encoding="utf-8"`."""
     name = _DECLARED_ENCODING.fullmatch(declared.group(0))
-    if name and _codec_name(name.group(1).decode("ascii")) == "utf-8":
+    if name and codec_name(name.group(1).decode("ascii")) == "utf-8":
         return declared.group(0)
     return b'encoding="utf-8"'
 

@@ -281,6 +281,23 @@ def test_a_bad_as_of_time_is_a_usage_error(world, capsys):
     assert "not an ISO 8601 time" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("moment", ["0001-01-02", "0001-03-01", "1970-01-01T03:00:00+05:00", "9999-12-31"])
+@pytest.mark.parametrize("command", [("topics",), ("topics", "--json"), ("topic", "show", "Widgets")])
+def test_an_as_of_time_too_far_out_for_the_week_counts_is_a_usage_error_not_a_traceback(world, capsys, command, moment):
+    """The weeks counted back from 0001-01-02 are no dates: OverflowError, with a traceback."""
+    _arxiv, cli, _refresh_at = world
+    assert cli(*command, "--as-of", moment) == 2
+    assert "outside the years feedtui counts weeks in (1970 to 9998)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("moment", ["1970-01-01", "9998-12-31T23:59:59Z"])
+def test_the_first_and_last_as_of_times_allowed_give_their_week_counts(world, capsys, moment):
+    _arxiv, cli, _refresh_at = world
+    assert cli("topics", "--json", "--as-of", moment) == 0
+    topics = json.loads(capsys.readouterr().out)
+    assert topics and all(len(t["momentum"]["weeks"]) == 12 and t["momentum"]["last4"] == 0 for t in topics)
+
+
 def newsletter(posts: list[tuple[str, str, str]]) -> bytes:
     items = "".join(
         f"<item><title>{title}</title><link>{link}</link><guid>{link}</guid><pubDate>{day}</pubDate></item>"

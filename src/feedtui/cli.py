@@ -633,6 +633,9 @@ def _refresh_summary(report) -> str:
     )
 
 
+AS_OF_YEARS = (1970, 9998)
+
+
 def _parse_as_of(text: str | None) -> datetime | None:
     if not text:
         return None
@@ -640,7 +643,11 @@ def _parse_as_of(text: str | None) -> datetime | None:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise UsageError(f"--as-of: not an ISO 8601 time: {text!r} (e.g. 2026-11-29T12:00:00Z)") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if not AS_OF_YEARS[0] <= moment.year <= AS_OF_YEARS[1]:
+        # The weeks counted back (and on) from it must be dates too.
+        raise UsageError(f"--as-of: {text!r} is outside the years feedtui counts weeks in ({AS_OF_YEARS[0]} to {AS_OF_YEARS[1]})")
+    return moment
 
 
 def _cmd_topics(engine, args) -> int:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from feedtui.store.cache import PaperCache
 from feedtui.store.codec import ABSTRACT_HEAD_CHARS, C_AUTHORS, C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
 from feedtui.store.lock import DataDirLock
@@ -156,13 +158,61 @@ def test_a_failing_tag_save_writes_no_card(data_dir):
     def before_index(outcome):
         raise OSError("the tags could not be saved")
 
-    try:
+    with pytest.raises(OSError, match="tags could not be saved"):
         cache.store([make_paper("2609.00001")], known={}, before_index=before_index)
-    except OSError:
-        pass
     assert open_cache(data_dir).load_index().rows == {}
     # The next store treats the paper as new, so its tags get another chance.
     assert cache.store([make_paper("2609.00001")], known={}).new == ["2609.00001"]
+
+
+def _week_files(data_dir) -> set[str]:
+    cache_dir = data_dir / "cache"
+    return {f"{kind}/{path.name}" for kind in ("papers", "heads") for path in (cache_dir / kind).glob("*.json")}
+
+
+def test_a_store_that_fails_before_its_cards_leaves_no_week_it_created(data_dir):
+    """With the disk full, each failed refresh left new week files that no
+    card pointed at, taking the room the next refresh and the read marks needed."""
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001", published="2026-09-28T10:00:00")], known={})
+    before = _week_files(data_dir)
+    assert before == {"papers/2026-09-28.json", "heads/2026-09-28.json"}
+    index_dir = data_dir / "cache" / "index"
+    kept = index_dir.with_name("index-kept")
+
+    def index_goes(outcome):
+        """Once the papers are written: a file where the index folder was, so no card can be written."""
+        index_dir.rename(kept)
+        index_dir.write_text("not a folder")
+
+    papers = [
+        make_paper("2609.00002", published="2026-09-29T10:00:00"),  # a week there is
+        make_paper("2610.00003", published="2026-10-06T10:00:00"),  # new weeks
+        make_paper("2610.00004", published="2026-10-13T10:00:00"),
+    ]
+    with pytest.raises(OSError):  # the index file cannot be read or written
+        cache.store(papers, known=cache.load_index().rows, before_index=index_goes)
+    assert _week_files(data_dir) == before
+    assert "2609.00001" in cache.read_shard_documents("2026-09-28")
+    index_dir.unlink()
+    kept.rename(index_dir)
+    again = open_cache(data_dir)
+    assert sorted(again.store(papers, known=again.load_index().rows).new) == ["2609.00002", "2610.00003", "2610.00004"]
+    assert set(open_cache(data_dir).load_index().rows) == {"2609.00001", "2609.00002", "2610.00003", "2610.00004"}
+
+
+def test_a_failing_tag_save_leaves_no_week_it_created(data_dir):
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001")], known={})
+    before = _week_files(data_dir)
+
+    def before_index(outcome):
+        raise OSError("the tags could not be saved")
+
+    with pytest.raises(OSError):
+        cache.store([make_paper("2610.00002", published="2026-10-06T10:00:00")], known={}, before_index=before_index)
+    assert _week_files(data_dir) == before
+    assert cache.store([make_paper("2610.00002", published="2026-10-06T10:00:00")], known={}).new == ["2610.00002"]
 
 
 def test_files_feedtui_wrote_are_not_checked_again_at_start(data_dir, monkeypatch):

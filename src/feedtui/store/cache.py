@@ -377,22 +377,27 @@ class PaperCache:
     ) -> None:
         """`store`'s writes, in the order that keeps every card pointing at a
         paper on disk that has its tags (see the module's docstring)."""
-        # 1. The documents and abstract heads, in their (new) weeks.
-        for shard, docs in puts.items():
-            week.papers(shard).table(PAPERS).put_many(docs)
-            week.heads(shard).table(HEADS).put_many(head_puts[shard])
-        self._forget_heads(puts)
-        week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
-        # 2. What the caller derives from them.
-        if before_index is not None:
-            before_index(outcome)
-        # 3. The cards.
-        for shard, ids in moved_out.items():
-            week.index(shard).table(CARDS).delete_many(ids)
-        for shard, rows in card_puts.items():
-            week.index(shard).table(CARDS).put_many(rows)
-        index_shards = {*moved_out, *card_puts}
-        week.flush(map(self._index_path, index_shards))
+        new_weeks = [shard for shard in puts if not self._papers_path(shard).exists()]
+        try:
+            # 1. The documents and abstract heads, in their (new) weeks.
+            for shard, docs in puts.items():
+                week.papers(shard).table(PAPERS).put_many(docs)
+                week.heads(shard).table(HEADS).put_many(head_puts[shard])
+            self._forget_heads(puts)
+            week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
+            # 2. What the caller derives from them.
+            if before_index is not None:
+                before_index(outcome)
+            # 3. The cards.
+            for shard, ids in moved_out.items():
+                week.index(shard).table(CARDS).delete_many(ids)
+            for shard, rows in card_puts.items():
+                week.index(shard).table(CARDS).put_many(rows)
+            index_shards = {*moved_out, *card_puts}
+            week.flush(map(self._index_path, index_shards))
+        except BaseException:
+            self._drop_cardless_weeks(week, new_weeks)
+            raise
         for shard in index_shards:
             self._signatures[shard] = file_signature(self._index_path(shard))
         # 4. Moved papers leave their old weeks last.
@@ -401,6 +406,25 @@ class PaperCache:
             week.heads(shard).table(HEADS).delete_many(ids)
         self._forget_heads(moved_out)
         week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
+
+    def _drop_cardless_weeks(self, week: _OpenWeeks, shards: Iterable[str]) -> None:
+        """After a store that failed (a full disk, most often): the weeks it
+        created whose cards it did not write hold only papers no card shows.
+        Kept, they would take the room a retry or the user's read marks need,
+        and a retry writes them again anyway."""
+        for shard in shards:
+            index = self._index_path(shard)
+            if self._relative(index) in week.written:
+                continue  # its cards point at these papers
+            for path in (self._papers_path(shard), self._heads_path(shard)):
+                week.open.pop(path, None)
+                week.written.pop(self._relative(path), None)
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError:
+                    pass
+        for directory in (self.papers_dir, self.heads_dir):
+            fsync_directory(directory)
 
     def remove(self, locations: Mapping[str, str]) -> int:
         """Drop papers ({paper id: week}) from the cache; returns how many were there."""

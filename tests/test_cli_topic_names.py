@@ -349,7 +349,7 @@ def test_a_topic_renamed_onto_a_follow_left_behind_is_not_followed_by_it(env, ca
     capsys.readouterr()
     assert env.run("topic", "edit", "Lab blog", "--name", "sys") == 0
     err = capsys.readouterr().err
-    assert err.endswith("renamed Lab blog to sys\nchanged sys: feeds https://lab.example.org/atom.xml\n")
+    assert err.endswith("renamed Lab blog to sys\n")
     assert not topics(env, capsys)["sys"]["following"]
     assert json.loads((env.data / "state.json").read_text())["follows"] == {}
     assert env.run("topics") == 0
@@ -361,8 +361,12 @@ def test_topic_edit_renames_a_topic_of_your_own_and_its_follow_goes_with_it(env,
     assert env.run("follow", "Lab blog") == 0
     capsys.readouterr()
     assert env.run("topic", "edit", "lab blog", "--name", "Lab news") == 0
-    assert capsys.readouterr().err == "renamed Lab blog to Lab news, still followed\nchanged Lab news: feeds https://lab.example.org/atom.xml\n"
+    # A rename only: nothing else is said to have changed.
+    assert capsys.readouterr().err == "renamed Lab blog to Lab news, still followed\n"
     assert env.run("topic", "edit", "Lab news", "--name", "LAB NEWS", "--query", "abs:robot") == 0  # case only, and more
+    assert capsys.readouterr().err == (
+        "renamed Lab news to LAB NEWS, still followed\nchanged LAB NEWS: feeds https://lab.example.org/atom.xml; matching abs:robot\n"
+    )
     shown = topics(env, capsys)
     assert "Lab blog" not in shown and "Lab news" not in shown
     assert shown["LAB NEWS"]["following"]
@@ -379,3 +383,23 @@ def test_topic_edit_renames_a_topic_of_your_own_and_its_follow_goes_with_it(env,
         assert env.run("topic", "edit", *typed) == 2
         assert refused in capsys.readouterr().err
     assert {"LAB NEWS", "Sparse", "Edge Inference"} <= set(topics(env, capsys))
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (("follow", "Starred"), "'Starred' is the reading list, not a topic (feedtui papers Starred lists it)"),
+        (("unfollow", "★ starred"), "'★ starred' is the reading list, not a topic (feedtui papers Starred lists it)"),
+        (("topic", "show", "STARRED"), "'STARRED' is the reading list, not a topic (feedtui papers Starred lists it)"),
+        (("follow", ""), "a topic name is needed (feedtui topics lists them)"),
+        (("papers", "  "), "a topic name is needed (feedtui topics lists them)"),
+        (("topic", "rm", ""), "a topic name is needed (feedtui topics lists them)"),
+    ],
+)
+def test_the_reading_list_and_an_empty_name_are_no_topic_and_said_so(env, capsys, command, message):
+    """`follow Starred` said there was no topic called 'Starred', and an empty
+    name matched every topic as a prefix ("'' matches several topics: …")."""
+    before = topics(env, capsys)
+    assert env.run(*command) == 2
+    assert capsys.readouterr().err == f"feedtui: {message}\n"
+    assert topics(env, capsys) == before

@@ -910,7 +910,8 @@ def _cmd_topic_edit(engine, args) -> int:
     engine.compute_tags([entry.name])
     if entry.name != old:
         _confirm(f"renamed {old} to {entry.name}" + (", still followed" if engine.state.is_following(entry.name) else ""))
-    _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
+    if any(value is not None for value in (args.query, args.category, args.feed, args.description)):
+        _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
     if note := engine.override_note(entry.name):
         _confirm(note)
     return EXIT_OK

@@ -235,6 +235,10 @@ class Engine:
         """The topic called `name`, forgiving case and unambiguous prefixes;
         a name the config file gave a [[topic]] table it left out stands for
         no other topic (it would otherwise be the prefix of one)."""
+        if not name.strip():  # the prefix of every topic
+            raise TopicNotFound("a topic name is needed (feedtui topics lists them)")
+        if is_reading_list_name(name.strip()):
+            raise TopicNotFound(f"'{name.strip()}' is the reading list, not a topic (feedtui papers Starred lists it)")
         left_out = same_name(name.strip(), self.config.left_out)
         if left_out and not self.registry.same_name(name.strip()):
             raise TopicNotFound(f"no topic called '{name}': {self.config.left_out[left_out]}")

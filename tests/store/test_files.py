@@ -3,6 +3,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import feedtui.store.files as files
 from feedtui.store.files import atomic_write, keep_aside, remove_stale_temporaries
@@ -42,6 +45,36 @@ def test_a_write_in_progress_in_this_process_is_not_taken_for_a_leftover(tmp_pat
     atomic_write(tmp_path / "state.json", b'{"ok": {}}')
     assert (tmp_path / "state.json").read_bytes() == b'{"ok": {}}'
     assert list(tmp_path.glob(".*.tmp")) == []
+
+
+@pytest.mark.parametrize("sync", [True, False])
+def test_a_durable_write_syncs_the_new_file_before_the_rename_and_the_folder_after(tmp_path, monkeypatch, sync):
+    """The order that makes a power loss leave the old file or the whole new
+    one; without `sync` (files that check themselves when read), no fsync."""
+    calls: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        calls.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(source, target):
+        calls.append(("replace", f"{Path(source).name} -> {Path(target).name}"))
+        real_replace(source, target)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    monkeypatch.setattr(files.os, "replace", replace)
+    target = tmp_path / "state.json"
+    atomic_write(target, b'{"ok": {}}', sync=sync)
+    assert target.read_bytes() == b'{"ok": {}}'
+    if not sync:
+        assert [kind for kind, _ in calls] == ["replace"]
+        return
+    [(first, temp), (second, renamed), (third, folder)] = calls
+    assert (first, second, third) == ("fsync", "replace", "fsync")
+    assert Path(temp).parent == tmp_path and Path(temp).name.startswith(".state.json.") and temp.endswith(".tmp")
+    assert renamed == f"{Path(temp).name} -> state.json"
+    assert folder == str(tmp_path)
 
 
 def test_keep_aside_never_overwrites_an_earlier_copy(tmp_path):

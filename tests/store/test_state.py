@@ -138,6 +138,33 @@ def test_a_write_between_the_look_and_the_lock_is_not_lost(data_dir):
     assert final.starred_ids() == {"2609.00003"}
 
 
+def test_a_mark_made_while_a_flush_reads_another_process_write_is_kept(data_dir):
+    """A flush that finds the file changed reads it back and takes its tables:
+    a change made meanwhile (a key pressed while it read) is put on top of them,
+    in memory at once and on disk at the next flush."""
+    first = open_state(data_dir)
+    second = open_state(data_dir)
+    second.follow("Visual SLAM")
+    second.flush()
+    first.mark_read(["2609.00001"])
+    real_read = first._read_disk
+
+    def a_key_while_reading():
+        first.mark_read(["2609.00002"])
+        return real_read()
+
+    first._read_disk = a_key_while_reading
+    first.flush()
+    first._read_disk = real_read
+    assert first.is_read("2609.00001") and first.is_read("2609.00002")
+    assert first.follows() == {"Visual SLAM"}
+    assert open_state(data_dir).read_ids() == {"2609.00001"}  # the second mark is still queued
+    first.flush()
+    final = open_state(data_dir)
+    assert final.read_ids() == {"2609.00001", "2609.00002"}
+    assert final.follows() == {"Visual SLAM"}
+
+
 def test_the_file_last_seen_is_held_open_so_its_inode_is_never_reused(data_dir):
     import os
 

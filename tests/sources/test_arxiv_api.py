@@ -293,9 +293,9 @@ async def test_a_paper_pushed_onto_the_next_page_is_kept_once(loopback):
     assert [p.id for p in result.papers] == ids(range(30))
 
 
-async def handed_over_with_a_newcomer(loopback, revise_the_repeated_paper: bool) -> list[str]:
+async def handed_over_with_a_newcomer(loopback, revise_the_repeated_paper: bool) -> tuple[list[str], Paper]:
     """The ids `on_page` is given while paper 9 is pushed onto page two (and, if
-    asked, revised to its next version meanwhile)."""
+    asked, revised to its next version meanwhile), and the record kept of paper 9."""
     server = loopback()
     api = InventedApi(30)
     api.late_arrival = invented_paper(0) | {"id": "2609.20000"}
@@ -314,17 +314,23 @@ async def handed_over_with_a_newcomer(loopback, revise_the_repeated_paper: bool)
             on_page=lambda papers: handed.extend(p.id for p in papers),
         )
     assert result.ok and [p.id for p in result.papers] == ids(range(30))
-    return handed
+    [repeated] = [p for p in result.papers if p.id == ids([9])[0]]
+    return handed, repeated
 
 
 async def test_a_paper_repeated_on_the_next_page_is_handed_over_once(loopback):
     """Handed over again with the second page's URL added to its sources, it was stored as updated."""
-    assert await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=False) == ids(range(30))
+    handed, repeated = await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=False)
+    assert handed == ids(range(30))
+    # One record of both pages' answers: their sources, merged.
+    assert sorted(parse_qs(urlsplit(source).query)["start"] for source in repeated.sources) == [["0"], ["10"]]
 
 
 async def test_a_paper_revised_while_it_moved_to_the_next_page_is_handed_over_again(loopback):
-    handed = await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=True)
+    handed, repeated = await handed_over_with_a_newcomer(loopback, revise_the_repeated_paper=True)
     assert handed == ids([*range(10), *range(9, 30)])
+    assert repeated.version == invented_paper(9)["version"] + 1
+    assert len(repeated.sources) == 2
 
 
 async def test_an_empty_result_is_not_an_error(loopback):

@@ -2510,6 +2510,42 @@ async def test_the_topic_forms_message_takes_the_keyboard_to_the_field_to_mend(m
             assert form.focused.id == f"topic-{field}", str(form.query_one("#topic-form-error").render())
 
 
+def send_burst(app, keys: list[tuple[str, str | None]]) -> None:
+    """Keys as a terminal delivers a paste or fast typing: all at once, with no
+    wait for the app between them (Pilot's press waits after each key)."""
+    from textual import events
+
+    for key, character in keys:
+        event = events.Key(key, character)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+def typed_keys(text: str) -> list[tuple[str, str | None]]:
+    from textual.keys import _character_to_key
+
+    return [(char if char.isalnum() else _character_to_key(char), char) for char in text]
+
+
+async def test_a_tab_typed_fast_in_the_topic_form_moves_the_text_after_it_to_the_next_field(make_engine):
+    """"XY⇥abs:z" in one burst (a paste, a fast typist) put "XYabs:z" in the
+    name: the tab, left to bubble up from the field, was lost on the form's
+    pushed screen while the keys after it went on into the name."""
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, TopicFormScreen)
+        send_burst(app, [*typed_keys("XY"), ("tab", "\t"), *typed_keys("abs:z"), ("shift+tab", None), *typed_keys("Q")])
+        await until(pilot, lambda: form.query_one("#topic-name", Input).value == "XYQ", step=0.05)
+        assert form.query_one("#topic-query", Input).value == "abs:z"
+        assert form.focused.id == "topic-name"
+
+
 async def test_the_topic_form_refuses_a_feed_url_that_could_never_be_fetched(make_engine):
     """The form's feeds go through the check of `topic add --feed`."""
     from feedtui.ui.screens.topic_form import TopicFormScreen

@@ -56,7 +56,15 @@ FIELDS = (
 class TopicFormScreen(ModalScreen[str | None]):
     """Dismissed with the saved topic's name, or None when cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="topic_form.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="topic_form.cancel"),
+        # Priority: handled as the key comes, so the keys typed after it go
+        # to the next field. Left to bubble up from the field, a tab that came
+        # with the text around it ("name⇥query" pasted, or typed fast) was
+        # lost on a pushed screen and the query went into the name.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True, id="topic_form.next"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="topic_form.previous"),
+    ]
 
     def __init__(self, title: str, submit: Callable[[TopicDraft], TopicProblem | None], draft: TopicDraft | None = None, *, name_fixed: str = "") -> None:
         """`draft` is the topic being edited (none for a new one); `name_fixed`

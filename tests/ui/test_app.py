@@ -25,7 +25,7 @@ from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.main import MainScreen
-from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.paper_list import CARD_HEIGHT, PaperList
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
 from feedtui.ui.widgets.topic_list import TopicList
@@ -72,6 +72,12 @@ def in_view(main: MainScreen) -> tuple[str | None, str | None, str]:
     sidebar's cursor row, the header's first line)."""
     header = main.query_one(TopicHeader).text.splitlines()
     return main.current, main.query_one(TopicList).current, header[0].split("  ")[0].strip() if header else ""
+
+
+def unread_shown(app, name: str) -> int:
+    """The unread count the sidebar row shows (none shown: 0)."""
+    last = sidebar_row(app, name).split()[-1]
+    return int(last.replace(",", "")) if last.replace(",", "").isdigit() else 0
 
 
 async def ready(pilot) -> MainScreen:
@@ -214,10 +220,11 @@ async def test_a_scrolled_sidebar_repaints_the_rows_whose_counts_change(make_eng
         topic_list.refresh = refresh
         paper_list = main.query_one(PaperList)
         paper_list.focus()
+        before = int(sidebar_row(app, "Gadgets").split()[-1])
         await pilot.press("j")  # "Gadgets and widgets together": in both topics
         await pilot.press("m")
         await pilot.pause()
-        assert sidebar_row(app, "Gadgets").rstrip().endswith(str(engine.library.unread_count("Gadgets")))
+        assert int(sidebar_row(app, "Gadgets").split()[-1]) == before - 1
         assert 3 in repainted  # the screen line Gadgets is drawn on
 
 
@@ -452,14 +459,17 @@ async def test_mark_all_read_then_undo(make_engine):
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
+        assert [unread_shown(app, name) for name in ("Widgets", "Gadgets")] == [4, 2]
         await pilot.press("M")
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == 0
         assert engine.library.unread_count("Gadgets") == 1  # only 2611.00003 left
+        assert [unread_shown(app, name) for name in ("Widgets", "Gadgets")] == [0, 1]
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert engine.library.unread_count("Widgets") == 4
         assert engine.library.unread_count("Gadgets") == 2
+        assert [unread_shown(app, name) for name in ("Widgets", "Gadgets")] == [4, 2]
         assert not any(engine.state.is_read(pid) for pid in ("2611.00001", "2611.00002"))
         # One paper left unread: said in the singular.
         await pilot.press("J", "m", "j", "m", "j", "m")
@@ -1618,10 +1628,16 @@ async def test_star_shows_in_the_reading_list(make_engine):
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         main.query_one(PaperList).focus()
+        paper_list = main.query_one(PaperList)
+        first_card = CARD_HEIGHT
+        assert unread_shown(app, "★ Starred") == 0
+        assert "★" not in "".join(lines_of(paper_list)[:first_card])
         await pilot.press("s")
         await pilot.pause()
         assert engine.state.is_starred("2611.00001")
-        assert main.query_one(PaperList).cursor_card.starred
+        assert paper_list.cursor_card.starred
+        assert "★" in "".join(lines_of(paper_list)[:first_card])
+        assert unread_shown(app, "★ Starred") == 1
         main.go_to_topic("★ Starred")
         main.show_topic("★ Starred")
         await pilot.pause()

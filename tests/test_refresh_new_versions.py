@@ -7,11 +7,10 @@ from datetime import datetime, timedelta
 
 from werkzeug import Response
 
-from feedtui.config import Config
-from feedtui.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 
 from tests.atom import Entry, api_feed
+from tests.test_refresh_late_announcements import open_engine
 
 MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 FIRST = [
@@ -26,13 +25,6 @@ REVISED = [
           updated="2026-11-23T21:00:00Z", version=2),
     FIRST[2],
 ]
-
-
-def open_engine(tmp_path, clock) -> Engine:
-    config = Config()
-    config.settings.auto_refresh = False
-    config.settings.arxiv.min_interval = 0.01
-    return Engine(config, tmp_path / "data", background_writes=False, clock=clock)
 
 
 async def test_a_read_or_starred_paper_stays_so_when_its_new_version_comes(tmp_path, httpserver):

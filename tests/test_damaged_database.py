@@ -9,6 +9,7 @@ loaded exactly as the CLI and the TUI do.
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import datetime
 from pathlib import Path
 
@@ -336,9 +337,30 @@ def test_a_folder_where_a_file_should_be_is_named_not_a_traceback(data, capsys, 
     code = main(["papers", "Widgets", "--data-dir", str(data), "--config", str(config)])
     err = capsys.readouterr().err
     assert code == 1
-    assert err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]
+    said = [f"feedtui: cannot read {path}: it is a folder, where feedtui keeps a file (move it away)"]
+    assert err.splitlines() == said
     assert run_tui(Config(), data) == 1
-    assert capsys.readouterr().err.splitlines() == [f"feedtui: cannot read {path}: Is a directory"]
+    assert capsys.readouterr().err.splitlines() == said
+
+
+@pytest.mark.parametrize("relative", ["cache/papers", "cache"])
+def test_a_file_where_a_folder_should_be_is_named_and_said_so(data, capsys, tmp_path, relative):
+    """A file in place of cache/papers was told as "cannot read …/cache/papers: File exists"."""
+    from feedtui.ui.run import run_tui
+
+    path = data / relative
+    shutil.rmtree(path)
+    path.write_text("not a folder")
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    code = main(["papers", "Widgets", "--data-dir", str(data), "--config", str(config)])
+    [said] = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert said.startswith("feedtui: cannot use ") and str(data / "cache") in said
+    assert said.endswith(": it, or a folder on its path, is a file where feedtui keeps a folder (move it away)")
+    assert run_tui(Config(), data) == 1
+    assert capsys.readouterr().err.splitlines() == [said]
+    assert path.read_text() == "not a folder"  # left as it was
 
 
 @pytest.mark.parametrize(

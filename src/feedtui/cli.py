@@ -468,6 +468,10 @@ def data_dir_problem(directory, error: OSError) -> str:
 
     if error.filename and Path(error.filename) != Path(directory):
         # One of its files (a folder where cache/tags.json should be, say).
+        if isinstance(error, IsADirectoryError):
+            return f"cannot read {error.filename}: it is a folder, where feedtui keeps a file (move it away)"
+        if isinstance(error, (FileExistsError, NotADirectoryError)):
+            return f"cannot use {error.filename}: it, or a folder on its path, is a file where feedtui keeps a folder (move it away)"
         return f"cannot read {error.filename}: {describe_os_error(error)}"
     if isinstance(error, (FileExistsError, NotADirectoryError)):
         reason = "it, or a folder on its path, is a file"

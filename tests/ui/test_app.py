@@ -67,6 +67,12 @@ def sidebar_row(app, name: str) -> str:
     return app.screen.query_one(TopicList).row_text(name)
 
 
+def told(app, words: str) -> bool:
+    """Whether a notification with these words has reached the app (notify
+    posts a message: it lands after what the code did next)."""
+    return any(words in notification.message for notification in app._notifications)
+
+
 def in_view(main: MainScreen) -> tuple[str | None, str | None, str]:
     """The topic shown, as the reader sees it: (the screen's current topic, the
     sidebar's cursor row, the header's first line)."""
@@ -1683,7 +1689,9 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         await pilot.press("R")
-        await until(pilot, lambda: not main.refreshing and engine.library.row_of("2611.09999") is not None, tries=200, step=0.05)
+        await until(
+            pilot, lambda: not main.refreshing and engine.library.row_of("2611.09999") is not None and told(app, "127.0.0.1:9"), tries=200, step=0.05
+        )
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any("127.0.0.1:9" in m for m in errors), errors
         assert engine.library.row_of("2611.09999") is not None
@@ -1881,7 +1889,8 @@ async def test_the_topic_on_screen_removed_by_another_process_is_said(make_engin
         other = Engine(Config(), tmp_path / "data", background_writes=False)
         other.remove_topic("Mine")
         other.state.flush()
-        await until(pilot, lambda: main.current != "Mine", step=0.05)
+        # The notice is a message to the app: it lands after the view has changed.
+        await until(pilot, lambda: main.current != "Mine" and told(app, "by another feedtui"), step=0.05)
         assert main.current == "Widgets"
         assert "Mine was removed by another feedtui" in [n.message for n in app._notifications]
         other.close()
@@ -1903,7 +1912,7 @@ async def test_the_topic_on_screen_renamed_by_another_process_stays_in_view(make
         other = Engine(Config(), tmp_path / "data", background_writes=False)
         other.edit_topic("Mine", new_name="Renamed mine")
         other.state.flush()
-        await until(pilot, lambda: main.current != "Mine", step=0.05)
+        await until(pilot, lambda: main.current != "Mine" and told(app, "by another feedtui"), step=0.05)
         assert main.current == "Renamed mine"
         messages = [n.message for n in app._notifications]
         assert "Mine was renamed Renamed mine by another feedtui" in messages

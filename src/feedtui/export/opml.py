@@ -66,7 +66,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from feedtui.model import Topic, TopicDefinition, utcnow
-from feedtui.sources.parse_document import codec_name, declared_encoding, is_utf8, leading_instructions_say_utf8
+from feedtui.sources.parse_document import codec_name, declared_encoding, is_utf8, leading_instructions_say_utf8, read_as
 from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.names import fit_name
@@ -75,7 +75,6 @@ FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
 # UTF-32's marks begin with UTF-16's.
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
-_LATIN = {"latin-1", "iso8859-1", "cp1252"}
 # How deep elements may nest (opml, body, outlines): visiting the outlines
 # recurses once a level, and folders of folders end long before this.
 MAX_DEPTH = 100
@@ -236,26 +235,21 @@ def _undeclared_windows_1252(data: bytes) -> str | None:
 
 def _declared_as_utf8(data: bytes, source: str) -> bytes:
     """A file whose XML declaration names an encoding other than UTF-8,
-    decoded here and given to expat in UTF-8: expat reads no multi-byte
-    encoding but UTF-8 and UTF-16 (Shift_JIS, GBK, Big5, EUC-KR are refused).
-    A file that says Latin-1 or windows-1252 and is UTF-8 is read as UTF-8,
-    as feeds are. Files with a byte order mark or an encoding that is not
-    ASCII-compatible are expat's to read as they are."""
-    if data.startswith(_BYTE_ORDER_MARKS):
+    read with it here (as feeds are, see `read_as`) and given to expat in
+    UTF-8: expat reads no multi-byte encoding but UTF-8 and UTF-16
+    (Shift_JIS, GBK, Big5, EUC-KR are refused). Files with a byte order mark
+    or an encoding that is not ASCII-compatible are expat's to read as they are."""
+    if data.startswith(_BYTE_ORDER_MARKS) or data.isascii():
         return data
     declared = declared_encoding(data)
-    codec = codec_name(declared)
-    if codec is None or codec == "utf-8" or data.isascii():
+    if codec_name(declared) in (None, "utf-8"):
         return data
-    if codec in _LATIN and is_utf8(data):
-        return leading_instructions_say_utf8(data.lstrip())
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError:
+    read = read_as(data, declared)
+    if read is None:
         raise OpmlError(
             source, f"the file is not in the {clean_line(declared)} it says it is: save it as UTF-8, or name its real encoding"
-        ) from None
-    return leading_instructions_say_utf8(text.encode("utf-8").lstrip())
+        )
+    return leading_instructions_say_utf8(read[1].lstrip())
 
 
 class _Refused(Exception):

@@ -92,24 +92,34 @@ def _as_utf8(data: bytes, content_type: str, warnings: list[str]) -> bytes:
     if data.isascii():
         return data
     for name in (_charset(content_type), declared, "utf-8"):
-        encoding = codec_name(name)
-        if encoding is None:
+        read = read_as(data, name)
+        if read is None:
             continue
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        if encoding in _SINGLE_BYTE_LATIN and is_utf8(data):
-            encoding = "utf-8"
+        encoding, utf8 = read
         if claimed and codec_name(claimed) != encoding:
             warnings.append(
                 f"the feed says its encoding is {claimed} but it is {_label(encoding)}; read as {_label(encoding)}"
             )
-        if encoding == "utf-8":
-            return data
-        return _reencode(text)
+        return utf8
     warnings.append(f"the feed says its encoding is {claimed or 'UTF-8'} but it is not; read as windows-1252")
     return _reencode(_decode_windows_1252(data))
+
+
+def read_as(data: bytes, name: str | None) -> tuple[str, bytes] | None:
+    """The codec `name` stands for (see `codec_name`) and `data` read with it,
+    in UTF-8; None for an unknown codec or bytes it cannot decode. Bytes said
+    to be Latin-1, windows-1252 or ASCII that are valid UTF-8 are read as
+    UTF-8, a common lie."""
+    encoding = codec_name(name)
+    if encoding is None:
+        return None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    if encoding in _SINGLE_BYTE_LATIN and is_utf8(data):
+        encoding = "utf-8"
+    return encoding, data if encoding == "utf-8" else _reencode(text)
 
 
 def is_utf8(data: bytes) -> bool:

@@ -461,22 +461,24 @@ def _close(engine) -> bool:
         return False
     return True
 
+
+A_FILE_ON_THE_PATH = "it, or a folder on its path, is a file"
+
+
 def data_dir_problem(directory, error: OSError) -> str:
     from pathlib import Path
 
     from feedtui.store.files import describe_os_error
 
+    a_file_on_the_path = isinstance(error, (FileExistsError, NotADirectoryError))
     if error.filename and Path(error.filename) != Path(directory):
         # One of its files (a folder where cache/tags.json should be, say).
         if isinstance(error, IsADirectoryError):
             return f"cannot read {error.filename}: it is a folder, where feedtui keeps a file (move it away)"
-        if isinstance(error, (FileExistsError, NotADirectoryError)):
-            return f"cannot use {error.filename}: it, or a folder on its path, is a file where feedtui keeps a folder (move it away)"
+        if a_file_on_the_path:
+            return f"cannot use {error.filename}: {A_FILE_ON_THE_PATH} where feedtui keeps a folder (move it away)"
         return f"cannot read {error.filename}: {describe_os_error(error)}"
-    if isinstance(error, (FileExistsError, NotADirectoryError)):
-        reason = "it, or a folder on its path, is a file"
-    else:
-        reason = describe_os_error(error)
+    reason = A_FILE_ON_THE_PATH if a_file_on_the_path else describe_os_error(error)
     return (
         f"cannot use the data directory {directory}: {reason} "
         "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)"
@@ -903,7 +905,8 @@ def _replacing(values: list[str] | None) -> tuple[str, ...] | None:
 
 
 def _cmd_topic_edit(engine, args) -> int:
-    if all(value is None for value in (args.query, args.category, args.feed, args.description, args.new_name)):
+    changes = (args.query, args.category, args.feed, args.description)
+    if all(value is None for value in (*changes, args.new_name)):
         raise UsageError("nothing to change: give --query, --category, --feed, --description and/or --name")
     categories, feeds = _replacing(args.category), _replacing(args.feed)
     _check_categories(categories or ())
@@ -914,7 +917,7 @@ def _cmd_topic_edit(engine, args) -> int:
     engine.compute_tags([entry.name])
     if entry.name != old:
         _confirm(f"renamed {old} to {entry.name}" + (", still followed" if engine.state.is_following(entry.name) else ""))
-    if any(value is not None for value in (args.query, args.category, args.feed, args.description)):
+    if any(value is not None for value in changes):
         _confirm(f"changed {entry.name}: {entry.topic.definition.describe()}")
     if note := engine.override_note(entry.name):
         _confirm(note)

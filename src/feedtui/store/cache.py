@@ -413,12 +413,9 @@ class PaperCache:
         Kept, they would take the room a retry or the user's read marks need,
         and a retry writes them again anyway."""
         for shard in shards:
-            index = self._index_path(shard)
-            if self._relative(index) in week.written:
+            if self._relative(self._index_path(shard)) in week.written:
                 continue  # its cards point at these papers
             for path in (self._papers_path(shard), self._heads_path(shard)):
-                week.open.pop(path, None)
-                week.written.pop(self._relative(path), None)
                 try:
                     path.unlink(missing_ok=True)
                 except OSError:

@@ -33,7 +33,7 @@ from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
 from feedtui.sources.parse_text import cut
 from feedtui.store.codec import C_SHARD, C_TITLE
 from feedtui.topics.momentum import Momentum, sort_trending
-from feedtui.topics.names import is_reading_list_name, same_name
+from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, not_cached_note, starred_not_cached, starred_positions
 from feedtui.ui import paper_actions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
@@ -511,7 +511,7 @@ class MainScreen(Screen):
             # longer current): said, so that the next key is not taken as
             # meant for another topic; a renamed one stays in view.
             renamed = next(
-                (name for name in engine.registry.names() if name not in before and same_name(engine.state.renamed_from(name), [self.current])),
+                (name for name in engine.registry.names() if name not in before and engine.state.renamed_from(name) == self.current),
                 "",
             )
             if renamed:

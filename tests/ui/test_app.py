@@ -314,6 +314,43 @@ async def test_n_rounds_to_an_unread_paper_above_the_cursor_in_the_same_topic(ma
         assert paper_list.cursor_card.paper_id == "2611.00001"
 
 
+async def test_n_on_the_last_unread_paper_says_so(make_engine):
+    engine = make_engine(read=("2611.00002", "2611.00003", "2611.00004", "2610.00005"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        await pilot.press("n")
+        await pilot.pause()
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+        await pilot.press("n")
+        await until(pilot, lambda: told(app, "This is the last unread paper"))
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+        paper_list.focus()
+        await pilot.press("m", "n")
+        await until(pilot, lambda: told(app, "No unread papers left"))
+
+
+async def test_n_in_a_filtered_sidebar_says_the_filter_hides_the_rest(make_engine):
+    engine = make_engine(read=("2611.00002", "2611.00004", "2610.00005"))
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert engine.library.unread_count("Gadgets") == 1  # n would go there, were it shown
+        await pilot.press("ctrl+f", *"widg", "enter")
+        await pilot.pause()
+        assert main.current == "Widgets"
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        assert paper_list.cursor_card.paper_id == "2611.00001"
+        await pilot.press("n")
+        await until(pilot, lambda: told(app, "This is the last unread paper in the topics the sidebar filter shows"))
+        await pilot.press("m", "n")
+        await until(pilot, lambda: told(app, "No unread papers left in the topics the sidebar filter shows"))
+        assert main.current == "Widgets"
+
+
 async def test_n_in_the_reading_list_rounds_within_it(make_engine):
     engine = make_engine()
     engine.star(["2611.00001", "2611.00003"])

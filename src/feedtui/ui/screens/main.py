@@ -1158,19 +1158,29 @@ class MainScreen(Screen):
         cursor = self.query_one(PaperList).cursor
         if self._go_to_unread(range(cursor + 1, self._card_count())):
             return
+        if self.current != STARRED_VIEW:
+            names = [r.name for r in self.query_one(TopicList).rows if not r.virtual]
+            start = names.index(self.current) + 1 if self.current in names else 0
+            for name in names[start:] + names[:start]:
+                if name != self.current and library.unread_count(name) > 0:
+                    self.go_to_topic(name)
+                    self._go_to_unread(range(self._card_count()))
+                    return
+        if not self._go_to_unread(range(min(cursor, self._card_count()))):
+            self.notify(self._nothing_unread_next(cursor), markup=False)
+
+    def _nothing_unread_next(self, cursor: int) -> str:
+        """What `n` says when it has nowhere to go: the paper under the cursor
+        may be the last unread one, and a sidebar filter may hide topics with more."""
+        count = self._card_count()
+        on_unread = 0 <= cursor < count and not self.engine.library.is_read(self._cards.positions[cursor])  # type: ignore[union-attr]
         if self.current == STARRED_VIEW:
-            if not self._go_to_unread(range(min(cursor + 1, self._card_count()))):
-                self.notify("No unread papers left in the reading list", markup=False)
-            return
-        names = [r.name for r in self.query_one(TopicList).rows if not r.virtual]
-        start = names.index(self.current) + 1 if self.current in names else 0
-        for name in names[start:] + names[:start]:
-            if name != self.current and library.unread_count(name) > 0:
-                self.go_to_topic(name)
-                self._go_to_unread(range(self._card_count()))
-                return
-        if not self._go_to_unread(range(min(cursor + 1, self._card_count()))):
-            self.notify("No unread papers left", markup=False)
+            where = " in the reading list"
+        elif self.query_one("#topic-filter", Input).value.strip():
+            where = " in the topics the sidebar filter shows"
+        else:
+            where = ""
+        return f"This is the last unread paper{where}" if on_unread else f"No unread papers left{where}"
 
     def _card_count(self) -> int:
         return len(self._cards) if self._cards is not None else 0

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from feedtui.model import Author
 
 from tests.factories import make_paper
@@ -11,9 +13,12 @@ def test_newer_version_wins_and_sources_merge():
         "2609.00001", version=2, title="New", sources=("http://b",), published="2026-09-20T00:00:00",
         updated="2026-09-20T00:00:00",
     )
-    merged = v2.merged_with(v1)
+    merged = v1.merged_with(v2)
     assert merged.title == "New" and merged.version == 2
     assert merged.sources == ("http://a", "http://b")
+    # Held the other way round, the same fields win; the held record's sources come first.
+    held_v2 = v2.merged_with(v1)
+    assert held_v2.title == "New" and held_v2.sources == ("http://b", "http://a")
     # The first-version date is the earliest exact one.
     assert merged.published.isoformat().startswith("2026-09-01")
 
@@ -41,6 +46,66 @@ def test_an_undated_record_seen_again_keeps_its_dates_and_takes_new_text():
     merged = edited.merged_with(first)
     assert merged.title == "Final"
     assert (merged.published, merged.updated, merged.date_estimated) == (first.published, first.updated, True)
+
+
+def test_a_web_entry_is_its_first_feeds_another_feed_with_its_guid_only_adds_a_source():
+    """Two feeds naming one guid are one entry; the second cannot rewrite the
+    first's title, text or link, even with a later date."""
+    held = replace(
+        make_paper("web:urn-e-1", title="Normal first post", abstract="Ours.", sources=("http://a/feed",),
+                   published="2026-11-30T10:00:00"),
+        abs_url="http://a/post/1",
+    )
+    other = replace(
+        make_paper("web:urn-e-1", title="Replaced title", abstract="Theirs.", sources=("http://b/feed",),
+                   published="2026-12-02T12:00:00"),
+        abs_url="http://b/elsewhere",
+    )
+    merged = held.merged_with(other)
+    assert (merged.title, merged.abstract, merged.abs_url) == ("Normal first post", "Ours.", "http://a/post/1")
+    assert merged.sources == ("http://a/feed", "http://b/feed")
+    # Seen again in both, it stays as it is (nothing to store again).
+    assert merged.merged_with(other) == merged
+    # Its own feed still updates it.
+    edited = make_paper(
+        "web:urn-e-1", title="Normal first post, edited", sources=("http://a/feed",), published="2026-12-01T09:00:00",
+    )
+    assert merged.merged_with(edited).title == "Normal first post, edited"
+
+
+def test_an_arxiv_paper_takes_the_newer_record_from_any_source():
+    api = make_paper("2609.00001", version=1, title="From the API", sources=("http://api",), published="2026-09-01T00:00:00")
+    v2 = make_paper(
+        "2609.00001", version=2, title="Revised", sources=("http://rss/cs.LG",), published="2026-09-20T00:00:00",
+        updated="2026-09-20T00:00:00",
+    )
+    assert api.merged_with(v2).title == "Revised"
+
+
+def test_a_correction_with_the_same_date_replaces_the_text():
+    held = make_paper("web:urn-rss-1", title="Title v1 typo", abstract="Old.", sources=("http://a/rss",), published="2026-11-30T10:00:00")
+    fixed = make_paper("web:urn-rss-1", title="Title v1", abstract="New.", sources=("http://a/rss",), published="2026-11-30T10:00:00")
+    merged = held.merged_with(fixed)
+    assert (merged.title, merged.abstract) == ("Title v1", "New.")
+    assert merged.merged_with(fixed) == merged
+
+
+def test_an_entry_cut_off_undated_is_replaced_by_the_whole_one_with_its_date():
+    """A feed broken midway gives a partial entry dated at the fetch; read whole
+    later, its real (earlier) date and text replace it."""
+    partial = make_paper(
+        "web:urn-br-3", title="", abstract="", sources=("http://a/feed",), published="2026-12-02T13:00:00",
+        date_estimated=True,
+    )
+    whole = make_paper(
+        "web:urn-br-3", title="Broken then fixed", abstract="All of it.", sources=("http://a/feed",),
+        published="2026-11-28T09:00:00",
+    )
+    merged = partial.merged_with(whole)
+    assert (merged.title, merged.abstract, merged.date_estimated) == ("Broken then fixed", "All of it.", False)
+    assert merged.published.isoformat().startswith("2026-11-28T09:00")
+    # A later fetch of a partial copy again does not undo it.
+    assert merged.merged_with(partial).title == "Broken then fixed"
 
 
 def test_papers_and_authors_survive_pickling_between_processes():

@@ -81,3 +81,78 @@ async def test_posts_linking_arxivs_html_page_or_doi_are_that_paper(tmp_path, ht
     assert len(papers) == 2 and papers[arxiv_id].title == "Alpha nets"
     assert mirror.id.startswith("web:") and mirror.abs_url == links[-1]
     assert momentum.last4 == 2
+
+
+async def test_a_guid_in_a_second_feed_adds_that_feed_but_cannot_rewrite_the_post(tmp_path, httpserver):
+    """The same guid in two feeds is one post; the feed it was first seen in
+    keeps its title, text and link, whatever date the other claims."""
+    first = format_datetime(utcnow() - timedelta(days=2))
+    later = format_datetime(utcnow() - timedelta(hours=1))
+    httpserver.expect_request("/a.xml").respond_with_data(
+        rss(f"<item><title>Normal first post</title><guid>urn:invented:shared-1</guid><link>{httpserver.url_for('/post/1')}</link>"
+            f"<description>Ours.</description><pubDate>{first}</pubDate></item>"),
+        content_type="application/rss+xml",
+    )
+    httpserver.expect_request("/b.xml").respond_with_data(
+        rss(f"<item><title>Replaced title</title><guid>urn:invented:shared-1</guid><link>http://elsewhere.invalid/x</link>"
+            f"<description>Theirs.</description><pubDate>{later}</pubDate></item>"),
+        content_type="application/rss+xml",
+    )
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("A", TopicDefinition(feeds=(httpserver.url_for("/a.xml"),)))
+    engine.add_topic("B", TopicDefinition(feeds=(httpserver.url_for("/b.xml"),)))
+    engine.follow("A")
+    assert (await engine.refresh()).new_papers == 1
+    engine.follow("B")
+    report = await engine.refresh(["B"])
+    [in_a] = engine.papers(engine.topic_positions("A"))
+    [in_b] = engine.papers(engine.topic_positions("B"))
+    engine.close()
+    assert report.ok and (report.new_papers, report.updated_papers) == (0, 1)  # a source added
+    assert in_a.id == in_b.id
+    assert (in_a.title, in_a.abstract, in_a.abs_url) == ("Normal first post", "Ours.", httpserver.url_for("/post/1"))
+
+
+async def test_an_item_corrected_without_a_new_date_shows_the_correction(tmp_path, httpserver):
+    when = format_datetime(utcnow() - timedelta(days=1))
+
+    def item(title: str, text: str) -> bytes:
+        return rss(f"<item><title>{title}</title><guid>urn:invented:fix-1</guid><description>{text}</description><pubDate>{when}</pubDate></item>")
+
+    httpserver.expect_ordered_request("/f.xml").respond_with_data(item("Title with a tpyo", "Old."), content_type="application/rss+xml")
+    httpserver.expect_ordered_request("/f.xml").respond_with_data(item("Title with a typo fixed", "New."), content_type="application/rss+xml")
+    httpserver.expect_ordered_request("/f.xml").respond_with_data(item("Title with a typo fixed", "New."), content_type="application/rss+xml")
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("F", TopicDefinition(feeds=(httpserver.url_for("/f.xml"),)))
+    engine.follow("F")
+    assert (await engine.refresh()).new_papers == 1
+    corrected = await engine.refresh(force=True)
+    again = await engine.refresh(force=True)
+    [paper] = engine.papers(engine.topic_positions("F"))
+    engine.close()
+    assert (corrected.new_papers, corrected.updated_papers) == (0, 1)
+    assert (again.new_papers, again.updated_papers) == (0, 0)
+    assert (paper.title, paper.abstract) == ("Title with a typo fixed", "New.")
+
+
+async def test_an_entry_cut_off_in_a_broken_feed_is_replaced_once_the_feed_is_whole(tmp_path, httpserver):
+    """Read leniently, a feed cut off midway gives its last entry without a date
+    (so dated at the fetch) and with part of its title; the whole feed's entry,
+    with its real earlier date, replaces it."""
+    real = f"{utcnow() - timedelta(days=3):%Y-%m-%dT%H:%M:%SZ}"
+    head = "<?xml version='1.0' encoding='utf-8'?><feed xmlns='http://www.w3.org/2005/Atom'><title>Invented</title>"
+    whole = f"{head}<entry><id>urn:invented:cut-1</id><title>Broken then mended</title><updated>{real}</updated><summary>All of it.</summary></entry></feed>"
+    httpserver.expect_ordered_request("/cut.xml").respond_with_data(f"{head}<entry><id>urn:invented:cut-1</id><title>Broken th", content_type="application/atom+xml")
+    httpserver.expect_ordered_request("/cut.xml").respond_with_data(whole, content_type="application/atom+xml")
+    engine = engine_at(tmp_path / "data")
+    engine.add_topic("Cut", TopicDefinition(feeds=(httpserver.url_for("/cut.xml"),)))
+    engine.follow("Cut")
+    assert (await engine.refresh()).new_papers == 1
+    [partial] = engine.papers(engine.topic_positions("Cut"))
+    mended = await engine.refresh(force=True)
+    [paper] = engine.papers(engine.topic_positions("Cut"))
+    engine.close()
+    assert partial.date_estimated and partial.abstract == ""
+    assert mended.updated_papers == 1
+    assert (paper.title, paper.abstract, paper.date_estimated) == ("Broken then mended", "All of it.", False)
+    assert paper.published.strftime("%Y-%m-%dT%H:%M:%SZ") == real

@@ -133,11 +133,14 @@ class Paper:
         return tuple(seen)
 
     def merged_with(self, other: Paper) -> Paper:
-        """Combine two records of the same paper: the newer version's fields win,
-        sources and API attributions are the union, the first-version date is the
-        earliest known exact one. A record its source gave no date is dated at
-        its fetch (`DateChecker.check`): that says when it was seen, not when it
-        changed, so seen again it keeps the date it had."""
+        """Combine the record held (`self`) with one fetched since (`other`): the
+        newer version's fields win, sources and API attributions are the union
+        (the held record's first), the first-version date is the earliest known
+        exact one. A record its source gave no date is dated at its fetch
+        (`DateChecker.check`): that says when it was seen, not when it changed,
+        so seen again it keeps the date it had, and a dated record of the same
+        version replaces it whatever the dates. See `_replaces` for ties and for
+        entries that are not on arXiv."""
         if other.id != self.id:
             raise ValueError(f"cannot merge {self.id} with {other.id}")
         if self.secondhand != other.secondhand:
@@ -145,7 +148,7 @@ class Paper:
             published = (newer.published, newer.date_estimated)
             updated = newer.updated
         else:
-            newer, older = (other, self) if _is_newer(other, self) else (self, other)
+            newer, older = (other, self) if _replaces(other, self) else (self, other)
             published = _earliest_published(self, other)
             updated = older.updated if _undated(newer) and newer.version == older.version else newer.updated
         merged = replace(
@@ -153,8 +156,8 @@ class Paper:
             published=published[0],
             updated=updated,
             date_estimated=published[1],
-            sources=_union(older.sources, newer.sources),
-            fetched_for=_union(older.fetched_for, newer.fetched_for),
+            sources=_union(self.sources, other.sources),
+            fetched_for=_union(self.fetched_for, other.fetched_for),
             secondhand=self.secondhand and other.secondhand,
         )
         # A category feed knows less than the API: keep what the older record had.
@@ -169,10 +172,27 @@ class Paper:
         return merged
 
 
-def _is_newer(candidate: Paper, current: Paper) -> bool:
+def _replaces(candidate: Paper, current: Paper) -> bool:
+    """Whether a record fetched now replaces the fields of the one held.
+
+    An entry not on arXiv belongs to the feed it was first seen in (the held
+    record's first source): the same guid in another feed adds that feed to
+    its sources but never rewrites its title, text or link, whatever date it
+    claims. Otherwise the later version wins, then a real date over the fetch
+    time standing in for none (an entry cut off in a broken feed, then read
+    whole), then the later date; on equal dates a record from the feed that
+    owns the entry wins, so that a post corrected without a new date shows
+    the correction."""
+    owner = current.sources[0] if current.sources else ""
+    if not current.is_arxiv and owner and owner not in candidate.sources:
+        return False
     if candidate.version != current.version:
         return candidate.version > current.version
-    return candidate.updated > current.updated
+    if _undated(candidate) != _undated(current):
+        return _undated(current)
+    if candidate.updated != current.updated:
+        return candidate.updated > current.updated
+    return bool(owner) and owner in candidate.sources
 
 
 def _undated(paper: Paper) -> bool:

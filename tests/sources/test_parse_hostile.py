@@ -339,6 +339,42 @@ def test_a_ten_thousand_entry_feed():
     assert len({p.id for p in feed.papers}) == 10_000
 
 
+def _flood(kind: str, entries: int) -> bytes:
+    """A feed of `kind` with this many tiny entries, newest first."""
+    if kind == "atom":
+        body = "".join(f"<entry><id>urn:flood:{i}</id><title>t{i}</title><updated>2026-10-04T10:00:00Z</updated></entry>" for i in range(entries))
+        return f'<feed xmlns="http://www.w3.org/2005/Atom"><title>flood</title>{body}</feed>'.encode()
+    if kind == "rdf":
+        body = "".join(f'<item rdf:about="https://flood.example/{i}"><title>t{i}</title><link>https://flood.example/{i}</link></item>' for i in range(entries))
+        return (
+            '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">'
+            f'<channel rdf:about="https://flood.example/"><title>flood</title></channel>{body}</rdf:RDF>'
+        ).encode()
+    body = "".join(f"<item><guid>urn:flood:{i}</guid><title>t{i}</title></item>" for i in range(entries))
+    return f'<rss version="2.0"><channel><title>flood</title>{body}</channel></rss>'.encode()
+
+
+@pytest.mark.parametrize("kind", ["rss", "atom", "rdf"])
+def test_a_flood_of_tiny_entries_is_read_up_to_the_entry_limit(kind: str):
+    """Hundreds of thousands of entries fit under the size limit; the first
+    MAX_ENTRIES are read, the document closed after them as its kind is (so it
+    is not read as malformed), and the feed says so."""
+    from feedtui.sources.parse_document import MAX_ENTRIES
+
+    feed = parse_feed(_flood(kind, MAX_ENTRIES + 2_500), URL, now=NOW)
+    assert len(feed.papers) == MAX_ENTRIES
+    assert feed.papers[0].title == "t0" and feed.papers[-1].title == f"t{MAX_ENTRIES - 1}"
+    assert f"the feed holds {MAX_ENTRIES + 2_500:,} entries; read the first {MAX_ENTRIES:,}" in feed.warnings
+    assert not feed.xml_error
+
+
+def test_a_feed_at_the_entry_limit_is_read_whole_and_says_nothing():
+    from feedtui.sources.parse_document import MAX_ENTRIES
+
+    feed = parse_feed(_flood("atom", MAX_ENTRIES), URL, now=NOW)
+    assert len(feed.papers) == MAX_ENTRIES and feed.warnings == []
+
+
 # --- fuzzing ---------------------------------------------------------------------------------
 
 SEEDS = sorted(FEEDS.glob("*.xml"))

@@ -121,6 +121,21 @@ async def test_validators_follow_the_latest_answer(loopback):
     assert replaced.status == 200 and replaced.validators.empty
 
 
+async def test_a_304_to_a_request_with_nothing_to_compare_is_a_failure(loopback):
+    """Answered 304 at the first fetch, a source would look up to date for ever
+    with nothing fetched from it; its validators are not kept."""
+    server = loopback()
+    url = server.route("/feed.xml", server.respond(304, headers={"ETag": '"always"'}))
+    async with Fetcher(fast(), ArxivSettings()) as fetcher:
+        result = await fetcher.get(url)
+        conditional = await fetcher.get(url, Validators(etag='"always"'))
+    assert not result.ok and result.status == 304
+    assert "HTTP 304 Not Modified from 127.0.0.1" in result.error
+    assert "to a request for the whole feed (it sent nothing to compare with); the server is misconfigured" in result.error
+    assert result.validators.empty
+    assert conditional.ok and conditional.not_modified
+
+
 async def test_validators_with_control_characters_are_not_sent_back(loopback):
     server = loopback()
     url = server.route("/feed.xml", server.respond(200, FEED))
@@ -443,6 +458,7 @@ async def test_retry_after_waits_of_one_source_never_add_up_beyond_the_limit(loo
     assert time.monotonic() - started < 2.0
     assert result.error == (
         f"HTTP 503 Service Unavailable from {server.host}: the server asked to wait 1 s; try again later"
+        " (gave up after 2 attempts)"  # it did wait once: the message says the wait was tried
     )
     assert len(server.requests) == 2
 

@@ -154,9 +154,8 @@ async def fetch_query(
             result.error = _on_page(fetched.error, start)
             break
         if fetched.not_modified:
-            result.not_modified = first_page
-            if not first_page:
-                result.error = _on_page("the arXiv API answered 304 to a request that was not conditional", start)
+            # Only the first page is conditional; a 304 to any other fails in the fetcher.
+            result.not_modified = True
             break
         try:
             page_url = fetched.final_url or url

@@ -238,7 +238,7 @@ class Fetcher:
                     visited.add(str(current))
                     continue
                 if answer.status not in RETRY_STATUSES:
-                    _raise_for_status(answer)
+                    _raise_for_status(answer, conditional=bool(headers))
                     return answer
                 asked = retry_after_seconds(answer.headers.get("retry-after", ""))
                 budget = settings.max_retry_after
@@ -247,7 +247,7 @@ class Fetcher:
                     # shared, and asking again early is what it asked us not to do.
                     budget = max(budget, ARXIV_RETRY_BUDGET_S)
                 if asked is not None and asked > max(0.0, budget - waited):
-                    raise await self._too_long_to_wait(answer, asked)
+                    raise await self._too_long_to_wait(answer, asked, retries + 1)
                 if retries >= settings.retries:
                     if asked is not None and self._in_arxiv_lane(current):
                         await self._arxiv_lane.hold_off(asked, why=self._wait_reason(current, asked))
@@ -266,10 +266,11 @@ class Fetcher:
         host = "arXiv" if self._in_arxiv_lane(url) else _host_label(url)
         return f"{host} asked (Retry-After)" if asked is not None else f"before asking {host} again"
 
-    async def _too_long_to_wait(self, answer: _Answer, asked: float) -> _Failure:
-        """Give up on a Retry-After too long to wait for, but keep to it: the host
-        is not asked again before then (arXiv by no process, up to an hour;
-        another host by this Fetcher)."""
+    async def _too_long_to_wait(self, answer: _Answer, asked: float, attempts: int) -> _Failure:
+        """Give up on a Retry-After too long to wait for (longer than what is
+        left of `max_retry_after` after the waits before), but keep to it: the
+        host is not asked again before then (arXiv by no process, up to an
+        hour; another host by this Fetcher)."""
         until = time.time() + min(asked, RETRY_AFTER_HOLD_CAP_S)
         if self._in_arxiv_lane(answer.url):
             await self._arxiv_lane.hold_off(until - time.time(), refuse=True)
@@ -279,7 +280,7 @@ class Fetcher:
             advice = "try again later"
         lead = f"rate-limited by {_host_label(answer.url)}" if answer.status == 429 else _status_message(answer)
         wait = "more than a day" if asked > _DAY_S else f"{asked:.0f} s"
-        return _Failure(f"{lead}: the server asked to wait {wait}; {advice}", status=answer.status)
+        return _Failure(_after_attempts(f"{lead}: the server asked to wait {wait}; {advice}", attempts), status=answer.status)
 
     async def _attempt(self, url: httpx.URL, headers: dict[str, str]) -> _Answer:
         """One HTTP request within its host's limits and the whole-request deadline."""
@@ -695,9 +696,18 @@ def _redirect_target(answer: _Answer, visited: set[str], hops: int, max_redirect
     return target
 
 
-def _raise_for_status(answer: _Answer) -> None:
-    if 200 <= answer.status < 300 or answer.status == 304:
+def _raise_for_status(answer: _Answer, *, conditional: bool) -> None:
+    """Fail on an error status, and on a 304 to a request that had nothing to
+    compare (no validators sent): it would leave the source looking up to date
+    with nothing fetched from it, ever."""
+    if 200 <= answer.status < 300 or (answer.status == 304 and conditional):
         return
+    if answer.status == 304:
+        raise _Failure(
+            f"{_status_message(answer)} to a request for the whole feed (it sent nothing to compare with); "
+            "the server is misconfigured",
+            status=answer.status,
+        )
     raise _Failure(_status_message(answer), status=answer.status)
 
 

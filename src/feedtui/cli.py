@@ -367,6 +367,8 @@ def _reader_cannot_start() -> tuple[int, str] | None:
     from feedtui.ui.run import encoding_problem, terminal_missing
 
     if terminal_missing():
+        if sys.__stdin__ is not None and sys.__stdin__.isatty():
+            return EXIT_USAGE, "the reader draws on the terminal through stderr, which is redirected; run it without 2>"
         return EXIT_USAGE, "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
     if problem := encoding_problem():
         return EXIT_FAILED, problem

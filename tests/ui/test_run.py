@@ -68,6 +68,25 @@ def test_the_reader_without_a_terminal_says_so_and_exits_at_once(tmp_path):
     assert done.stdout == ""
 
 
+def test_the_reader_on_a_terminal_with_stderr_redirected_says_what_to_change(tmp_path):
+    """Textual draws on stderr: with only that redirected (`feedtui 2>log`),
+    the screens would go into the log while the keys come from the terminal."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    log = tmp_path / "err.log"
+    try:
+        with log.open("w") as stderr:
+            done = run_feedtui(
+                ["--demo", "--data-dir", str(tmp_path / "data")], stdin=terminal, stdout=terminal, stderr=stderr,
+            )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 2
+    assert log.read_text() == "feedtui: the reader draws on the terminal through stderr, which is redirected; run it without 2>\n"
+
+
 def run_in_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
     """`feedtui ARGV` with a pseudo-terminal for stdin, stdout and stderr:
     (its exit status, what it wrote there)."""

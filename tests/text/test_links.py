@@ -76,3 +76,28 @@ def test_hide_passwords_of_given_urls_also_without_a_scheme():
     label = f"ana:s3cr@t@127.0.0.1:9/missing.xml ({url})"
     assert hide_passwords(label, url) == "ana:***@127.0.0.1:9/missing.xml (http://ana:***@127.0.0.1:9/missing.xml)"
     assert hide_passwords(label, "http://127.0.0.1:9/other.xml") == "ana:s3cr@t@127.0.0.1:9/missing.xml (http://ana:***@127.0.0.1:9/missing.xml)"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        # Cyrillic а among Latin letters: a look-alike of example.com, shown as browsers show it.
+        ("http://ex\u0430mple.com/post", "http://xn--exmple-4nf.com/post"),
+        ("https://EX\u0410MPLE.com/", "https://xn--exmple-4nf.com/"),
+        # Only the host changes: the user name, the port and the path keep their text.
+        ("http://ex\u0430mple.com@ex\u0430mple.com:8080/p?q=ex\u0430mple", "http://ex\u0430mple.com@xn--exmple-4nf.com:8080/p?q=ex\u0430mple"),
+        # Greek ο among Latin letters.
+        ("https://g\u03bf\u03bfgle.example/", "https://xn--ggle-0nda.example/"),
+        # One script to a label: names as their owners write them.
+        ("https://M\u00fcnchen.de/p", "https://M\u00fcnchen.de/p"),
+        ("https://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/", "https://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/"),
+        ("https://\u4f8b\u3048.jp/a", "https://\u4f8b\u3048.jp/a"),
+        ("https://arxiv.org/abs/2611.00001v1", "https://arxiv.org/abs/2611.00001v1"),
+        ("http://[::1]:8080/", "http://[::1]:8080/"),
+        ("", ""),
+    ],
+)
+def test_a_host_mixing_look_alike_scripts_is_shown_in_its_ascii_form(url, shown):
+    from feedtui.text.links import shown_link
+
+    assert shown_link(url) == shown

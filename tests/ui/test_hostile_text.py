@@ -235,3 +235,36 @@ async def test_refused_links_are_said_so(hostile_engine, monkeypatch):
         assert launched == []
         # Its file: link was dropped when the feed was read: there is nothing to open.
         assert "This paper has no http or https link to open" in [n.message for n in app._notifications]
+
+
+async def test_a_look_alike_host_is_shown_in_its_ascii_form_and_opened_as_it_is(make_engine, monkeypatch):
+    """`exаmple.com` (its `а` Cyrillic) passes for example.com on screen: the
+    detail view and the reader's messages show its ASCII form, as browsers
+    do; the browser gets the link as the feed gave it."""
+    from dataclasses import replace
+
+    from tests.factories import make_paper
+
+    look_alike = "https://ex\u0430mple.com/post/1"
+    paper = replace(make_paper("web:lookalike01", title="Widget look-alike post"), abs_url=look_alike, pdf_url="")
+    engine = make_engine(papers=[paper], topics={"Widgets": TopicDefinition(query="ti:widget")})
+    launched: list[list[str]] = []
+    monkeypatch.setattr("feedtui.ui.services.subprocess.Popen", lambda argv, **kw: launched.append(argv))
+    app = FeedtuiApp(engine)
+    app.browser.command = "true"
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.paper is not None)
+        body = "\n".join(line.rstrip() for static in app.screen.query("#detail > Static") for line in _lines(static))
+        assert "Abstract page: https://xn--exmple-4nf.com/post/1" in body
+        assert "ex\u0430mple" not in body
+        await pilot.press("o")
+        await until(pilot, lambda: any("Opened" in n.message for n in app._notifications))
+    assert launched and launched[-1][-1] == look_alike
+    assert [n.message for n in app._notifications if "Opened" in n.message] == ["Opened https://xn--exmple-4nf.com/post/1"]
+
+
+def _lines(widget: Widget) -> list[str]:
+    return [strip.text for strip in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]

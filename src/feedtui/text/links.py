@@ -31,6 +31,51 @@ def safe_link(url: str | None) -> str | None:
     return url
 
 
+# Scripts whose letters look like one another's (а and a, ο and o, ս and u):
+# a host label mixing two of them is how a look-alike of a known host is spelt.
+_CONFUSABLE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"})
+
+
+def shown_link(url: str) -> str:
+    """A link as the reader shows it: a host with a label that mixes Latin,
+    Cyrillic, Greek, Armenian or Cherokee letters (`exаmple.com`, its `а`
+    Cyrillic) in its ASCII form (`xn--exmple-4nf.com`), as browsers show it,
+    so that a look-alike of a host never passes for it."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return url
+    if host.isascii():
+        return url
+    labels = host.split(".")
+    if not any(_mixes_confusable_scripts(label) for label in labels):
+        return url
+    userinfo, at, host_port = parts.netloc.rpartition("@")
+    start, where = host_port.lower().find(host), url.find(parts.netloc)
+    if start < 0 or where < 0:
+        return url
+    shown = ".".join(_ascii_label(label) for label in labels)
+    netloc = userinfo + at + host_port[:start] + shown + host_port[start + len(host) :]
+    return url[:where] + netloc + url[where + len(parts.netloc) :]
+
+
+def _mixes_confusable_scripts(label: str) -> bool:
+    import unicodedata
+
+    scripts = {unicodedata.name(ch, "").partition(" ")[0] for ch in label if ch.isalpha()}
+    return len(scripts & _CONFUSABLE_SCRIPTS) > 1
+
+
+def _ascii_label(label: str) -> str:
+    if label.isascii():
+        return label
+    try:
+        return label.encode("idna").decode("ascii")
+    except UnicodeError:  # not a valid IDNA label: its escapes, never the look-alike
+        return label.encode("ascii", "backslashreplace").decode("ascii")
+
+
 class FeedUrlError(ValueError):
     """A feed URL that cannot be used; `problem` says why without the URL."""
 

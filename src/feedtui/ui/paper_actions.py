@@ -17,7 +17,7 @@ from textual.app import App, SuspendNotSupported
 
 from feedtui.model import Paper, shown_title
 from feedtui.sources.parse_text import cut
-from feedtui.text.links import safe_link
+from feedtui.text.links import safe_link, shown_link
 from feedtui.ui.services import LinkRefused, NoBrowser, runs_in_terminal
 
 
@@ -38,7 +38,7 @@ def copy_link(app: App, paper: Paper) -> None:
         app.notify("This paper has no http or https link to copy", severity="warning", markup=False)
         return
     app.copier.put(link)
-    app.notify(f"Copied link: {link}", markup=False)
+    app.notify(f"Copied link: {shown_link(link)}", markup=False)
 
 
 def copy_bibtex(app: App, paper: Paper) -> None:
@@ -73,7 +73,7 @@ def _open(app: App, url: str) -> None:
             group="browser", exit_on_error=False,
         )
     else:
-        app.notify(f"Opened {command.url}", markup=False)
+        app.notify(f"Opened {shown_link(command.url)}", markup=False)
 
 
 def _open_with_system_browser(app: App, link: str) -> None:
@@ -118,9 +118,9 @@ async def _hand_over_terminal(app: App, name: str, run_browser: Callable[[], boo
 
 def _say_opened(app: App, name: str, link: str, opened: bool) -> None:
     if opened:
-        app.notify(f"Opened {link}", markup=False)
+        app.notify(f"Opened {shown_link(link)}", markup=False)
     else:
-        app.notify(f"Could not open {link} with {name}", severity="error", markup=False)
+        app.notify(f"Could not open {shown_link(link)} with {name}", severity="error", markup=False)
 
 
 def _could_not_start(app: App, error: OSError) -> None:

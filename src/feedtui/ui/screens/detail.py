@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from feedtui.engine import Engine
 from feedtui.model import Paper, shown_title
-from feedtui.text.links import safe_link
+from feedtui.text.links import safe_link, shown_link
 from feedtui.ui import paper_actions
 from feedtui.ui.cards import paper_date
 
@@ -147,8 +147,8 @@ class DetailScreen(Screen):
             ("Comment", Text(paper.comment)),
             ("Journal ref", Text(paper.journal_ref)),
             ("DOI", Text(paper.doi)),
-            ("Abstract page", Text(abstract or "", style=_on_click("screen.open_abstract"))),
-            ("PDF", Text(pdf or "", style=_on_click("screen.open_pdf"))),
+            ("Abstract page", Text(shown_link(abstract or ""), style=_on_click("screen.open_abstract"))),
+            ("PDF", Text(shown_link(pdf or ""), style=_on_click("screen.open_pdf"))),
             ("Topics", Text("  ").join(Text(name, style=_on_click("screen.go_to_topic", name)) for name in topics)),
         ]
         if paper.date_estimated:

@@ -364,12 +364,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
 def _reader_cannot_start() -> tuple[int, str] | None:
     """(the exit status, why) when the reader cannot start here: `feedtui`
     from cron, or in a locale that is not UTF-8."""
-    from feedtui.ui.run import encoding_problem, terminal_missing
+    from feedtui.ui.run import encoding_problem, terminal_problem
 
-    if terminal_missing():
-        if sys.__stdin__ is not None and sys.__stdin__.isatty():
-            return EXIT_USAGE, "the reader draws on the terminal through stderr, which is redirected; run it without 2>"
-        return EXIT_USAGE, "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
+    if problem := terminal_problem():
+        return EXIT_USAGE, problem
     if problem := encoding_problem():
         return EXIT_FAILED, problem
     return None

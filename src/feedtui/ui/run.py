@@ -23,11 +23,18 @@ if TYPE_CHECKING:
 SHUTDOWN_GRACE_S = 5.0
 
 
-def terminal_missing() -> bool:
-    """Textual reads keys from stdin and draws on stderr: without a terminal on
-    both (cron, a pipe) the reader would wait for keys forever and draw its
-    screens into a log."""
-    return not all(stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
+def terminal_problem() -> str:
+    """Why the reader has no terminal to run on ("" when it has one). Textual
+    reads keys from stdin and draws on stderr: without a terminal on both
+    (cron, a pipe) the reader would wait for keys forever and draw its
+    screens into a log, and with only stderr redirected (`feedtui 2>log`) it
+    would draw them into the log while the keys come from the terminal."""
+    keys, screen = (stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
+    if keys and screen:
+        return ""
+    if keys:
+        return "the reader draws on the terminal through stderr, which is redirected; run it without 2>"
+    return "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
 
 
 def encoding_problem() -> str:

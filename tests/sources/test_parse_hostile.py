@@ -22,6 +22,7 @@ from feedtui.model import Author, Paper
 from feedtui.sources.base import FeedError, ParsedFeed
 from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser
 from feedtui.sources.parse_arxiv_atom import read_api_feed
+from feedtui.sources.parse_document import MAX_ENTRIES
 from feedtui.sources.parse_ids import web_key
 from feedtui.sources.parse_text import MAX_ABSTRACT, MAX_AUTHORS, MAX_TITLE
 from feedtui.text.latex import latex_to_unicode
@@ -359,8 +360,6 @@ def test_a_flood_of_tiny_entries_is_read_up_to_the_entry_limit(kind: str):
     """Hundreds of thousands of entries fit under the size limit; the first
     MAX_ENTRIES are read, the document closed after them as its kind is (so it
     is not read as malformed), and the feed says so."""
-    from feedtui.sources.parse_document import MAX_ENTRIES
-
     feed = parse_feed(_flood(kind, MAX_ENTRIES + 2_500), URL, now=NOW)
     assert len(feed.papers) == MAX_ENTRIES
     assert feed.papers[0].title == "t0" and feed.papers[-1].title == f"t{MAX_ENTRIES - 1}"
@@ -369,8 +368,6 @@ def test_a_flood_of_tiny_entries_is_read_up_to_the_entry_limit(kind: str):
 
 
 def test_a_feed_at_the_entry_limit_is_read_whole_and_says_nothing():
-    from feedtui.sources.parse_document import MAX_ENTRIES
-
     feed = parse_feed(_flood("atom", MAX_ENTRIES), URL, now=NOW)
     assert len(feed.papers) == MAX_ENTRIES and feed.warnings == []
 

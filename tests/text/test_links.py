@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from feedtui.text.links import feed_url, hide_passwords, refusal, safe_link
+from feedtui.text.links import feed_url, hide_passwords, refusal, safe_link, shown_link
 
 
 @pytest.mark.parametrize(
@@ -98,6 +98,4 @@ def test_hide_passwords_of_given_urls_also_without_a_scheme():
     ],
 )
 def test_a_host_mixing_look_alike_scripts_is_shown_in_its_ascii_form(url, shown):
-    from feedtui.text.links import shown_link
-
     assert shown_link(url) == shown

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 import webbrowser
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,9 @@ from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.services import Browser, LinkRefused
 from feedtui.ui.widgets.paper_list import PaperList
 
+from tests.factories import make_paper
 from tests.joiners import stray_joiners
-from tests.ui.test_app import SIZE, ready, until
+from tests.ui.test_app import SIZE, detail_text, ready, told, until
 
 FEEDS = Path(__file__).parent.parent / "data" / "feeds"
 
@@ -241,10 +243,6 @@ async def test_a_look_alike_host_is_shown_in_its_ascii_form_and_opened_as_it_is(
     """`exаmple.com` (its `а` Cyrillic) passes for example.com on screen: the
     detail view and the reader's messages show its ASCII form, as browsers
     do; the browser gets the link as the feed gave it."""
-    from dataclasses import replace
-
-    from tests.factories import make_paper
-
     look_alike = "https://ex\u0430mple.com/post/1"
     paper = replace(make_paper("web:lookalike01", title="Widget look-alike post"), abs_url=look_alike, pdf_url="")
     engine = make_engine(papers=[paper], topics={"Widgets": TopicDefinition(query="ti:widget")})
@@ -257,14 +255,10 @@ async def test_a_look_alike_host_is_shown_in_its_ascii_form_and_opened_as_it_is(
         main.query_one(PaperList).focus()
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.paper is not None)
-        body = "\n".join(line.rstrip() for static in app.screen.query("#detail > Static") for line in _lines(static))
+        body = detail_text(app.screen)
         assert "Abstract page: https://xn--exmple-4nf.com/post/1" in body
         assert "ex\u0430mple" not in body
         await pilot.press("o")
-        await until(pilot, lambda: any("Opened" in n.message for n in app._notifications))
+        await until(pilot, lambda: told(app, "Opened"))
     assert launched and launched[-1][-1] == look_alike
     assert [n.message for n in app._notifications if "Opened" in n.message] == ["Opened https://xn--exmple-4nf.com/post/1"]
-
-
-def _lines(widget: Widget) -> list[str]:
-    return [strip.text for strip in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]

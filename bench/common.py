@@ -239,6 +239,7 @@ class Row:
     newsboat: Stat | str | None = None
     target: str = ""
     note: str = ""
+    met: bool | None = None  # feedtui's figure against the target; None where nothing was judged
 
 
 def format_value(value: float, unit: str) -> str:
@@ -271,8 +272,8 @@ def ratio(feedtui: Stat | str | None, newsboat: Stat | str | None) -> str:
 
 
 def markdown_table(rows: Sequence[Row]) -> str:
-    header = "| figure | feedtui | newsboat | feedtui ÷ newsboat | target | notes |"
-    lines = [header, "|---|---|---|---|---|---|"]
+    header = "| figure | feedtui | newsboat | feedtui ÷ newsboat | target | met | notes |"
+    lines = [header, "|---|---|---|---|---|---|---|"]
     for row in rows:
         cells = [
             row.figure,
@@ -280,6 +281,7 @@ def markdown_table(rows: Sequence[Row]) -> str:
             format_stat(row.newsboat, row.unit),
             ratio(row.feedtui, row.newsboat),
             row.target,
+            "" if row.met is None else ("yes" if row.met else "**no**"),
             row.note,
         ]
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")

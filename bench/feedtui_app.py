@@ -36,6 +36,10 @@ LIST_TITLE = r"Latest papers \(\d[\d,]*\)"
 # row, Starred), and J moves the focus to the list.
 OPEN_KEYS = ("j",)
 FOCUS_LIST_KEYS = ("J",)
+# The paper cache's folder in the data directory (feedtui.engine opens it):
+# papers, card index, abstract heads, match rows and tags, as against the
+# small state file that holds follows and read marks.
+PAPER_CACHE = "cache"
 # The TUI never refreshes on its own while it is being timed.
 SANDBOX_CONFIG = "[general]\nauto_refresh = false\n"
 
@@ -222,32 +226,41 @@ def key_figures(cache: Sandbox, work: Path, prefix: str, *, keys: int, cols: int
 
 
 class DirWatcher(threading.Thread):
-    """Polls a directory tree (names, sizes, mtimes, inodes) and stamps every change."""
+    """Polls a directory tree (names, sizes, mtimes, inodes), stamps every
+    change and keeps the paths that changed (made, written, replaced or
+    removed), relative to `root`."""
 
     def __init__(self, root: Path, interval_s: float = 0.01) -> None:
         super().__init__(name="dir-watcher", daemon=True)
         self.root = root
         self.interval_s = interval_s
         self.changes: list[float] = []
+        self.changed_paths: set[str] = set()
         self._halt = threading.Event()
         self._signature = self._scan()
 
-    def _scan(self) -> tuple:
-        entries = []
+    def _scan(self) -> dict[str, tuple[int, int, int]]:
+        entries = {}
         for path in sorted(self.root.rglob("*")):
             try:
                 st = path.lstat()
             except FileNotFoundError:
                 continue
-            entries.append((str(path.relative_to(self.root)), st.st_size, st.st_mtime_ns, st.st_ino))
-        return tuple(entries)
+            entries[path.relative_to(self.root).as_posix()] = (st.st_size, st.st_mtime_ns, st.st_ino)
+        return entries
 
     def run(self) -> None:
         while not self._halt.wait(self.interval_s):
             current = self._scan()
             if current != self._signature:
+                before = self._signature
+                self.changed_paths |= {path for path in before.keys() | current.keys() if before.get(path) != current.get(path)}
                 self._signature = current
                 self.changes.append(time.monotonic())
+
+    def changed_under(self, folder: str) -> set[str]:
+        """The changed paths in `folder` (relative to `root`), the folder itself included."""
+        return {path for path in self.changed_paths if path == folder or path.startswith(folder + "/")}
 
     def quiet_for(self, seconds: float, limit_s: float = 120.0) -> None:
         """Return once no change was seen for `seconds` (or after limit_s)."""
@@ -283,6 +296,9 @@ def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_
       filesystem; terminal output is not counted).
     durable_s: the last `m` sent -> the last change seen in the data
       directory (polled every 10 ms from before the first key).
+    cache_files_written: the files and folders under the data directory's
+      paper cache (`cache/`) made, written or removed meanwhile; the target is
+      none (marks live in the small state file).
     Afterwards `feedtui topics --json` must show exactly `marks` fewer unread
     over the `prefix` topics (they share no papers).
     """
@@ -323,6 +339,7 @@ def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_
         "key_p95_ms": stat([stat(latencies).percentile(95) * 1000]),
         "write_mb": stat([written / 1e6]),
         "durable_s": stat([watcher.changes[-1] - last_mark_sent]),
+        "cache_files_written": stat([len(watcher.changed_under(PAPER_CACHE))]),
     }
 
 

@@ -439,13 +439,41 @@ def test_stats_and_the_markdown_table():
     runs = common.stat([3.0, 1.0, 2.0, 10.0, 4.0])
     assert (runs.median, runs.low, runs.high, runs.percentile(95), runs.percentile(50)) == (3.0, 1.0, 10.0, 10.0, 3.0)
     table = common.markdown_table([
-        common.Row("cold refresh", "s", common.stat([1.0, 1.2, 0.9]), common.stat([2.0, 2.1, 2.2]), "≤ 1.5 s", "a|b"),
+        common.Row("cold refresh", "s", common.stat([1.0, 1.2, 0.9]), common.stat([2.0, 2.1, 2.2]), "≤ 1.5 s", "a|b", met=True),
+        common.Row("all-304", "s", common.stat([0.7]), None, "≤ 0.5 s", met=False),
         common.Row("memory", "MB", "failed: boom", None),
     ])
     lines = table.splitlines()
-    assert lines[0].startswith("| figure | feedtui | newsboat |")
-    assert lines[2] == "| cold refresh | 1.00 s [0.900–1.20] | 2.10 s [2.00–2.20] | 0.48× | ≤ 1.5 s | a\\|b |"
-    assert lines[3] == "| memory | failed: boom | – |  |  |  |"
+    assert lines[0] == "| figure | feedtui | newsboat | feedtui ÷ newsboat | target | met | notes |"
+    assert lines[1].count("|") == lines[0].count("|")
+    assert lines[2] == "| cold refresh | 1.00 s [0.900–1.20] | 2.10 s [2.00–2.20] | 0.48× | ≤ 1.5 s | yes | a\\|b |"
+    assert lines[3] == "| all-304 | 0.700 s | – |  | ≤ 0.5 s | **no** |  |"
+    assert lines[4] == "| memory | failed: boom | – |  |  |  |  |"
+
+
+def test_each_target_is_judged_on_feedtuis_median():
+    results = run.Results()
+    results.put("refresh.cold", "feedtui", common.stat([1.4, 1.6, 1.5]))  # median 1.5: at the bound is met
+    results.put("refresh.warm", "feedtui", common.stat([0.4, 0.6, 0.7]))  # median 0.6
+    results.put("refresh.cold.cpu", "feedtui", common.stat([9.0]))  # a figure with no target
+    results.put("start.5k", "feedtui", "failed: boom")
+    results.put("start.5k", "newsboat", common.stat([0.1]))  # newsboat's figure is never judged
+    results.put("marks.write", "feedtui", common.stat([6.0]))  # a target that is no number
+    results.judge("marks.write", False)
+    rows = {row.figure: row.met for row in results.rows()}
+
+    def met(label_start: str) -> bool | None:
+        (value,) = [value for label, value in rows.items() if label.startswith(label_start)]
+        return value
+
+    assert met("1. cold refresh, 50 feeds") is True
+    assert met("2. all-304 refresh — wall") is False
+    assert met("1. cold refresh — CPU") is None
+    assert met("3. start → list painted, 5k") is None
+    assert met("6. 1,000 mark-reads — bytes written") is False
+    assert met("7. topic add") is None  # not measured
+    assert results.to_json()["met"] == {"refresh.cold": True, "refresh.warm": False, "marks.write": False}
+    assert all(f.limit is not None for f in run.FIGURES if f.target.startswith("≤"))
 
 
 def test_machine_facts_name_the_versions():
@@ -463,6 +491,30 @@ def test_dir_watcher_stamps_changes(tmp_path):
         while not watcher.changes and time.monotonic() < deadline:
             time.sleep(0.01)
         assert len(watcher.changes) >= 1
+    finally:
+        watcher.stop()
+
+
+def test_dir_watcher_keeps_the_paths_that_changed(tmp_path):
+    (tmp_path / "cache" / "papers").mkdir(parents=True)
+    week = tmp_path / "cache" / "papers" / "2026-W48.json"
+    week.write_text("[]")
+    (tmp_path / "cache-notes.txt").write_text("not the cache")
+    watcher = DirWatcher(tmp_path, interval_s=0.005)
+    watcher.start()
+    try:
+        (tmp_path / "state.json").write_text("{}")
+        (tmp_path / "cache-notes.txt").write_text("still not the cache")
+        deadline = time.monotonic() + 5
+        while len(watcher.changed_paths) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert watcher.changed_paths == {"state.json", "cache-notes.txt"}
+        assert watcher.changed_under("cache") == set()
+        week.write_text('[{"id": "2612.00001"}]')
+        deadline = time.monotonic() + 5
+        while not watcher.changed_under("cache") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert watcher.changed_under("cache") == {"cache/papers/2026-W48.json"}
     finally:
         watcher.stop()
 

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.common import REPO_ROOT, MeasureError, ProcessSample, Stat, bare_env, repeat, run_measured, stat
+from bench.common import REPO_ROOT, MeasureError, ProcessSample, Stat, bare_env, repeat, run_measured, settle_disk, stat
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
 from bench.tui_start import TerminalProgram, time_start
@@ -112,6 +112,7 @@ class Sandbox:
         if root.exists():
             shutil.rmtree(root)
         shutil.copytree(self.root, root, symlinks=True)
+        settle_disk()  # the copy is on disk before the run that uses it is timed
         return Sandbox(root, self.launcher)
 
     def data_bytes(self) -> int:

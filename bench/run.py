@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bench import feedtui_app, newsboat
-from bench.common import REPO_ROOT, MeasureError, Row, Stat, bare_env, format_value, log, machine_facts, markdown_table, repeat, run_measured, stat
+from bench.common import REPO_ROOT, MeasureError, Row, Stat, bare_env, format_value, log, machine_facts, markdown_table, repeat, run_measured, settle_disk, stat
 from bench.feeds import FeedSetSpec, feed_file_name, write_feed_set
 from bench.repaint import RepaintProbe
 from bench.server import FeedServer
@@ -228,6 +228,7 @@ class Suite:
             self.server = server
             for section in sections:
                 log(f"== {section}")
+                settle_disk()  # what the sections before wrote is not written back while this one is timed
                 started = time.perf_counter()
                 try:
                     getattr(self, f"section_{section}")()

@@ -157,18 +157,9 @@ def stat(values: Sequence[float]) -> Stat:
 def settle_disk() -> None:
     """Write the page cache's dirty pages out before something is timed.
 
-    The suite copies caches of up to 300 MB before its runs (newsboat's 85 MB
-    database for each start, feedtui's 236 MB data directory), and the kernel
-    writes such pages back lazily: 300-385 MB stayed dirty through the refresh
-    section, written back while it was timed.
-
-    This does not make the first run of a section like the others: this
-    machine's kernel also pages out what has not been used for about a minute
-    (a DAMON scheme whose action is pageout), so the first cold refresh after
-    newsboat's section reads the parse modules back from disk and is still
-    the slowest of its five (1.52 s against 1.19-1.30 s, one suite on
-    2 December 17:50). That is what a first refresh after a pause costs on
-    such a machine, and it stays in the figures."""
+    The suite copies caches of up to 300 MB before its runs, and the kernel
+    writes such pages back lazily, while whatever comes next is timed: a run
+    whose store syncs its files would wait for another run's copy."""
     os.sync()
 
 

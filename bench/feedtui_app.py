@@ -112,7 +112,6 @@ class Sandbox:
         if root.exists():
             shutil.rmtree(root)
         shutil.copytree(self.root, root, symlinks=True)
-        settle_disk()  # the copy is on disk before the run that uses it is timed
         return Sandbox(root, self.launcher)
 
     def data_bytes(self) -> int:
@@ -141,6 +140,7 @@ def refresh_figures(template: Sandbox, server: FeedServer, work: Path, *, runs: 
 
     def once(index: int) -> dict[str, float]:
         sandbox = template.copy(work / f"refresh-{index}")
+        settle_disk()
         figures = {f"cold.{k}": v for k, v in refresh_once(sandbox, server).items()}
         figures.update({f"warm.{k}": v for k, v in refresh_once(sandbox, server).items()})
         shutil.rmtree(sandbox.root)
@@ -163,6 +163,7 @@ def start_figures(cache: Sandbox, work: Path, first_topic: str, *, runs: int, co
 
     def once(index: int) -> dict[str, float]:
         sandbox = cache.copy(work / f"start-{index}")
+        settle_disk()
         timing = time_start(sandbox.argv(), ready, quit_keys=["q"], cols=cols, rows=rows, env=sandbox.env(), timeout=120)
         shutil.rmtree(sandbox.root)
         if timing.ready_s is None:
@@ -229,7 +230,8 @@ def key_figures(cache: Sandbox, work: Path, prefix: str, *, keys: int, cols: int
 class DirWatcher(threading.Thread):
     """Polls a directory tree (names, sizes, mtimes, inodes), stamps every
     change and keeps the paths that changed (made, written, replaced or
-    removed), relative to `root`."""
+    removed), relative to `root`. A watcher that failed raises in `stop`, so
+    a figure never stands on a watch that ended early."""
 
     def __init__(self, root: Path, interval_s: float = 0.01) -> None:
         super().__init__(name="dir-watcher", daemon=True)
@@ -237,6 +239,7 @@ class DirWatcher(threading.Thread):
         self.interval_s = interval_s
         self.changes: list[float] = []
         self.changed_paths: set[str] = set()
+        self.error: BaseException | None = None
         self._halt = threading.Event()
         self._signature = self._scan()
 
@@ -250,14 +253,25 @@ class DirWatcher(threading.Thread):
             entries[path.relative_to(self.root).as_posix()] = (st.st_size, st.st_mtime_ns, st.st_ino)
         return entries
 
-    def run(self) -> None:
-        while not self._halt.wait(self.interval_s):
+    def observe(self) -> bool:
+        """Look once and keep what changed since the last look; whether anything did."""
+        try:
             current = self._scan()
-            if current != self._signature:
-                before = self._signature
-                self.changed_paths |= {path for path in before.keys() | current.keys() if before.get(path) != current.get(path)}
-                self._signature = current
-                self.changes.append(time.monotonic())
+        except OSError:  # a folder went away while it was listed: the next look sees the change
+            return False
+        if current == self._signature:
+            return False
+        self.changed_paths |= _changed(self._signature, current)
+        self._signature = current
+        return True
+
+    def run(self) -> None:
+        try:
+            while not self._halt.wait(self.interval_s):
+                if self.observe():
+                    self.changes.append(time.monotonic())
+        except Exception as error:  # kept for stop(), which raises it
+            self.error = error
 
     def changed_under(self, folder: str) -> set[str]:
         """The changed paths in `folder` (relative to `root`), the folder itself included."""
@@ -275,6 +289,13 @@ class DirWatcher(threading.Thread):
     def stop(self) -> None:
         self._halt.set()
         self.join(timeout=5)
+        if self.error is not None:
+            raise MeasureError(f"the watch of {self.root} failed: {self.error!r}")
+
+
+def _changed(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, int, int]]) -> set[str]:
+    """The paths made, removed or altered (size, mtime or inode) between two looks."""
+    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
 
 
 def _write_bytes(pid: int) -> int:
@@ -297,13 +318,15 @@ def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_
       filesystem; terminal output is not counted).
     durable_s: the last `m` sent -> the last change seen in the data
       directory (polled every 10 ms from before the first key).
-    cache_files_written: the files and folders under the data directory's
-      paper cache (`cache/`) made, written or removed meanwhile; the target is
-      none (marks live in the small state file).
+    cache_paths_changed: the files and folders under the data directory's
+      paper cache (`cache/`) made, written or removed from the first key until
+      the reader has quit; the target is none (marks live in the small state
+      file).
     Afterwards `feedtui topics --json` must show exactly `marks` fewer unread
     over the `prefix` topics (they share no papers).
     """
     sandbox = cache.copy(work / "marks")
+    settle_disk()
     try:
         unread_before = sum(unread for _, unread in sandbox.papers_in(prefix).values())
         with big_topic_in_focus(sandbox, prefix, cols, rows, quiet_s=0.03) as (program, probe):
@@ -328,6 +351,7 @@ def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_
                 watcher.stop()
             written = _write_bytes(pid) - written_before
             program.quit(["q"], 30)
+        watcher.observe()  # what the reader wrote as it quit counts too
         unread_after = sum(unread for _, unread in sandbox.papers_in(prefix).values())
     finally:
         shutil.rmtree(sandbox.root)
@@ -340,7 +364,7 @@ def mark_figures(cache: Sandbox, work: Path, prefix: str, *, marks: int, settle_
         "key_p95_ms": stat([stat(latencies).percentile(95) * 1000]),
         "write_mb": stat([written / 1e6]),
         "durable_s": stat([watcher.changes[-1] - last_mark_sent]),
-        "cache_files_written": stat([len(watcher.changed_under(PAPER_CACHE))]),
+        "cache_paths_changed": stat([len(watcher.changed_under(PAPER_CACHE))]),
     }
 
 
@@ -349,6 +373,7 @@ def retag_figures(cache: Sandbox, work: Path, *, query: str, runs: int) -> dict[
 
     def once(index: int) -> dict[str, float]:
         sandbox = cache.copy(work / f"retag-{index}")
+        settle_disk()
         sample = sandbox.run("topic", "add", "Bench retag", "--query", query)
         shutil.rmtree(sandbox.root)
         return {"wall_s": sample.wall_s, "cpu_s": sample.cpu_s, "rss_mb": sample.max_rss_kb / 1024}

@@ -1,4 +1,5 @@
-"""gc_paused: nested and overlapping pauses, and a forked child's own state."""
+"""gc_paused: nested and overlapping pauses, and a forked child's own state;
+and the freed memory a store or a prune leaves, given back to the system."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
+from werkzeug import Response
 
-from feedtui.memory import IdleCollector, gc_paused
+import feedtui.engine as engine_module
+from feedtui.config import Config
+from feedtui.engine import Engine
+from feedtui.memory import IdleCollector, _malloc_trim, gc_paused, give_back_freed_memory
+from feedtui.model import TopicDefinition
+from tests.test_refresh_match_rows import rss as feed_rss
 
 
 @pytest.fixture(autouse=True)
@@ -198,3 +206,65 @@ def test_no_full_collection_inside_a_pause():
             assert not collector.tick()
             assert collector.full_collections == 0
         assert collector.tick()
+
+
+# --- giving freed memory back ---------------------------------------------
+
+needs_malloc_trim = pytest.mark.skipif(_malloc_trim() is None, reason="the C library has no malloc_trim")
+
+
+def resident_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS in /proc/self/status")
+
+
+@needs_malloc_trim
+def test_freed_memory_goes_back_to_the_system():
+    """What a store leaves behind: documents whose abstracts (over 512 bytes,
+    so malloc's rather than Python's small-object arenas) were read among
+    objects that outlive them, then dropped. malloc keeps the pages between
+    the survivors for reuse until it is told to trim."""
+    give_back_freed_memory()
+    before = resident_mb()
+    documents, survivors = [], []
+    for n in range(200_000):
+        documents.append({"abstract": f"paper {n} " + "x" * 1_000})
+        if n % 50 == 0:
+            survivors.append(f"row {n} " + "y" * 1_000)
+    grown = resident_mb() - before
+    del documents
+    kept = resident_mb() - before
+    give_back_freed_memory()
+    left = resident_mb() - before
+    assert grown > 150
+    assert kept > grown / 2  # freed, but still the process's
+    assert left < grown / 10
+
+
+def serve_feed(httpserver, name: str, count: int) -> str:
+    body = feed_rss(name, count)
+    httpserver.expect_request(f"/{name}.xml").respond_with_handler(
+        lambda request: Response(body, headers={"Content-Type": "application/rss+xml"})
+    )
+    return httpserver.url_for(f"/{name}.xml")
+
+
+async def test_a_refresh_and_a_prune_give_back_what_they_read(tmp_path, httpserver, monkeypatch):
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = Engine(config, tmp_path / "data", background_writes=False)
+    engine.add_topic("Alpha", TopicDefinition(feeds=(serve_feed(httpserver, "alpha", 40),)))
+    engine.follow("Alpha")
+    papers_files = engine.cache.papers_dir
+    trimmed_with: list[int] = []  # the week files on disk at each trim
+    monkeypatch.setattr(engine_module, "give_back_freed_memory", lambda: trimmed_with.append(len(list(papers_files.glob("*.json")))))
+
+    report = await engine.refresh()
+    assert report.new_papers == 40
+    assert len(trimmed_with) == 1 and trimmed_with[0] >= 5  # after the store wrote its weeks
+
+    assert engine.prune(limit=10) == 30
+    assert len(trimmed_with) == 2
+    engine.close()

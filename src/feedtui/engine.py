@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from feedtui.config import Config
 from feedtui.library import Library
-from feedtui.memory import gc_paused
+from feedtui.memory import gc_paused, give_back_freed_memory
 from feedtui.model import Paper, RefreshReport, SourceReport, TopicDefinition, split_arxiv_id, utcnow
 from feedtui.store.cache import PaperCache, StoreOutcome
 from feedtui.store.codec import C_SHARD
@@ -1028,6 +1028,7 @@ class Engine:
 
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
+            give_back_freed_memory()  # the weeks the store read, dropped now
             self._save_answers(outcomes, now)
             return stored, found, set(stored.papers)
 
@@ -1116,6 +1117,7 @@ class Engine:
         universe = set(victims)
         self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry)
         self.load_library()
+        give_back_freed_memory()  # the weeks read to remove papers, and the old library
         return removed
 
     # -- lifecycle ---------------------------------------------------------------

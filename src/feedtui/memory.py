@@ -1,8 +1,10 @@
-"""Keeping Python's cyclic garbage collector out of bulk work."""
+"""Keeping Python's cyclic garbage collector out of bulk work, and giving
+back what bulk work leaves."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import os
 import threading
@@ -38,6 +40,32 @@ def gc_paused() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _was_enabled:
                 gc.enable()
+
+
+def give_back_freed_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc's malloc_trim).
+
+    A store rewrites whole weeks, and new papers dated over every week of a
+    40,000-paper cache make it read all of them: 200 papers took a process
+    from 90 to 576 MB, and once the store had dropped them it still held
+    558 MB (after a collection too), freed but kept by malloc for reuse, for
+    as long as the reader ran. Trimmed, it held 80 MB; the trim takes 0.2 to
+    1.5 ms (measured on 2 December, a throwaway script over a copy of the
+    bench's 40k cache). Where the C library has no malloc_trim (musl, macOS)
+    this does nothing."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes  # only once a store has run: no command's start-up pays for it
+
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
 
 
 class IdleCollector:

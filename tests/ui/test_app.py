@@ -971,6 +971,29 @@ async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_en
         assert not main.query_one("#ask").display and main.ask_question == ""
 
 
+async def test_a_sidebar_move_made_as_a_retag_ends_is_kept(make_engine):
+    """A retag (a topic saved, another feedtui's change) ends with catch_up,
+    which rebuilt the sidebar on the topic shown. A j pressed just before,
+    whose topic was not shown yet, was undone: the cursor went back and the
+    key was lost (seen in tmux after saving a topic, at 100 topics)."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        sidebar = main.query_one(TopicList)
+        sidebar.focus()
+        await pilot.pause()
+        shown_before = main.current
+        sidebar.action_next()  # j: the cursor moves; the topic is shown when its message is handled
+        moved_to = sidebar.current
+        assert moved_to != shown_before and main.current == shown_before
+        main.catch_up()  # the retag ends first
+        await pilot.pause()
+        assert in_view(main) == (moved_to, moved_to, moved_to)
+        await pilot.press("j")
+        await pilot.pause()
+        assert main.current not in (shown_before, moved_to)
+
+
 @pytest.mark.parametrize("from_sidebar", [True, False])
 async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_pressed(make_engine, from_sidebar):
     """/ then escape from the sidebar left the focus in the list, where no

@@ -595,8 +595,11 @@ class MainScreen(Screen):
         return TopicRow(STARRED_VIEW, False, unread, len(positions), virtual=True)
 
     def rebuild_sidebar(self, keep: str | None = None) -> None:
+        """The sidebar's rows anew, its cursor on `keep`, else on the row it is
+        on: a key may have moved it to a topic not shown yet (its Shown message
+        on its way), and putting it back on the topic shown lost that key."""
         topic_list = self.query_one(TopicList)
-        topic_list.show_rows(self.topic_rows(), keep=keep or self.current)
+        topic_list.show_rows(self.topic_rows(), keep=keep or topic_list.current or self.current)
         filter_input = self.query_one("#topic-filter", Input)
         if self.current is None and not topic_list.rows and filter_input.value:
             # The topic shown is gone (removed here or elsewhere) and the filter

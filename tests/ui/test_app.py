@@ -2631,6 +2631,51 @@ async def test_a_tab_typed_fast_in_the_topic_form_moves_the_text_after_it_to_the
         assert form.focused.id == "topic-name"
 
 
+async def test_keys_typed_fast_after_a_focus_key_go_where_it_put_the_focus(make_engine):
+    """K j in one burst: the j went to the widget focused before K
+    (Widget.focus() waits for the app's next turn, behind the j), so it moved
+    the list, not the sidebar."""
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await pilot.pause()
+        names = [row.name for row in main.query_one(TopicList).rows]
+        first = main.current
+        after_first = names[names.index(first) + 1]
+        send_burst(app, typed_keys("Kj"))
+        await until(pilot, lambda: main.current == after_first, or_go_on=True)
+        assert in_view(main) == (after_first, after_first, after_first)
+
+
+async def test_keys_typed_right_after_saving_a_topic_move_on_from_it(make_engine):
+    """Enter saves the topic and shows it; K j typed straight after (in one
+    burst, as a fast typist's keys come) move the sidebar on from it. The
+    topic used to be shown by a callback of the form's dismissal, which ran
+    after K j and took the sidebar back (seen in tmux with keys 0-0.15 s
+    after enter)."""
+    from feedtui.ui.screens.topic_form import TopicFormScreen
+
+    app = FeedtuiApp(make_engine())
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, TopicFormScreen)
+        form.query_one("#topic-name", Input).value = "Vole studies"
+        form.query_one("#topic-query", Input).value = "abs:gadget"
+        form.query_one("#topic-query", Input).focus()
+        await pilot.pause()
+        send_burst(app, [("enter", "\r"), *typed_keys("Kj")])
+        await until(pilot, lambda: app.screen is main and main.current != "Vole studies", step=0.05, or_go_on=True)
+        await pilot.pause()
+        names = [row.name for row in main.query_one(TopicList).rows]
+        after_saved = names[names.index("Vole studies") + 1]
+        assert in_view(main) == (after_saved, after_saved, after_saved)
+        assert main.engine.topic("Vole studies") is not None
+
+
 async def test_the_topic_form_refuses_a_feed_url_that_could_never_be_fetched(make_engine):
     """The form's feeds go through the check of `topic add --feed`."""
     from feedtui.ui.screens.topic_form import TopicFormScreen

@@ -45,6 +45,7 @@ from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
 if TYPE_CHECKING:
     from textual.timer import Timer
+    from textual.widget import Widget
 
     from feedtui.refresh import Activity
     from feedtui.ui.screens.topic_form import TopicDraft, TopicProblem
@@ -656,7 +657,7 @@ class MainScreen(Screen):
     @on(Input.Submitted, "#topic-filter")
     def on_filter_submitted(self) -> None:
         topic_list = self.query_one(TopicList)
-        topic_list.focus()
+        self._focus(topic_list)
         if topic_list.current:
             self.show_topic(topic_list.current)
 
@@ -705,7 +706,7 @@ class MainScreen(Screen):
         paper_list.empty_message = self._empty_message(name, total)
         paper_list.set_source(self._cards, keep=keep)
         if focus_list:
-            paper_list.focus()
+            self._focus(paper_list)
 
     def _show_momentum(self, name: str, momentum: Momentum) -> None:
         """The topic's header, its sentence, and its chart."""
@@ -900,7 +901,7 @@ class MainScreen(Screen):
     def action_add_topic(self) -> None:
         from feedtui.ui.screens.topic_form import TopicFormScreen
 
-        self.app.push_screen(TopicFormScreen("New topic", self._save_new_topic), self._topic_saved)
+        self.app.push_screen(TopicFormScreen("New topic", self._save_new_topic))
 
     def _changeable_topic(self) -> str | None:
         """The topic shown, for E and D; on the reading list, a word on why not."""
@@ -923,7 +924,7 @@ class MainScreen(Screen):
             draft,
             name_fixed=self._why_name_is_fixed(topic.name),
         )
-        self.app.push_screen(form, self._topic_saved)
+        self.app.push_screen(form)
 
     def _why_name_is_fixed(self, name: str) -> str:
         """By the name in E's form: why it cannot be changed there ("" when it can)."""
@@ -1009,8 +1010,12 @@ class MainScreen(Screen):
         return self._topic_problem(draft, save)
 
     def _topic_problem(self, draft: TopicDraft, save: Callable[[], object]) -> TopicProblem | None:
-        """What is wrong with a topic as typed (None once saved), with the field
-        to mend it in, as the engine names it (see TopicRefused)."""
+        """What is wrong with a topic as typed (None once saved, and shown), with
+        the field to mend it in, as the engine names it (see TopicRefused).
+
+        The saved topic is shown here, while the form's enter is handled, rather
+        than in a callback of the form's dismissal: that ran after keys typed
+        right after enter (K j to move on), and took the sidebar back to it."""
         from feedtui.engine import TopicRefused
         from feedtui.topics.query import QueryError
         from feedtui.ui.screens.topic_form import TopicProblem
@@ -1023,18 +1028,18 @@ class MainScreen(Screen):
             message = str(error)
             field = error.field if isinstance(error, TopicRefused) else ""
             return TopicProblem(message[:1].upper() + message[1:], field)
+        self._show_saved(draft.name)
         return None
 
-    def _topic_saved(self, typed: str | None) -> None:
-        if typed:
-            name = self.engine.topic_name(typed)
-            self.on_state_changed()  # the registry, the retag of the topic, the sidebar
-            self._close_ask()
-            self.go_to_topic(name)
-            following = self.engine.state.is_following(name)
-            self.notify(f"Saved {name}" + ("" if following else f" — {self._key('topic.follow')} follows it"), markup=False)
-            if note := self.engine.override_note(name):
-                self.notify(note, severity="warning", markup=False)
+    def _show_saved(self, typed: str) -> None:
+        name = self.engine.topic_name(typed)
+        self.on_state_changed()  # the registry, the retag of the topic, the sidebar
+        self._close_ask()
+        self.go_to_topic(name)
+        following = self.engine.state.is_following(name)
+        self.notify(f"Saved {name}" + ("" if following else f" — {self._key('topic.follow')} follows it"), markup=False)
+        if note := self.engine.override_note(name):
+            self.notify(note, severity="warning", markup=False)
 
     def _close_ask(self) -> None:
         self.query_one("#ask", Input).display = False
@@ -1194,7 +1199,7 @@ class MainScreen(Screen):
         for index in indexes:
             if not library.is_read(self._cards.positions[index]):  # type: ignore[union-attr]
                 paper_list.go_to(index)
-                paper_list.focus()
+                self._focus(paper_list)
                 return True
         return False
 
@@ -1284,7 +1289,7 @@ class MainScreen(Screen):
         self._asked_from_sidebar = self.query_one(TopicList).has_focus
         ask.display = True
         ask.value = self.ask_question
-        ask.focus()
+        self._focus(ask)
 
     @on(Input.Submitted, "#ask")
     def on_ask_submitted(self, event: Input.Submitted) -> None:
@@ -1295,7 +1300,7 @@ class MainScreen(Screen):
         self.ask_question = question
         self.ask(question)
         # Keys typed while the answer is looked for move in the list, not into the question.
-        self.query_one(PaperList).focus()
+        self._focus(self.query_one(PaperList))
 
     @work(exclusive=True, group="ask")
     async def ask(self, question: str, keep: str | None = None) -> None:
@@ -1342,7 +1347,7 @@ class MainScreen(Screen):
         paper_list = self.query_one(PaperList)
         paper_list.empty_message = _ask_empty_message(question, len(matched) - len(positions), show_all_key)
         paper_list.set_source(self._cards, keep=keep)
-        paper_list.focus()
+        self._focus(paper_list)
 
     def _topic_index(self, name: str) -> asyncio.Future[SearchIndex]:
         """The topic's search index: the one kept, or the one being built, or a
@@ -1399,14 +1404,14 @@ class MainScreen(Screen):
             if self.current:
                 self.show_topic(self.current, keep=self._cursor_id(), focus_list=not to_sidebar)
             if to_sidebar:
-                self.query_one(TopicList).focus()
+                self._focus(self.query_one(TopicList))
             return
         filter_input = self.query_one("#topic-filter", Input)
         topic_list = self.query_one(TopicList)
         if filter_input.has_focus or (filter_input.value and topic_list.has_focus):
             # Clears the filter (as its empty message says), or leaves an empty one.
             filter_input.value = ""
-            topic_list.focus()
+            self._focus(topic_list)
             return
         self._jump_back()
 
@@ -1441,13 +1446,20 @@ class MainScreen(Screen):
             self.action_focus_list()
 
     def action_focus_list(self) -> None:
-        self.query_one(PaperList).focus()
+        self._focus(self.query_one(PaperList))
+
+    def _focus(self, widget: Widget) -> None:
+        """Give `widget` the focus now. Widget.focus() waits for the app's next
+        turn, so the key queued behind the one that moved the focus (K j typed
+        fast, or held up while a topic was saved) went to the widget focused
+        before: j moved the list, not the sidebar."""
+        self.set_focus(widget)
 
     def action_focus_sidebar(self) -> None:
-        self.query_one(TopicList).focus()
+        self._focus(self.query_one(TopicList))
 
     def action_filter_topics(self) -> None:
-        self.query_one("#topic-filter", Input).focus()
+        self._focus(self.query_one("#topic-filter", Input))
 
     # -- refresh -------------------------------------------------------------------------
 

@@ -64,6 +64,10 @@ class TopicFormScreen(ModalScreen[str | None]):
         # lost on a pushed screen and the query went into the name.
         Binding("tab", "app.focus_next", "Next field", show=False, priority=True, id="topic_form.next"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="topic_form.previous"),
+        # Priority too: the topic is saved and shown as enter comes, so keys
+        # typed straight after it (K j to move on) reach the reader, where they
+        # went into the field of a form about to close.
+        Binding("enter", "enter", "Save", show=False, priority=True, id="topic_form.save"),
     ]
 
     def __init__(self, title: str, submit: Callable[[TopicDraft], TopicProblem | None], draft: TopicDraft | None = None, *, name_fixed: str = "") -> None:
@@ -136,6 +140,13 @@ class TopicFormScreen(ModalScreen[str | None]):
             self.call_after_refresh(error.scroll_visible, animate=False)
         else:
             self.dismiss(draft.name)
+
+    def action_enter(self) -> None:
+        """Enter presses the button that has the focus; anywhere else it saves."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+        else:
+            self.save()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

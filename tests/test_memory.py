@@ -12,14 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from werkzeug import Response
 
 import feedtui.engine as engine_module
 from feedtui.config import Config
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector, _malloc_trim, gc_paused, give_back_freed_memory
 from feedtui.model import TopicDefinition
-from tests.test_refresh_match_rows import rss as feed_rss
+from tests.test_refresh_match_rows import rss as feed_rss, serve
 
 
 @pytest.fixture(autouse=True)
@@ -243,19 +242,11 @@ def test_freed_memory_goes_back_to_the_system():
     assert left < grown / 10
 
 
-def serve_feed(httpserver, name: str, count: int) -> str:
-    body = feed_rss(name, count)
-    httpserver.expect_request(f"/{name}.xml").respond_with_handler(
-        lambda request: Response(body, headers={"Content-Type": "application/rss+xml"})
-    )
-    return httpserver.url_for(f"/{name}.xml")
-
-
 async def test_a_refresh_and_a_prune_give_back_what_they_read(tmp_path, httpserver, monkeypatch):
     config = Config()
     config.settings.auto_refresh = False
     engine = Engine(config, tmp_path / "data", background_writes=False)
-    engine.add_topic("Alpha", TopicDefinition(feeds=(serve_feed(httpserver, "alpha", 40),)))
+    engine.add_topic("Alpha", TopicDefinition(feeds=(serve(httpserver, "/alpha.xml", feed_rss("alpha", 40)),)))
     engine.follow("Alpha")
     papers_files = engine.cache.papers_dir
     trimmed_with: list[int] = []  # the week files on disk at each trim

@@ -177,7 +177,7 @@ def test_a_new_matcher_recomputes_every_topic_from_the_cache(refreshed, capsys, 
     capsys.readouterr()
     assert cli("topics", "--json") == 0
     before = {t["name"]: (t["papers"], t["unread"]) for t in json.loads(capsys.readouterr().out)}
-    monkeypatch.setattr("feedtui.topics.tagging.MATCHER_VERSION", "a later matcher")
+    monkeypatch.setattr("feedtui.topics.registry.MATCHER_VERSION", "a later matcher")
     assert cli("topics", "--json") == 0
     after = {t["name"]: (t["papers"], t["unread"]) for t in json.loads(capsys.readouterr().out)}
     assert after == before

@@ -18,6 +18,11 @@ from feedtui.topics.query import Query, QueryError, category_query, combine_all,
 # How many of the topics an ambiguous name begins are named; the others are counted.
 AMBIGUOUS_LISTED = 6
 
+# The version of local matching (the query's evaluation, `topics.tagging`'s
+# gates): bump it when matching changes meaning, so that every topic's
+# signature changes and stored tags are recomputed.
+MATCHER_VERSION = "1"
+
 
 @dataclass(frozen=True, slots=True)
 class CompiledTopic:
@@ -102,8 +107,6 @@ def user_topic(name: str, document: dict) -> Topic:
 
 def definition_signature(definition: TopicDefinition) -> str:
     """Changes whenever what the topic matches could change."""
-    from feedtui.topics.tagging import MATCHER_VERSION
-
     text = "\x1f".join(
         [MATCHER_VERSION, definition.query, " ".join(definition.categories), " ".join(definition.feeds)]
     )

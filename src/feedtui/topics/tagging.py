@@ -31,10 +31,7 @@ from pathlib import Path
 
 from feedtui.model import Paper
 from feedtui.topics.query import And, AndNot, MatchDoc, Or, Query, Term, compile_query
-from feedtui.topics.registry import TopicEntry
-
-# Bump when local matching changes meaning, so stored tags are recomputed.
-MATCHER_VERSION = "1"
+from feedtui.topics.registry import MATCHER_VERSION, TopicEntry
 
 
 def normalise_feed_url(url: str) -> str:

@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from feedtui.config import OPTIONS, toml_value, default_value  # noqa: E402
-from feedtui.ui.screens.help import all_bindings, grouped, key_labels  # noqa: E402
+from feedtui.ui.bindings import all_bindings  # noqa: E402
+from feedtui.ui.keymap import key_labels  # noqa: E402
+from feedtui.ui.screens.help import grouped  # noqa: E402
 
 README = ROOT / "README.md"
 

@@ -33,7 +33,7 @@ def test_the_generated_tables_are_up_to_date():
 
 
 def test_every_binding_id_and_every_config_key_is_in_the_readme():
-    from feedtui.ui.screens.help import all_bindings
+    from feedtui.ui.bindings import all_bindings
 
     for binding in all_bindings():
         assert f"`{binding.id}`" in README, binding.id
@@ -97,7 +97,7 @@ def test_every_command_in_the_readme_parses():
 def test_the_toml_examples_load_without_a_problem(tmp_path):
     from textual.theme import BUILTIN_THEMES
 
-    from feedtui.ui.screens.help import keymap_scopes
+    from feedtui.ui.bindings import keymap_scopes
 
     examples = blocks("toml")
     assert len(examples) >= 2

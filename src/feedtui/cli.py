@@ -492,7 +492,7 @@ def _check_config(path, named_by: str = "") -> int:
     from textual.theme import BUILTIN_THEMES
 
     from feedtui.config import check_ui_settings, in_file_order
-    from feedtui.ui.screens.help import keymap_scopes
+    from feedtui.ui.bindings import keymap_scopes
 
     if named_by and not path.exists():
         print(f"{path}: no config file there ({named_by} names it)", file=sys.stderr)

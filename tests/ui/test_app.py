@@ -2243,6 +2243,7 @@ async def test_the_palette_offers_the_actions_of_the_screen_it_was_opened_on(mak
 async def test_the_palette_offers_undo_with_its_key_and_quit_and_help_once(make_engine):
     """The README says the palette lists every action, but it had no Undo:
     the App's own keys were left out of it."""
+    from feedtui.ui.bindings import all_bindings
     from feedtui.ui.screens.help import HelpScreen
     from feedtui.ui.screens.welcome import WelcomeScreen
 
@@ -2267,7 +2268,7 @@ async def test_the_palette_offers_undo_with_its_key_and_quit_and_help_once(make_
             assert titles.count("Undo") == titles.count("Quit") == titles.count("Help: every key") == 1
             assert "Help" not in titles
         # Not where ctrl+z does nothing; and the welcome's own help and quit keys are offered once too.
-        assert "Undo" not in [c.title for c in app.get_system_commands(HelpScreen())]
+        assert "Undo" not in [c.title for c in app.get_system_commands(HelpScreen(all_bindings()))]
         titles = [c.title for c in app.get_system_commands(WelcomeScreen([]))]
         assert "Undo" not in titles and "Help" not in titles and titles.count("Quit") == 1
 

@@ -15,7 +15,9 @@ from feedtui.config import load_config
 from feedtui.engine import Engine
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
-from feedtui.ui.screens.help import GROUPS, HelpScreen, all_bindings, binding_sources, key_label, key_labels
+from feedtui.ui.bindings import all_bindings, binding_sources
+from feedtui.ui.keymap import key_label, key_labels
+from feedtui.ui.screens.help import GROUPS, HelpScreen
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader

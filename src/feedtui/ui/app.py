@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector
 from feedtui.settings import Settings
+from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
@@ -31,11 +32,7 @@ def screenshot_directory() -> Path:
 class FeedtuiApp(App):
     TITLE = "feedtui"
     CSS_PATH = stylesheets()
-    BINDINGS = [
-        Binding("q", "quit", "Quit", id="app.quit"),
-        Binding("question_mark", "help", "Help", id="app.help"),
-        Binding("ctrl+z", "undo", "Undo", show=False, id="app.undo"),
-    ]
+    BINDINGS = APP_BINDINGS
 
     def __init__(self, engine: Engine) -> None:
         super().__init__()
@@ -59,7 +56,7 @@ class FeedtuiApp(App):
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
         from feedtui.config import check_ui_settings
-        from feedtui.ui.screens.help import keymap_scopes
+        from feedtui.ui.bindings import keymap_scopes
 
         # The scopes import every screen (12 ms before the first frame); with no
         # [keymap] there is nothing to check against them.
@@ -157,9 +154,10 @@ class FeedtuiApp(App):
             self.screen.render_paper()  # its read and starred marks
 
     def action_help(self) -> None:
+        from feedtui.ui.bindings import all_bindings
         from feedtui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.engine.settings.keymap))
+        self.push_screen(HelpScreen(all_bindings(), self.engine.settings.keymap))
 
     def save_screen_picture(self) -> None:
         """The palette's Screenshot: an SVG of the screen, saved where it can
@@ -196,7 +194,7 @@ class FeedtuiApp(App):
     def get_system_commands(self, screen):
         from textual.actions import parse as parse_action
 
-        from feedtui.ui.screens.help import key_labels, mapped
+        from feedtui.ui.keymap import key_labels, mapped
 
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":  # Textual's saves to ~/Downloads, failing where there is none

@@ -127,7 +127,7 @@ class DetailScreen(Screen):
         widget.update(authors)
 
     def _all_authors_key(self) -> str:
-        from feedtui.ui.screens.help import key_hint
+        from feedtui.ui.keymap import key_hint
 
         return key_hint("detail.all_authors", self.engine.settings.keymap, self.BINDINGS)
 

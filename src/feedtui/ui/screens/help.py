@@ -1,13 +1,12 @@
 """`?`: every key, grouped, as the keymap currently has it.
 
-Also the one list of where feedtui defines keys (`binding_sources`), which the
-config check, the command palette and the README's key table read too.
+The screen is given the bindings to show (`ui.bindings.all_bindings`): it
+cannot look them up itself, as that list reads the help's own bindings too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
@@ -15,9 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+
+from feedtui.ui.keymap import mapped
 
 # Help groups, by the first part of a binding id, in the order shown.
 GROUPS = {
@@ -33,103 +33,6 @@ GROUPS = {
     "topic_form": "Adding or editing a topic (a, E)",
     "confirm": "Questions (D asks before removing)",
 }
-
-
-def binding_sources() -> dict[str, list[Binding]]:
-    """Each class that defines feedtui's keys, by a short name, with its bindings."""
-    from feedtui.ui.app import FeedtuiApp
-    from feedtui.ui.screens.detail import DetailScreen
-    from feedtui.ui.screens.main import MainScreen
-    from feedtui.ui.screens.pick_topic import PickTopicScreen
-    from feedtui.ui.screens.topic_form import ConfirmScreen, TopicFormScreen
-    from feedtui.ui.screens.welcome import WelcomeScreen
-    from feedtui.ui.widgets.paper_list import PaperList
-    from feedtui.ui.widgets.topic_list import TopicList
-
-    classes = {
-        "app": FeedtuiApp,
-        "main": MainScreen,
-        "topic_list": TopicList,
-        "paper_list": PaperList,
-        "detail": DetailScreen,
-        "help": HelpScreen,
-        "welcome": WelcomeScreen,
-        "pick": PickTopicScreen,
-        "topic_form": TopicFormScreen,
-        "confirm": ConfirmScreen,
-    }
-    return {name: [b for b in cls.BINDINGS if isinstance(b, Binding)] for name, cls in classes.items()}
-
-
-def all_bindings() -> list[Binding]:
-    """Every binding with an id, once each, in the order the classes list them.
-    Bindings sharing an id (one key whose action follows the state: f is
-    Follow or Unfollow) are one, described as both ("Follow / Unfollow")."""
-    seen: dict[str, Binding] = {}
-    for bindings in binding_sources().values():
-        for binding in bindings:
-            if not binding.id:
-                continue
-            first = seen.setdefault(binding.id, binding)
-            if first is not binding and binding.description not in first.description.split(" / "):
-                seen[binding.id] = replace(first, description=f"{first.description} / {binding.description}")
-    return list(seen.values())
-
-
-def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
-    """The sets of bindings active at the same time, as (id, default keys),
-    the App's first and the focused widget's last, the reverse of the order
-    in which Textual looks for a key's binding: a key given twice inside one
-    of them hides one of the two bindings. The
-    App's bindings do not run on a dialog (a modal screen; the welcome binds
-    help and quit again itself), so they are not counted there."""
-    sources = binding_sources()
-    together = {
-        "the topic sidebar": ("app", "main", "topic_list"),
-        "the paper list": ("app", "main", "paper_list"),
-        "the detail view": ("app", "detail"),
-        "the help": ("help",),
-        "the welcome screen": ("welcome",),
-        "the topic chooser": ("pick",),
-        "the topic form": ("topic_form",),
-        "a question": ("confirm",),
-    }
-    return {
-        place: list(dict.fromkeys((b.id, b.key) for name in names for b in sources[name] if b.id))
-        for place, names in together.items()
-    }
-
-
-def mapped(binding: Binding, keymap: Mapping[str, str]) -> Binding:
-    """The binding with the keys the keymap gives it."""
-    keys = keymap.get(binding.id or "")
-    return binding.with_key(keys, None) if keys else binding
-
-
-def key_hint(binding_id: str, keymap: Mapping[str, str], bindings: Iterable[Binding | tuple]) -> str:
-    """The first key of a binding (found among `bindings`), after the keymap,
-    for hints written in sentences: "f follows it", "ctrl+z to undo" (spelled
-    out, not `^z`)."""
-    keys = keymap.get(binding_id) or next(
-        b.key for b in bindings if isinstance(b, Binding) and b.id == binding_id
-    )
-    first = keys.split(",")[0].strip()
-    return first if "+" in first else key_label(first)
-
-
-def key_label(key: str) -> str:
-    """One key as the footer shows it: `ctrl+f` → `^f`, `question_mark` → `?`."""
-    *modifiers, name = key.strip().split("+")
-    name = format_key(name)
-    if "ctrl" in modifiers:
-        modifiers.remove("ctrl")
-        name = f"^{name}"
-    return "+".join([*modifiers, name])
-
-
-def key_labels(keys: str) -> list[str]:
-    """Every key of a binding (`j,down` → [`j`, `↓`])."""
-    return [key_label(key) for key in keys.split(",") if key.strip()]
 
 
 def grouped(bindings: list[Binding]) -> list[tuple[str, list[Binding]]]:
@@ -192,8 +95,9 @@ class HelpScreen(ModalScreen[None]):
         Binding("G,end", "scroll_to_bottom", "Go to the end", show=False, id="help.bottom"),
     ]
 
-    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+    def __init__(self, bindings: Iterable[Binding], keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
+        self.bindings = list(bindings)
         self.keymap = dict(keymap or {})
 
     def compose(self) -> ComposeResult:
@@ -202,7 +106,7 @@ class HelpScreen(ModalScreen[None]):
         yield Footer(compact=True)
 
     def shown_bindings(self) -> list[Binding]:
-        return [mapped(binding, self.keymap) for binding in all_bindings()]
+        return [mapped(binding, self.keymap) for binding in self.bindings]
 
     def keys_text(self, binding: Binding) -> str:
         """The binding's keys, each as the footer shows it."""

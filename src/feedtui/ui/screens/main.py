@@ -729,7 +729,7 @@ class MainScreen(Screen):
 
     def _key(self, binding_id: str) -> str:
         """The key that does a binding here, keymap included, for hints in sentences."""
-        from feedtui.ui.screens.help import key_hint
+        from feedtui.ui.keymap import key_hint
 
         hint = self._key_hints.get(binding_id)
         if hint is None:

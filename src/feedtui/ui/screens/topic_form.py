@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from feedtui.model import TopicDefinition
-from feedtui.ui.screens.help import key_hint
+from feedtui.ui.keymap import key_hint
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, SelectionList, Static
 
-from feedtui.ui.screens.help import key_hint
+from feedtui.ui.keymap import key_hint
 
 # Kept short: on an 80x24 terminal the topics below must still show ten rows
 # or so. Every key is on `?` and in the footer once the reader is open.

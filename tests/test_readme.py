@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from feedtui.cli import build_parser, main
-from feedtui.config import OPTIONS, check_ui_settings, load_config
+from feedtui.config import OPTIONS, load_config
+from feedtui.ui.keymap_check import check_ui_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -491,8 +491,9 @@ def _check_config(path, named_by: str = "") -> int:
     its absence is a problem (a typo), not a first run."""
     from textual.theme import BUILTIN_THEMES
 
-    from feedtui.config import check_ui_settings, in_file_order
+    from feedtui.config import in_file_order
     from feedtui.ui.bindings import keymap_scopes
+    from feedtui.ui.keymap_check import check_ui_settings
 
     if named_by and not path.exists():
         print(f"{path}: no config file there ({named_by} names it)", file=sys.stderr)

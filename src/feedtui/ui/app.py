@@ -55,8 +55,8 @@ class FeedtuiApp(App):
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
-        from feedtui.config import check_ui_settings
         from feedtui.ui.bindings import keymap_scopes
+        from feedtui.ui.keymap_check import check_ui_settings
 
         # The scopes import every screen (12 ms before the first frame); with no
         # [keymap] there is nothing to check against them.

@@ -50,7 +50,7 @@ def figure(times: list[float]) -> str:
 
 def generated_papers(feeds: int, entries: int) -> list:
     from bench.feeds import FeedSetSpec, render_feed
-    from feedtui.sources.parse import parse_feed
+    from feedtui.sources.parse.route import parse_feed
 
     spec = FeedSetSpec(feeds, entries, 1, NOW)
     return [p for index in range(feeds) for p in parse_feed(render_feed(spec, index), "bench", now=NOW).papers]

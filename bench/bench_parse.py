@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 import feedparser  # noqa: E402
 
-from feedtui.sources import parse_text  # noqa: E402
-from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser  # noqa: E402
+from feedtui.sources.parse import text as parse_text  # noqa: E402
+from feedtui.sources.parse.route import parse_feed, parse_feed_with_feedparser  # noqa: E402
 
 NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
 

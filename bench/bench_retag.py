@@ -44,7 +44,7 @@ from bench.feeds import FeedSetSpec, render_feed  # noqa: E402
 from feedtui.config import load_config  # noqa: E402
 from feedtui.engine import Engine  # noqa: E402
 from feedtui.model import TopicDefinition  # noqa: E402
-from feedtui.sources.parse import parse_feed  # noqa: E402
+from feedtui.sources.parse.route import parse_feed  # noqa: E402
 from feedtui.store.match import read_match_rows  # noqa: E402
 from feedtui.topics.tagging import MATCH_ROWS_VERSION, build_matchers, tag_documents, tag_match_rows  # noqa: E402
 

@@ -206,7 +206,7 @@ def env() -> dict[str, str]:
 RESTART = """\
 import asyncio, sys
 from pathlib import Path
-import feedtui.refresh, feedtui.sources.parse
+import feedtui.refresh, feedtui.sources.parse.route
 from feedtui.config import load_config
 from feedtui.engine import Engine
 engine = Engine(load_config(Path(sys.argv[1])), Path(sys.argv[2]))

@@ -824,7 +824,7 @@ def _cmd_unfollow(engine, args) -> int:
 def _only_paper_ids(texts: list[str]) -> None:
     """Raise a UsageError naming what is not a paper id at all (`1234`, ""):
     "not in the cache (refresh first)" would send the user the wrong way."""
-    from feedtui.sources.parse_ids import is_paper_id
+    from feedtui.sources.parse.ids import is_paper_id
 
     if wrong := [text for text in texts if not is_paper_id(text)]:
         named = ", ".join(repr(text) for text in dict.fromkeys(wrong))

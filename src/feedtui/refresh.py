@@ -370,7 +370,7 @@ class Parser:
                 parse_and_tag,
                 initializer=register_topics,
                 initargs=(self.token, topic_specs(self.topics)),
-                preload=["feedtui.sources.parse", "feedtui.topics.tagging"],
+                preload=["feedtui.sources.parse.route", "feedtui.topics.tagging"],
             )
         return self.pool
 

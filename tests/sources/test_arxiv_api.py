@@ -21,7 +21,7 @@ from feedtui.sources.arxiv_api import (
 )
 from feedtui.sources.base import FeedError, ParsedFeed, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.sources.parse import parse_feed
+from feedtui.sources.parse.route import parse_feed
 
 UTC = timezone.utc
 NEWEST = datetime(2026, 9, 1, 12, 0, tzinfo=UTC)

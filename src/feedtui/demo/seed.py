@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from feedtui.demo import demo_epoch, demo_files
 from feedtui.model import Paper, utcnow
-from feedtui.sources.parse import parse_feed
+from feedtui.sources.parse.route import parse_feed
 
 SEED_VERSION = 1
 DEMO_FOLLOWS = (

@@ -35,8 +35,8 @@ from datetime import datetime
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from feedtui.model import Paper, shown_title
-from feedtui.sources.parse_ids import first_version_month
-from feedtui.sources.parse_text import NAME_SUFFIXES
+from feedtui.sources.parse.ids import first_version_month
+from feedtui.sources.parse.text import NAME_SUFFIXES
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.links import safe_link
 

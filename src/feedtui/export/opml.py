@@ -37,7 +37,7 @@ Import (newsboat, nom, Thunderbird, any reader):
   with a warning. Names pass through `clean_line` (no control characters).
 - a file that is not UTF-8 and says nothing of its encoding (no byte order
   mark, no `encoding=`), as older readers wrote them, is read as
-  windows-1252 with a warning, as feeds are (sources/parse_document.py) and
+  windows-1252 with a warning, as feeds are (sources/parse/document.py) and
   as feedparser does; XML would read it as UTF-8 and stop at the first accent.
 
 A newsboat `urls` file (one `URL "tag" "~Title"` a line, `# comments`)
@@ -66,7 +66,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from feedtui.model import Topic, TopicDefinition, utcnow
-from feedtui.sources.parse_document import codec_name, declared_encoding, is_utf8, leading_instructions_say_utf8, read_as
+from feedtui.sources.parse.document import codec_name, declared_encoding, is_utf8, leading_instructions_say_utf8, read_as
 from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.names import fit_name

@@ -39,7 +39,7 @@ import orjson
 from feedtui import __version__
 from feedtui.engine import check_definition
 from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
-from feedtui.sources.parse_ids import WEB_PREFIX
+from feedtui.sources.parse.ids import WEB_PREFIX
 from feedtui.store.shapes import is_iso_time
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.sanitize import clean_line, strip_controls
@@ -54,7 +54,7 @@ MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
 # The time each table's documents carry (a read mark's `at`, a follow's `since`):
 # nothing reads it back, so one that is missing is let be, but not one that is wrong.
 _TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at"}
-_WEB_KEY = re.compile(re.escape(WEB_PREFIX) + "[0-9a-f]+")  # what parse_ids.web_key makes
+_WEB_KEY = re.compile(re.escape(WEB_PREFIX) + "[0-9a-f]+")  # what sources.parse.ids.web_key makes
 
 
 def machine_pref(key: str) -> bool:

@@ -335,7 +335,7 @@ def parse_and_tag(
     {paper id: topic names}, {paper id: normalised texts}). Tags of papers that
     merge with others later are recomputed by the caller; the texts are for
     their match rows (`MatchRows`)."""
-    from feedtui.sources.parse import parse_feed
+    from feedtui.sources.parse.route import parse_feed
 
     feed = parse_feed(data, url, content_type, now=now, base=base)
     texts: dict[str, tuple[str, ...]] = {}

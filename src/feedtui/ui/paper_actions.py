@@ -16,7 +16,7 @@ from functools import partial
 from textual.app import App, SuspendNotSupported
 
 from feedtui.model import Paper, shown_title
-from feedtui.sources.parse_text import cut
+from feedtui.sources.parse.text import cut
 from feedtui.text.links import safe_link, shown_link
 from feedtui.ui.services import LinkRefused, NoBrowser, runs_in_terminal
 

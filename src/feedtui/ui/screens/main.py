@@ -30,7 +30,7 @@ from feedtui.engine import Engine, RefreshProgress
 from feedtui.memory import gc_paused
 from feedtui.model import shown_title
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
-from feedtui.sources.parse_text import cut
+from feedtui.sources.parse.text import cut
 from feedtui.store.codec import C_SHARD, C_TITLE
 from feedtui.topics.momentum import Momentum, sort_trending
 from feedtui.topics.names import is_reading_list_name

@@ -11,16 +11,16 @@ import pytest
 
 from feedtui.model import Author, Paper
 from feedtui.sources.base import FeedError
-from feedtui.sources.parse import parse_feed
-from feedtui.sources.parse_ids import web_key
-from feedtui.sources.parse_text import MAX_AUTHORS
+from feedtui.sources.parse.ids import web_key
+from feedtui.sources.parse.route import parse_feed
+from feedtui.sources.parse.text import MAX_AUTHORS
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 
 from tests.arxiv_rss import Announcement, rss_feed
 from tests.atom import Entry
 
-FEEDS = Path(__file__).parent.parent / "data" / "feeds"
+FEEDS = Path(__file__).parents[2] / "data" / "feeds"
 UTC = timezone.utc
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 API_URL = "https://export.arxiv.org/api/query?search_query=cat:cs.DC&start=0&max_results=4"

@@ -5,9 +5,9 @@ Kinds: "arxiv-api" (export.arxiv.org/api/query responses), "arxiv-rss"
 "atom". A response that holds no feed raises FeedError with a message for the
 user; a feed with no entries is a feed.
 
-The route: `parse_document` settles the encoding and turns away what is not
+The route: `document` settles the encoding and turns away what is not
 XML (or is a web page). An arXiv API response is read by the fast path
-(`parse_arxiv_atom`, on expat); everything else — and an API response that is
+(`read_fast`, on expat); everything else — and an API response that is
 malformed or strays from the API's layout — by feedparser, which is lenient.
 When neither finds a feed, the error names the XML problem and where it is.
 
@@ -22,13 +22,13 @@ from xml.parsers.expat import ErrorString
 
 from feedtui.model import UTC, utcnow
 from feedtui.sources.base import FeedError, ParsedFeed
-from feedtui.sources.parse_api_fp import api_feed
-from feedtui.sources.parse_api_records import build_api_feed
-from feedtui.sources.parse_arxiv_atom import NotApiLayout, may_be_api_response, read_api_feed
-from feedtui.sources.parse_arxiv_rss import arxiv_listing_feed
-from feedtui.sources.parse_document import Document, prepare
-from feedtui.sources.parse_feedparser import run, xml_error_text
-from feedtui.sources.parse_generic import generic_feed
+from feedtui.sources.parse.build_api import build_api_feed
+from feedtui.sources.parse.build_arxiv_rss import arxiv_listing_feed
+from feedtui.sources.parse.build_generic import generic_feed
+from feedtui.sources.parse.document import Document, prepare
+from feedtui.sources.parse.read_fast import NotApiLayout, may_be_api_response, read_api_feed
+from feedtui.sources.parse.read_feedparser import run, xml_error_text
+from feedtui.sources.parse.read_feedparser_api import api_feed
 
 
 def parse_feed(

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser
-from feedtui.sources.parse_arxiv_atom import NotApiLayout, may_be_api_response, read_api_feed
-from feedtui.sources.parse_document import prepare
-from feedtui.sources.parse_text import MAX_AUTHORS
+from feedtui.sources.parse.document import prepare
+from feedtui.sources.parse.read_fast import NotApiLayout, may_be_api_response, read_api_feed
+from feedtui.sources.parse.route import parse_feed, parse_feed_with_feedparser
+from feedtui.sources.parse.text import MAX_AUTHORS
 
-FEEDS = Path(__file__).parent.parent / "data" / "feeds"
-REPO = Path(__file__).resolve().parents[2]
+FEEDS = Path(__file__).parents[2] / "data" / "feeds"
+REPO = Path(__file__).resolve().parents[3]
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=timezone.utc)
 URL = "https://export.arxiv.org/api/query?search_query=all:x"
 

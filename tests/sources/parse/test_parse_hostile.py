@@ -20,17 +20,17 @@ from hypothesis import strategies as st
 
 from feedtui.model import Author, Paper
 from feedtui.sources.base import FeedError, ParsedFeed
-from feedtui.sources.parse import parse_feed, parse_feed_with_feedparser
-from feedtui.sources.parse_arxiv_atom import read_api_feed
-from feedtui.sources.parse_document import MAX_ENTRIES
-from feedtui.sources.parse_ids import web_key
-from feedtui.sources.parse_text import MAX_ABSTRACT, MAX_AUTHORS, MAX_TITLE
+from feedtui.sources.parse.document import MAX_ENTRIES
+from feedtui.sources.parse.ids import web_key
+from feedtui.sources.parse.read_fast import read_api_feed
+from feedtui.sources.parse.route import parse_feed, parse_feed_with_feedparser
+from feedtui.sources.parse.text import MAX_ABSTRACT, MAX_AUTHORS, MAX_TITLE
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 
 from tests.joiners import stray_joiners
 
-FEEDS = Path(__file__).parent.parent / "data" / "feeds"
+FEEDS = Path(__file__).parents[2] / "data" / "feeds"
 UTC = timezone.utc
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 URL = "https://hostile.example/feed.xml"

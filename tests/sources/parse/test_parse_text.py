@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from feedtui.sources import parse_text
+from feedtui.sources.parse import text as parse_text
 from feedtui.text.latex import latex_to_unicode
 from feedtui.text.sanitize import clean_block, clean_line
 

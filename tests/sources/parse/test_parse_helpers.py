@@ -9,12 +9,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from feedtui.sources.base import FeedError
-from feedtui.sources.parse_arxiv_rss import _top_level_parts, split_creators
-from feedtui.sources.parse_dates import DateChecker, parse_datetime
-from feedtui.sources.parse_text import MAX_AUTHORS, MAX_NAME
-from feedtui.sources.parse_document import prepare
-from feedtui.sources.parse_ids import arxiv_id_from_reference, first_version_month, web_key
-from feedtui.sources.parse_links import http_url
+from feedtui.sources.parse.build_arxiv_rss import _top_level_parts, split_creators
+from feedtui.sources.parse.dates import DateChecker, parse_datetime
+from feedtui.sources.parse.document import prepare
+from feedtui.sources.parse.ids import arxiv_id_from_reference, first_version_month, web_key
+from feedtui.sources.parse.links import http_url
+from feedtui.sources.parse.text import MAX_AUTHORS, MAX_NAME
 
 UTC = timezone.utc
 

@@ -34,7 +34,7 @@ feed wrote it, so it stays the same wherever the feed moves.
 Dates: the entry's published date, else its updated date. An entry without
 either is dated at the fetch time and marked as an estimate (fetched again, it
 keeps the date it was first given: `Paper.merged_with`); implausible dates are
-handled by `parse_dates.DateChecker`.
+handled by `dates.DateChecker`.
 """
 
 from __future__ import annotations
@@ -44,17 +44,17 @@ from datetime import datetime
 from urllib.parse import urljoin
 
 from feedtui.model import Author, Paper
-from feedtui.sources import parse_text as text
 from feedtui.sources.base import ParsedFeed
-from feedtui.sources.parse_dates import DateChecker, from_struct_time, parse_datetime
-from feedtui.sources.parse_feedparser import MARKUP_TYPES, FeedparserResult, is_markup, string
-from feedtui.sources.parse_ids import (
+from feedtui.sources.parse import text
+from feedtui.sources.parse.dates import DateChecker, from_struct_time, parse_datetime
+from feedtui.sources.parse.ids import (
     arxiv_id_from_reference,
     estimated_first_version,
     months_after_issue,
     web_key,
 )
-from feedtui.sources.parse_links import http_url
+from feedtui.sources.parse.links import http_url
+from feedtui.sources.parse.read_feedparser import MARKUP_TYPES, FeedparserResult, is_markup, string
 
 
 # A URL that names its scheme (`https:`, `javascript:`) is not relative.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from feedtui.model import UTC
-from feedtui.sources.parse_text import entries
+from feedtui.sources.parse.text import entries
 
 EARLIEST = datetime(1991, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from feedtui.sources.parse_text import MAX_URL
+from feedtui.sources.parse.text import MAX_URL
 
 # feedparser turns `http:///host` into `http://host`; so does this module, so
 # both parsers keep the same links.

@@ -2,7 +2,7 @@
 
 feedparser spends about 0.6 ms on each arXiv entry; this reader needs a small
 fraction of that. It reads exactly the layout the arXiv API serves (see
-`parse_api_records`) and collects the same raw strings feedparser would hand
+`build_api`) and collects the same raw strings feedparser would hand
 over, including feedparser's small text rewrites (surrounding white space
 stripped; UTF-8 that was decoded as Latin-1 repaired in the fields feedparser
 repairs), so both paths build identical Papers.
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from feedtui.sources.parse_api_records import ApiAuthor, ApiEntry, ApiFeed, ApiLink, is_api_feed_id
-from feedtui.sources.parse_document import Document
+from feedtui.sources.parse.build_api import ApiAuthor, ApiEntry, ApiFeed, ApiLink, is_api_feed_id
+from feedtui.sources.parse.document import Document
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from feedtui.sources.parse_api_records import ApiAuthor, ApiEntry, ApiFeed, ApiLink
-from feedtui.sources.parse_feedparser import FeedparserResult, is_markup, string
+from feedtui.sources.parse.build_api import ApiAuthor, ApiEntry, ApiFeed, ApiLink
+from feedtui.sources.parse.read_feedparser import FeedparserResult, is_markup, string
 
 
 def api_feed(parsed: FeedparserResult) -> ApiFeed:

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from feedtui.model import Author, Paper
-from feedtui.sources import parse_text as text
 from feedtui.sources.base import ParsedFeed
-from feedtui.sources.parse_dates import DateChecker, parse_datetime
-from feedtui.sources.parse_ids import arxiv_id_from_reference
-from feedtui.sources.parse_links import http_url
+from feedtui.sources.parse import text
+from feedtui.sources.parse.dates import DateChecker, parse_datetime
+from feedtui.sources.parse.ids import arxiv_id_from_reference
+from feedtui.sources.parse.links import http_url
 
 API_FEED_ID_PREFIXES = (
     "http://arxiv.org/api/",

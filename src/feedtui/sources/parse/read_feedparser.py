@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from feedtui.sources.base import FeedError
-from feedtui.sources.parse_api_records import is_api_feed_id
+from feedtui.sources.parse.build_api import is_api_feed_id
 
 if TYPE_CHECKING:
     from feedparser.mixin import _FeedParserMixin

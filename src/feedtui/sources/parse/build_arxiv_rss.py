@@ -29,12 +29,12 @@ import re
 from datetime import datetime
 
 from feedtui.model import Author, Paper, split_arxiv_id
-from feedtui.sources import parse_text as text
 from feedtui.sources.base import ParsedFeed
-from feedtui.sources.parse_dates import DateChecker, parse_datetime
-from feedtui.sources.parse_feedparser import FeedparserResult, string
-from feedtui.sources.parse_ids import arxiv_id_from_reference, estimated_first_version, months_after_issue
-from feedtui.sources.parse_links import http_url
+from feedtui.sources.parse import text
+from feedtui.sources.parse.dates import DateChecker, parse_datetime
+from feedtui.sources.parse.ids import arxiv_id_from_reference, estimated_first_version, months_after_issue
+from feedtui.sources.parse.links import http_url
+from feedtui.sources.parse.read_feedparser import FeedparserResult, string
 
 _ANNOUNCEMENT = re.compile(
     r"^\s*arXiv:(?P<id>\S+)\s+Announce\s+Type:\s*(?P<type>[A-Za-z-]+)[ \t]*(?:\r?\n\s*Abstract:\s*)?",

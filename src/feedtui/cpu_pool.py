@@ -120,7 +120,7 @@ class CpuPool:
     def start(self) -> None:
         """Prepare this process (imports, the initializer) for the jobs to come,
         now, in a background thread. A refresh calls this while its requests
-        are out, so the preparation (0.1–0.3 s) overlaps the wait for the first
+        are out, so the preparation overlaps the wait for the first
         answer instead of following it. The workers are still forked by the
         first large job: a refresh of small bodies forks none."""
         if self._starter is None and not self._local_ready:

@@ -1,15 +1,14 @@
 """The `feedtui` command as a process: the collector around `cli.main`.
 
 Importing the app builds a few hundred thousand objects that live as long as
-the process, so no collections run while they are made (about 9 ms of every
-start, measured), and they are frozen as soon as the import is done: the
-youngest generation still counts all of them, so the first collections after
-the import would otherwise walk them all (about 20 ms, measured, in every
-command and at every start). For the same reason `main` is told that the
+the process, so no collections run while they are made, and they are frozen
+as soon as the import is done: the youngest generation still counts all of
+them, so the first collections after the import would otherwise walk them all,
+in every command and at every start. For the same reason `main` is told that the
 process ends after it: a one-shot command, which runs with the collector
 paused, freezes what it built before the pause ends. At the end everything
 still alive is frozen, so the interpreter's last collection at exit does not
-walk it (40–80 ms of a 0.6 s refresh of 304s). Files are closed and saved by
+walk it (a large part of a short command, such as a refresh of 304s). Files are closed and saved by
 then; nothing waits on the collector. Worker pools still shutting down are
 waited for, 2 s at most (see cpu_pool.finish_closing). SIGTERM and SIGHUP
 stop a command as Ctrl-C does (see quit_signals; the reader handles them

@@ -46,13 +46,11 @@ def give_back_freed_memory() -> None:
     """Hand the C heap's free pages back to the system (glibc's malloc_trim).
 
     A store rewrites whole weeks, and new papers dated over every week of a
-    40,000-paper cache make it read all of them: 200 papers took a process
-    from 90 to 576 MB, and once the store had dropped them it still held
-    558 MB (after a collection too), freed but kept by malloc for reuse, for
-    as long as the reader ran. Trimmed, it held 80 MB; the trim takes 0.2 to
-    1.5 ms (measured on 2 December, a throwaway script over a copy of the
-    bench's 40k cache). Where the C library has no malloc_trim (musl, macOS)
-    this does nothing."""
+    large cache make it read all of them: the process grows by hundreds of
+    megabytes, and once the store has dropped them malloc keeps nearly all of
+    it for reuse (a collection does not help), for as long as the reader runs.
+    The trim hands it back, and is cheap next to the store it follows. Where
+    the C library has no malloc_trim (musl, macOS) this does nothing."""
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
@@ -73,8 +71,8 @@ class IdleCollector:
 
     Python collects its oldest generation on its own now and then, and in the
     app that walks every card layout and Textual strip alive (tens of
-    thousands of small caches): a 100–250 ms freeze in the middle of scrolling,
-    measured over 1,000 `j` presses. Here the automatic full collections are
+    thousands of small caches): a freeze, long enough to see, in the middle
+    of scrolling. Here the automatic full collections are
     switched off (the young generations are collected as described below);
     the app calls `tick()` every second and the full collection
     runs once no key or mouse event came for `idle_s` — or, so memory stays
@@ -88,9 +86,9 @@ class IdleCollector:
     long painted, no key since) they are collected there, so the next key
     finds them empty. The youngest generation's threshold is raised to
     `young_threshold` while the app runs, so that a key's own allocations
-    (one to two thousand objects) rarely set a collection off. Measured
-    before: two collections of the youngest generation in every key's
-    processing and one of the middle generation (1.1–1.8 ms) every four.
+    (one to two thousand objects) rarely set a collection off: otherwise
+    collections of the youngest generation run inside every key's
+    processing, and one of the middle generation every few keys.
 
     Written for CPython's three-generation collector (3.11–3.13), whose
     thresholds and counts mean what is said here.
@@ -183,8 +181,7 @@ def _after_fork_in_child() -> None:
 
     What the parent built during its pause is frozen before collection comes
     back on: the young generation still counts all of it, so the child's first
-    allocation would otherwise walk it all, copying every page it touches
-    (0.29 s and 123 MB for two million objects, measured)."""
+    allocation would otherwise walk it all, copying every page it touches."""
     global _lock, _depth
     _lock = threading.Lock()
     if _depth and _was_enabled:

@@ -133,8 +133,8 @@ def index_terms(text: str) -> tuple[list[str], int]:
 
 def _has_cjk_word(words: list[str]) -> bool:
     """Whether a CJK run is in `words`. Only the few words outside ASCII are
-    looked at: searching a whole abstract for CJK took a fifth of an index's
-    build (an abstract with LaTeX is rarely pure ASCII)."""
+    looked at: searching a whole abstract for CJK was a large part of an
+    index's build (an abstract with LaTeX is rarely pure ASCII)."""
     return any(CJK_RUN.search(word) for word in words if not word.isascii())
 
 

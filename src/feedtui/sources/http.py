@@ -367,8 +367,8 @@ class Fetcher:
 class LazyTLSTransport(httpx.AsyncBaseTransport):
     """Routes http and https to two pools; the https one, with full certificate
     verification, is built on the first https request. Loading the CA bundle
-    costs 50–100 ms of CPU, which a refresh of plain-http feeds (or a test on
-    127.0.0.1) should not pay."""
+    costs CPU that a refresh of plain-http feeds (or a test on 127.0.0.1)
+    should not pay."""
 
     def __init__(self, limits: httpx.Limits) -> None:
         self._limits = limits
@@ -394,16 +394,17 @@ class ShardedTransport(httpx.AsyncBaseTransport):
 
     httpcore 1.0's pool re-examines every connection for every waiting request
     each time a request starts or ends (`_assign_requests_to_connections`, a
-    known quadratic cost: encode/httpcore#1035): 200 feed requests, 64 at a
-    time on one pool, cost 2.3 s of CPU where pools of 8 cost 0.4 s
-    (bench/bench_pool.py). Pools of at most SHARD_CONNECTIONS keep it small. A request goes to the pool with the
+    known quadratic cost: encode/httpcore#1035), which with many requests in
+    flight on one pool costs several times the CPU of small pools
+    (bench/bench_pool.py measures both). Pools of at most SHARD_CONNECTIONS
+    keep it small. A request goes to the pool with the
     fewest requests under way, so no pool is asked for more connections than
     it has while the limit as a whole is kept (the Fetcher's semaphores hold
     requests in flight to `limits.max_connections`)."""
 
     def __init__(self, limits: httpx.Limits, *, verify: bool = True) -> None:
         # One TLS context for every pool: each pool making its own would load
-        # the CA bundle once per pool (0.3 s for 8, on the event loop).
+        # the CA bundle once per pool, on the event loop.
         context = httpx.create_ssl_context(verify=verify)
         total = limits.max_connections or SHARD_CONNECTIONS
         count = max(1, -(-total // SHARD_CONNECTIONS))

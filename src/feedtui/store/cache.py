@@ -256,8 +256,8 @@ class PaperCache:
             by_shard.setdefault(shard, []).append(paper_id)
         found: dict[str, Paper] = {}
         # One pause for every shard: between two, the first collection would
-        # walk all of the shard just read (about 40 ms for a week of the bench's
-        # 40,000-paper cache), though reference counting frees it anyway.
+        # walk all of the shard just read, though reference counting frees it
+        # anyway.
         with gc_paused():
             for shard, ids in by_shard.items():
                 docs = self.read_shard_documents(shard)

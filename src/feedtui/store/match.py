@@ -4,7 +4,7 @@
 
 A row holds what tagging reads of a paper, already normalised (see
 `feedtui.topics.tagging.MatchRows`): retagging the whole cache after a topic is
-added reads these instead of the full documents, about 40% of the bytes and
+added reads these instead of the full documents: a fraction of the bytes, and
 none of the text normalisation.
 
 A match file is derived data and checks itself: it records the size and mtime

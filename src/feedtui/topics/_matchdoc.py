@@ -19,10 +19,10 @@ from feedtui.model import Paper, split_arxiv_id
 from feedtui.topics._text import PART_BREAK, joined_parts, normalised_text, tokens
 
 # How many substring searches a field answers before it builds its word set.
-# Building the set of a 1,200-character abstract costs about as much as 20
-# searches of it, and every later lookup is far cheaper. Measured with the
-# benchmark's papers and queries: with 8, tagging with 45 topics is as fast as
-# building every set at once, and tagging with one topic twice as fast.
+# Building the set of an abstract costs as much as many searches of it, and
+# every later lookup is far cheaper: a few searches first keep tagging with
+# one topic (a topic added) cheap, and tagging with every topic no slower than
+# building every set at once (bench/bench_retag.py times both).
 SEARCH_BUDGET = 8
 # What one phrase search (a regular expression) counts against that budget.
 _PHRASE_SEARCHES = 3

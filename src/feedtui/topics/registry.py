@@ -39,8 +39,7 @@ class TopicEntry:
 
     The query is parsed the first time it is asked for: a command or a start
     that never looks at most topics' queries (a refresh that gets 304s, the
-    reader until something is tagged) does not pay for parsing all of them
-    (about 1 ms each, 50 ms for the catalogue)."""
+    reader until something is tagged) does not pay for parsing all of them."""
 
     __slots__ = ("topic", "_compiled")
 

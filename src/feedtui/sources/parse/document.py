@@ -54,8 +54,8 @@ _SNIPPET_BYTES = 200
 _HTML = "not a feed: the response is HTML (a web page), not RSS or Atom"
 # Entries read from one document at most. Under the size limit a feed can
 # still hold hundreds of thousands of tiny entries, and each costs the parser
-# and the cache far more than its bytes (325,000 took feedparser 100 s and
-# 1.6 GB). Real feeds hold hundreds; an arXiv API page at most 2,000.
+# and the cache far more than its bytes: minutes and gigabytes for such a
+# feed. Real feeds hold hundreds; an arXiv API page at most 2,000.
 MAX_ENTRIES = 10_000
 _ENTRY_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:entry|item)[\s/>]")
 # What closes a document cut just before an entry, by its root's local name.

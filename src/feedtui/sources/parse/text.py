@@ -13,8 +13,8 @@ Limits (a hostile or broken feed must not make one paper huge):
 - every other field has a limit of its own, generous for real data.
 
 Speed: `sanitize.clean_line` / `clean_block` examine text character by
-character in Python, which costs about 0.3 ms for one abstract — more than the
-whole budget for parsing an arXiv entry. Nearly all feed text contains nothing
+character in Python, which costs more for one abstract than the fast path
+spends on a whole arXiv entry. Nearly all feed text contains nothing
 they would change except white space, so `line` and `block` first ask C-speed
 checks (`_is_plain`) whether the text holds anything sanitising acts on, and
 call the sanitiser only then; otherwise they fold the white space themselves,

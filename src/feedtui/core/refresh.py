@@ -30,7 +30,6 @@ from feedtui.store.tags import TagUpdate
 from feedtui.topics.tagging import MatchRows, Tagger, build_matchers, tag_papers
 
 if TYPE_CHECKING:
-    from feedtui.core.engine import Engine
     from feedtui.core.fetch import Activity, PlannedSource, SourceOutcome
 
 # What Engine.starred_arxiv_not_cached last found, for the cache and stars it saw.
@@ -66,7 +65,7 @@ class RefreshRun:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Refreshing,
         plans: Sequence[PlannedSource],
         report: RefreshReport,
         now: datetime,

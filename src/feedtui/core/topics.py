@@ -276,8 +276,8 @@ class TopicRules:
     def adding_topics(self) -> Iterator[None]:
         """Many add_topic calls (an import) as one change: each updates the
         registry in place, and state.json and the library take them all at the
-        end. Rebuilding the registry for each topic made an import of N topics
-        take N² time (5,200 feeds: nearly 2 minutes)."""
+        end: rebuilding the registry for each topic would make an import of N
+        topics take N² time."""
         self._topic_batch = {}
         try:
             yield

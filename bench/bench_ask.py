@@ -60,7 +60,7 @@ def cached_papers(root: Path, count: int, repeat: int) -> tuple[list, list[float
     import gc
 
     from feedtui.config import load_config
-    from feedtui.engine import open_engine
+    from feedtui.core.engine import open_engine
 
     engine = open_engine(load_config(root / "config.toml"), root / "data")
     engine.load_library()

@@ -45,8 +45,8 @@ def time_steps(root: Path) -> dict:
     import time
 
     from feedtui.config import load_config
-    from feedtui.engine import open_engine
-    from feedtui.library import Library
+    from feedtui.core.engine import open_engine
+    from feedtui.core.library import Library
 
     engine = open_engine(load_config(root / "config.toml"), root / "data")
     gc.disable()

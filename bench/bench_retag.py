@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.feeds import FeedSetSpec, render_feed  # noqa: E402
 from feedtui.config import load_config  # noqa: E402
-from feedtui.engine import Engine  # noqa: E402
+from feedtui.core.engine import Engine  # noqa: E402
 from feedtui.model import TopicDefinition  # noqa: E402
 from feedtui.sources.parse.route import parse_feed  # noqa: E402
 from feedtui.store.match import read_match_rows  # noqa: E402

@@ -36,7 +36,7 @@ LIST_TITLE = r"Latest papers \(\d[\d,]*\)"
 # row, Starred), and J moves the focus to the list.
 OPEN_KEYS = ("j",)
 FOCUS_LIST_KEYS = ("J",)
-# The paper cache's folder in the data directory (feedtui.engine opens it):
+# The paper cache's folder in the data directory (feedtui.core.engine opens it):
 # papers, card index, abstract heads, match rows and tags, as against the
 # small state file that holds follows and read marks.
 PAPER_CACHE = "cache"

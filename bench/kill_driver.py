@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
 
     config = Config()
     config.settings.auto_refresh = False

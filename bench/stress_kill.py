@@ -168,8 +168,7 @@ class Snapshot:
 def check_data_dir(data_dir: Path) -> tuple[Snapshot, list[str]]:
     """Open the data directory as the app does; (what it holds, what is wrong)."""
     from feedtui.config import Config
-    from feedtui.engine import Engine
-    from feedtui.store.codec import C_SHARD
+    from feedtui.core.engine import Engine
     from feedtui.store.match import read_match_rows
     from feedtui.topics.tagging import MATCH_ROWS_VERSION, MatchRows
 
@@ -184,11 +183,11 @@ def check_data_dir(data_dir: Path) -> tuple[Snapshot, list[str]]:
         if leftovers:
             failures.append(f"temporary files left after open: {leftovers}")
         documents: dict[str, dict] = {}
-        for shard in {row[C_SHARD] for row in library.rows}:
+        for shard in {row.shard for row in library.rows}:
             documents.update((pid, doc) for pid, doc in engine.cache.read_shard_documents(shard).items())
         for pid, row in zip(library.ids, library.rows):
-            if pid not in engine.cache.read_shard_documents(row[C_SHARD]):
-                failures.append(f"card {pid} points at week {row[C_SHARD]}, which does not hold it")
+            if pid not in engine.cache.read_shard_documents(row.shard):
+                failures.append(f"card {pid} points at week {row.shard}, which does not hold it")
         # A match file taken as current must say exactly what the week's documents say.
         for shard in engine.cache.shards():
             papers_path = engine.cache.papers_dir / f"{shard}.json"
@@ -262,7 +261,7 @@ class RefreshBench:
     def reset(self) -> None:
         """A fresh data directory with the topics set up and followed (durable before any kill)."""
         from feedtui.config import Config
-        from feedtui.engine import Engine
+        from feedtui.core.engine import Engine
         from feedtui.model import TopicDefinition
 
         shutil.rmtree(self.data_dir, ignore_errors=True)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from feedtui.config import Config  # noqa: E402
 from feedtui.demo import demo_epoch  # noqa: E402
-from feedtui.engine import open_engine  # noqa: E402
+from feedtui.core.engine import open_engine  # noqa: E402
 from feedtui.ui.app import FeedtuiApp  # noqa: E402
 from feedtui.ui.widgets.paper_list import PaperList  # noqa: E402
 

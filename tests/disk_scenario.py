@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 
 NEW_MARKS = [f"2611.{n:05d}" for n in range(90_001, 90_041)]

@@ -24,7 +24,7 @@ import pytest
 from bench.feeds import FeedSetSpec, render_feed
 from bench.server import FeedServer
 from feedtui.config import load_config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 
 from tests.atom import Entry, api_feed
@@ -206,9 +206,9 @@ def env() -> dict[str, str]:
 RESTART = """\
 import asyncio, sys
 from pathlib import Path
-import feedtui.refresh, feedtui.sources.parse.route
+import feedtui.core.fetch, feedtui.sources.parse.route
 from feedtui.config import load_config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 engine = Engine(load_config(Path(sys.argv[1])), Path(sys.argv[2]))
 engine.load_library()
 print("ready", flush=True)

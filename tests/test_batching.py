@@ -15,7 +15,7 @@ import pytest
 
 from feedtui.cli import main
 from feedtui.config import load_config
-from feedtui.engine import open_engine
+from feedtui.core.engine import open_engine
 from feedtui.model import TopicDefinition
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.query import parse_query

@@ -11,7 +11,7 @@ import pytest
 from feedtui import cli
 from feedtui.cli import json_text, main
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 
 from tests.factories import make_paper

@@ -12,7 +12,7 @@ import pytest
 
 from feedtui.cli import main
 from feedtui.config import load_config
-from feedtui.engine import open_engine
+from feedtui.core.engine import open_engine
 from feedtui.export.opml import FEEDTUI_NS
 
 from tests.arxiv_search import LoopbackArxiv, cli_against
@@ -193,7 +193,7 @@ def test_a_refresh_fetches_starred_arxiv_papers_the_cache_lacks_by_id(tmp_path, 
     ]
     arxiv = LoopbackArxiv(old)
     cli = cli_against(arxiv, tmp_path, httpserver, monkeypatch)
-    monkeypatch.setattr("feedtui.refresh.ID_BATCH", 2)
+    monkeypatch.setattr("feedtui.core.fetch.ID_BATCH", 2)
     at = {"at": "2026-09-01T00:00:00+00:00"}
     stars = dict.fromkeys(["2401.00042", "2401.00043", "hep-th/9901001", "2401.09999", "web:0123456789abcdef"], at)
     assert cli("import", "json", str(write_state(tmp_path, starred=stars))) == 0

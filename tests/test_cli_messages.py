@@ -108,7 +108,7 @@ def test_a_feed_url_stored_before_the_check_fails_in_words_and_is_never_echoed_r
     "unexpected error: ExceptionGroup(...)" for port 99999 and printed the
     URL's escape sequence to the terminal."""
     from feedtui.config import load_config
-    from feedtui.engine import open_engine
+    from feedtui.core.engine import open_engine
 
     engine = open_engine(load_config(env.tmp / "data-config.toml"), env.data, background_writes=False)
     engine.state.put_topic("Old lab", {"feeds": ["http://127.0.0.1:99999/x", "http://127.0.0.1:9/\x1b[31mred"]})

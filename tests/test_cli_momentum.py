@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from feedtui.cli import main
 from feedtui.config import load_config
-from feedtui.engine import open_engine
+from feedtui.core.engine import open_engine
 from feedtui.topics.catalogue import load_catalogue
 
 from tests.arxiv_rss import Announcement

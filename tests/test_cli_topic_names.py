@@ -195,7 +195,7 @@ def test_readers_whose_configs_spell_a_followed_topic_differently_never_rewrite_
 def test_opml_import_adds_its_topics_in_one_change_with_each_name_sorted_out(env, capsys, monkeypatch):
     """Each topic rebuilt the whole registry: 1,000 feeds took 3 s, 5,200 two
     minutes. Added in one change, the outcome is the same, topic by topic."""
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.store.state import TOPICS, StateStore
 
     assert env.run("topic", "add", "Mine", "--feed", "https://mine.example.org/feed") == 0

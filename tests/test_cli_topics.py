@@ -167,7 +167,7 @@ def test_tags_of_a_changed_catalogue_topic_are_recomputed_at_load(refreshed, cap
         replace(t, definition=TopicDefinition(query=changed)) if t.name == "Federated Learning" else t
         for t in load_catalogue()
     ]
-    monkeypatch.setattr("feedtui.engine.load_catalogue", lambda: upgraded)
+    monkeypatch.setattr("feedtui.core.topics.load_catalogue", lambda: upgraded)
     got = members(cli, capsys, "Federated Learning")
     assert set(got) == expected(cached, TopicDefinition(query=changed)) and got
 

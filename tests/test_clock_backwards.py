@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
-from feedtui.refresh import answered_key, plan_refresh
+from feedtui.core.fetch import answered_key, plan_refresh
 from feedtui.store.fetch_state import new_papers_key
 
 from tests.atom import Entry, api_feed

@@ -384,7 +384,7 @@ def test_config_topic_names_follow_the_rule_of_every_topic_name(tmp_path):
 
 
 def test_a_config_topic_replaces_the_catalogue_topic_of_its_name_case_aside(tmp_path):
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
 
     path = write(tmp_path, '[[topic]]\nname = "edge inference"\nquery = "ti:mine"\n')
     engine = Engine(load_config(path), tmp_path / "data")

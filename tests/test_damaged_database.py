@@ -17,10 +17,9 @@ import pytest
 
 from feedtui.cli import main
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 from feedtui.sources.base import Validators
-from feedtui.store.codec import C_SHARD
 
 from tests.factories import make_paper
 
@@ -258,7 +257,7 @@ def test_damaged_papers_are_set_aside_and_fetched_again(data, how):
     kept_copy(path, message)
     # The week's cards are gone with its papers: no card points at a missing paper.
     assert sorted(library.ids) == ["2611.00003"]
-    assert library.rows[library.pos["2611.00003"]][C_SHARD] == OTHER_WEEK
+    assert library.rows[library.pos["2611.00003"]].shard == OTHER_WEEK
     assert engine.paper("2611.00003") is not None
     # Validators are forgotten, so the next refresh does not get a 304 for them.
     assert engine.fetch_state.validators(FEED).empty
@@ -299,7 +298,7 @@ async def test_damage_found_while_storing_is_told_and_fetched_again(tmp_path, ht
     from datetime import datetime, timezone
 
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.model import TopicDefinition
     from feedtui.sources.base import Validators
 

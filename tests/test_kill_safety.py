@@ -10,7 +10,7 @@ import pytest
 
 from bench.stress_kill import Snapshot, check_data_dir, parse_driver_output, replay, run_marks_trials, run_refresh_trials
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.store.files import file_signature
 
 from tests.factories import make_paper

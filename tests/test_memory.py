@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import feedtui.engine as engine_module
+import feedtui.core.refresh as refresh_module
+import feedtui.core.upkeep as upkeep_module
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.memory import IdleCollector, _malloc_trim, gc_paused, give_back_freed_memory
 from feedtui.model import TopicDefinition
-from tests.test_refresh_match_rows import rss as feed_rss, serve
+from tests.core.test_refresh_match_rows import rss as feed_rss, serve
 
 
 @pytest.fixture(autouse=True)
@@ -250,7 +251,8 @@ async def test_a_refresh_and_a_prune_give_back_what_they_read(tmp_path, httpserv
     engine.follow("Alpha")
     papers_files = engine.cache.papers_dir
     trimmed_with: list[int] = []  # the week files on disk at each trim
-    monkeypatch.setattr(engine_module, "give_back_freed_memory", lambda: trimmed_with.append(len(list(papers_files.glob("*.json")))))
+    for module in (refresh_module, upkeep_module):  # the refresh's store, and the prune
+        monkeypatch.setattr(module, "give_back_freed_memory", lambda: trimmed_with.append(len(list(papers_files.glob("*.json")))))
 
     report = await engine.refresh()
     assert report.new_papers == 40

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 from tests.factories import make_paper
 from tests.held_feeds import held_feeds

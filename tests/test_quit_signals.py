@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.store.lock import DataDirLock
 from tests.held_feeds import held_api, paged_refresh_process
 from tests.test_terminal import SCRIPT, Tmux, sidebar_count

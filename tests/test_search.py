@@ -10,10 +10,10 @@ from datetime import datetime
 import pytest
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC
 from feedtui.search import SearchIndex, highlight_pattern, highlight_words, index_terms, query_terms, singular
-from feedtui.store.codec import C_SHARD, doc_search_texts, paper_from_doc, paper_to_doc
+from feedtui.store.codec import doc_search_texts, paper_from_doc, paper_to_doc
 
 from tests.factories import make_paper
 
@@ -326,7 +326,7 @@ def test_a_large_topics_index_is_built_by_workers_from_the_cache_files(tmp_path)
     library = engine.load_library()
     positions = [library.pos[p.id] for p in papers]
     lost = papers[5]
-    week = engine.cache.papers_file(library.rows[library.pos[lost.id]][C_SHARD])
+    week = engine.cache.papers_file(library.rows[library.pos[lost.id]].shard)
     data = json.loads(week.read_text())
     del data["papers"][lost.id]
     week.write_text(json.dumps(data))

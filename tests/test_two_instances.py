@@ -18,7 +18,7 @@ from bench.feeds import FeedSetSpec, render_feed
 from bench.server import FeedServer
 from feedtui.config import Config
 from feedtui.demo.seed import DEMO_FOLLOWS
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 from feedtui.store.lock import DataDirLock, LockTimeoutError
 from feedtui.store.state import StateStore
@@ -30,7 +30,7 @@ WRITER = """\
 import sys, time
 from pathlib import Path
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 data, prefix = Path(sys.argv[1]), sys.argv[2]
 engine = Engine(Config(), data)

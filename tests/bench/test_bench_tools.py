@@ -609,7 +609,7 @@ def test_newsboat_reloads_go_cold_then_all_304_on_the_third(tmp_path):
 
 def test_bench_library_times_each_step_on_a_real_cache(tmp_path):
     from feedtui.config import load_config
-    from feedtui.engine import open_engine
+    from feedtui.core.engine import open_engine
     from feedtui.model import TopicDefinition
     from tests.factories import make_paper
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from feedtui.config import load_config
-from feedtui.engine import open_engine
+from feedtui.core.engine import open_engine
 from feedtui.export.state_json import export_state, import_state
 from feedtui.model import TopicDefinition
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 from email.utils import format_datetime
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition, utcnow
 
 # What the arXiv API answers, with HTTP 200, to a query it cannot read.

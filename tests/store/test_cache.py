@@ -5,7 +5,7 @@ import os
 import pytest
 
 from feedtui.store.cache import PaperCache
-from feedtui.store.codec import ABSTRACT_HEAD_CHARS, C_AUTHORS, C_PUBLISHED, C_SHARD, C_TITLE, C_VERSION
+from feedtui.store.codec import ABSTRACT_HEAD_CHARS
 from feedtui.store.lock import DataDirLock
 from feedtui.store.shapes import paper_document_problem
 
@@ -29,8 +29,8 @@ def test_store_then_load_index_and_papers(data_dir):
     assert sorted(outcome.new) == ["2609.00001", "2609.00002", "2610.00003"]
     assert cache.shards() == ["2026-09-28", "2026-10-05"]
     rows = open_cache(data_dir).load_index().rows
-    assert rows["2609.00002"][C_SHARD] == "2026-09-28"
-    assert rows["2609.00002"][C_TITLE] == "Second"
+    assert rows["2609.00002"].shard == "2026-09-28"
+    assert rows["2609.00002"].title == "Second"
     papers = cache.get_papers({"2609.00002": "2026-09-28"})
     assert papers["2609.00002"].published.isoformat() == "2026-10-04T23:59:59+00:00"
 
@@ -59,11 +59,11 @@ def test_new_version_updates_the_paper_and_keeps_first_seen(data_dir):
     )
     assert outcome.updated == ["2609.00001"] and outcome.new == []
     rows = cache.load_index().rows
-    assert rows["2609.00001"][C_VERSION] == 2 and rows["2609.00001"][C_TITLE] == "Revised"
+    assert rows["2609.00001"].version == 2 and rows["2609.00001"].title == "Revised"
     # The same version again changes nothing.
     again = cache.store([make_paper("2609.00001", version=1)], known=rows)
     assert again.new == [] and again.updated == []
-    assert cache.load_index().rows["2609.00001"][C_VERSION] == 2
+    assert cache.load_index().rows["2609.00001"].version == 2
 
 
 def test_an_earlier_exact_date_moves_the_paper_to_its_week(data_dir):
@@ -74,7 +74,7 @@ def test_an_earlier_exact_date_moves_the_paper_to_its_week(data_dir):
     cache.store([exact], known=cache.load_index().rows)
     rows = cache.load_index().rows
     assert len(rows) == 1
-    assert rows["2609.00001"][C_SHARD] == "2026-09-14"
+    assert rows["2609.00001"].shard == "2026-09-14"
     assert "2609.00001" not in cache.read_shard_documents("2026-08-31")
 
 
@@ -87,7 +87,7 @@ def test_two_writers_with_stale_views_merge(data_dir):
     second.store([make_paper("2609.00001", version=2)], known={})
     rows = open_cache(data_dir).load_index().rows
     assert sorted(rows) == ["2609.00001", "2609.00002"]
-    assert rows["2609.00001"][C_VERSION] == 2
+    assert rows["2609.00001"].version == 2
 
 
 def test_damaged_index_is_rebuilt_from_papers(data_dir):
@@ -116,7 +116,7 @@ def test_damaged_papers_shard_is_set_aside_and_reported(data_dir):
 def test_published_is_epoch_seconds_in_rows(data_dir):
     cache = open_cache(data_dir)
     cache.store([make_paper("2609.00001", published="2026-09-28T00:00:00")], known={})
-    assert cache.load_index().rows["2609.00001"][C_PUBLISHED] == 1790553600
+    assert cache.load_index().rows["2609.00001"].published == 1790553600
 
 
 def test_documents_then_tags_then_cards(data_dir):
@@ -143,13 +143,13 @@ def test_a_moving_paper_leaves_its_old_week_after_its_card_moved(data_dir):
     def before_index(outcome):
         seen["old week"] = "2609.00001" in cache.read_shard_documents("2026-08-31")
         seen["new week"] = "2609.00001" in cache.read_shard_documents("2026-09-14")
-        seen["card"] = open_cache(data_dir).load_index().rows["2609.00001"][C_SHARD]
+        seen["card"] = open_cache(data_dir).load_index().rows["2609.00001"].shard
 
     exact = make_paper("2609.00001", published="2026-09-15T12:00:00")
     cache.store([exact], known=cache.load_index().rows, before_index=before_index)
     assert seen == {"old week": True, "new week": True, "card": "2026-08-31"}
     assert "2609.00001" not in cache.read_shard_documents("2026-08-31")
-    assert open_cache(data_dir).load_index().rows["2609.00001"][C_SHARD] == "2026-09-14"
+    assert open_cache(data_dir).load_index().rows["2609.00001"].shard == "2026-09-14"
 
 
 def test_a_failing_tag_save_writes_no_card(data_dir):
@@ -274,7 +274,7 @@ def test_authors_past_the_limit_are_counted_and_other_papers_are_stored_as_befor
         "secondhand first_seen".split()
     )
     reopened = open_cache(data_dir)
-    assert reopened.load_index().rows["2609.00001"][C_AUTHORS] == "Ada Quill, Bo Lantern, Cy Marsh +299"
+    assert reopened.load_index().rows["2609.00001"].authors == "Ada Quill, Bo Lantern, Cy Marsh +299"
     papers = reopened.get_papers({"2609.00001": "2026-09-28", "2609.00002": "2026-09-28"})
     assert (papers["2609.00001"].authors_omitted, papers["2609.00002"].authors_omitted) == (298, 0)
 

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import Topic, TopicDefinition
 from feedtui.store.cache import PaperCache, _OpenWeeks
 from feedtui.store.files import WriteFailedError

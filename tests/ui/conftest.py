@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 
 from tests.factories import make_paper

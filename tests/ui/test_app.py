@@ -765,7 +765,7 @@ async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topic
     """Every step a long refresh stored (every 10 s of an arXiv query) built
     the Ask's index again, seconds of CPU at 10,000 papers, though the topic
     had the same papers."""
-    from feedtui import engine as engine_module
+    from feedtui.core import refresh as engine_module
     from feedtui.model import TopicDefinition
 
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
@@ -795,7 +795,7 @@ async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_b
 ):
     """A second build of the topic started beside the first, both competing
     for the keys' thread."""
-    from feedtui import engine as engine_module
+    from feedtui.core import refresh as engine_module
     from feedtui.model import TopicDefinition
 
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
@@ -1787,7 +1787,7 @@ async def test_an_empty_topic_being_fetched_says_so(make_engine):
 async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engine, monkeypatch):
     """One source held: the other's papers show in the list and the sidebar as
     soon as they are stored; the cursor stays on its paper when the rest lands."""
-    from feedtui import engine as engine_module
+    from feedtui.core import refresh as engine_module
 
     monkeypatch.setattr(engine_module, "PERIODIC_COMMIT_S", 0.2)
     with prompt_and_held_feeds(make_engine, ["Prompt widget one", "Prompt widget two"], ["Late widget"], papers=[]) as (
@@ -1850,7 +1850,7 @@ async def test_a_topic_added_and_tagged_by_another_process_shows_its_papers(make
     """The new topic showed in the sidebar with no papers until a restart: the
     CLI had tagged it, and the reader took those tags for its own, empty ones."""
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.model import TopicDefinition
 
     engine = make_engine()
@@ -1914,7 +1914,7 @@ async def test_one_topic_offline_is_one_source_failed_and_the_count_of_new_paper
 
 async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, tmp_path):
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     with prompt_and_held_feeds(make_engine, ["Prompt widget one", "Prompt widget two"], ["Late widget"], papers=[]) as (
         engine,
         feeds,
@@ -1938,7 +1938,7 @@ async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, 
 async def test_the_topic_on_screen_removed_by_another_process_is_said(make_engine, tmp_path):
     """The reader moved to another topic without a word, and the next f unfollowed that one."""
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.model import TopicDefinition
 
     engine = make_engine(topics={"Widgets": TopicDefinition(query="abs:widget"), "Mine": TopicDefinition(query="abs:gadget")})
@@ -1960,7 +1960,7 @@ async def test_the_topic_on_screen_renamed_by_another_process_stays_in_view(make
     """A rename elsewhere was told as a removal, the view moved to another
     topic, and the keys typed next (m, f) marked and unfollowed that one."""
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.model import TopicDefinition
 
     topics = {"Widgets": TopicDefinition(query="abs:widget"), "Mine": TopicDefinition(query="abs:widget OR abs:gadget")}
@@ -1987,7 +1987,7 @@ async def test_the_topic_on_screen_renamed_by_another_process_stays_in_view(make
 
 def test_a_rename_note_stays_out_of_the_state_export(tmp_path):
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.export.state_json import export_state
     from feedtui.model import TopicDefinition
 
@@ -2003,7 +2003,7 @@ def test_a_rename_note_stays_out_of_the_state_export(tmp_path):
 
 async def test_changes_made_by_another_process_show_up(make_engine, tmp_path):
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
 
     from tests.factories import make_paper
 
@@ -2061,7 +2061,7 @@ async def test_a_very_small_terminal_shows_a_card_under_a_short_topic_header(mak
 
 async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver):
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.ui.screens.welcome import WelcomeScreen
 
     from tests.atom import api_feed
@@ -2099,7 +2099,7 @@ async def test_first_run_welcome_follows_the_chosen_topics(tmp_path, httpserver)
 async def test_a_welcome_left_with_escape_is_not_shown_again(tmp_path):
     """"Browse without following anything" came back at every start."""
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.ui.screens.welcome import WelcomeScreen
 
     async def welcomed(*, expected: bool) -> bool:
@@ -2127,7 +2127,7 @@ async def test_the_welcome_shows_topics_to_pick_on_a_small_terminal(tmp_path, si
     from textual.widgets import SelectionList
 
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.ui.screens.welcome import WelcomeScreen
 
     engine = Engine(Config(), tmp_path / "fresh")
@@ -2465,7 +2465,7 @@ async def test_the_edit_form_names_the_config_file_of_a_config_topic_as_it_is(tm
     from textual.widgets import Label
 
     from feedtui.config import load_config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
 
     folder = tmp_path / "notes [" / "x] [bold]"  # .../notes [/x] [bold]/config.toml
     folder.mkdir(parents=True)
@@ -2989,7 +2989,7 @@ async def test_removing_an_edited_config_topic_drops_the_copy_and_the_table_defi
     from textual.widgets import Static
 
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.model import Topic, TopicDefinition
     from feedtui.ui.screens.topic_form import ConfirmScreen
 

@@ -12,7 +12,7 @@ from textual.widgets._footer import FooterKey
 from werkzeug import Response
 
 from feedtui.config import load_config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.bindings import all_bindings, binding_sources
@@ -1213,7 +1213,7 @@ def held_arxiv(httpserver):
 
 
 async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_instead_of_cancelling_it(open_app, httpserver):
-    from feedtui.refresh import answered_key
+    from feedtui.core.fetch import answered_key
 
     answer, queries = held_arxiv(httpserver)
     app = open_app(arxiv_config(httpserver), general="auto_refresh = true")  # never refreshed: refreshes at start
@@ -1254,7 +1254,7 @@ async def test_a_topic_followed_then_removed_during_a_refresh_is_not_refreshed_a
 
 
 async def test_two_topics_followed_in_one_turn_are_both_refreshed(open_app, httpserver):
-    from feedtui.refresh import answered_key
+    from feedtui.core.fetch import answered_key
 
     answer, queries = held_arxiv(httpserver)
     answer.set()

@@ -3,7 +3,7 @@ refresh`) also when its own refresh ran at the same time."""
 
 from __future__ import annotations
 
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.widgets.paper_list import PaperList

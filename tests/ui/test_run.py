@@ -148,7 +148,7 @@ async def test_a_quit_signal_during_a_refresh_lets_its_store_finish_before_the_w
     import threading
 
     from feedtui.config import Config
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.ui import run
     from feedtui.ui.widgets.status_line import StatusLine
 

@@ -6,7 +6,7 @@ import pytest
 
 from feedtui.config import Config
 from feedtui.demo import demo_epoch
-from feedtui.engine import open_engine
+from feedtui.core.engine import open_engine
 from feedtui.ui.app import FeedtuiApp
 from tests.ui.test_app import until
 

@@ -11,7 +11,6 @@ are kept (paper ids do not change).
 from __future__ import annotations
 
 import random
-import shutil
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -52,29 +51,21 @@ def ensure_demo_seeded(engine, now: datetime | None = None) -> bool:
     """Seed (or re-seed for a new week) the demo data directory. True if it wrote."""
     now = now or utcnow()
     marker = f"{SEED_VERSION}:{week_shift(now).days}"
-    if engine.state.pref("demo_seed") == marker and engine.cache.shards():
+    if engine.pref("demo_seed") == marker and engine.has_cached_papers():
         return False
-    first_time = engine.state.pref("demo_seed") is None
-    shutil.rmtree(engine.cache.directory / "papers", ignore_errors=True)
-    shutil.rmtree(engine.cache.directory / "index", ignore_errors=True)
-    shutil.rmtree(engine.cache.match_dir, ignore_errors=True)
-    (engine.cache.directory / "tags.json").unlink(missing_ok=True)
-    engine.cache.papers_dir.mkdir(parents=True, exist_ok=True)
-    engine.cache.index_dir.mkdir(parents=True, exist_ok=True)
+    first_time = engine.pref("demo_seed") is None
     papers = demo_papers(now)
-    engine.cache.store(papers, known={}, now=now)
-    engine.load_library()
-    engine.retag(engine.registry.names())
+    engine.replace_cache(papers, now)
     if first_time:
         for name in DEMO_FOLLOWS:
-            if name in engine.registry:
-                engine.state.follow(name)
+            if engine.has_topic(name):
+                engine.follow(name)
         # A reader who has been at it for a while: most older papers read, a few starred.
         rng = random.Random(7)
         cutoff = now - timedelta(days=10)
         older = [p.id for p in papers if p.published < cutoff]
         engine.mark_read([pid for pid in older if rng.random() < 0.7])
         engine.star(rng.sample(sorted(p.id for p in papers), k=min(6, len(papers))))
-    engine.state.set_pref("demo_seed", marker)
-    engine.state.flush()
+    engine.set_pref("demo_seed", marker)
+    engine.flush()
     return True

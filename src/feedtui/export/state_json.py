@@ -32,23 +32,35 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 from feedtui import __version__
-from feedtui.engine import check_definition
+from feedtui.core.state_tables import (
+    FOLLOWS,
+    HIDDEN_TOPICS,
+    PREFS,
+    READ,
+    RENAMED_FROM,
+    STARRED,
+    TABLES,
+    TOPICS,
+    is_iso_time,
+    machine_pref,
+)
+from feedtui.core.topics import check_definition
 from feedtui.model import TopicDefinition, split_arxiv_id, utcnow
 from feedtui.sources.parse.ids import WEB_PREFIX
-from feedtui.store.shapes import is_iso_time
-from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS, StateStore
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.catalogue import load_catalogue
 from feedtui.topics.names import name_key, name_problem
 from feedtui.topics.query import QueryError
 
+if TYPE_CHECKING:
+    from feedtui.core.engine import Engine
+
 FORMAT = 1
-MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
 
 
 # The time each table's documents carry (a read mark's `at`, a follow's `since`):
@@ -56,10 +68,6 @@ MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
 _TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at"}
 _WEB_KEY = re.compile(re.escape(WEB_PREFIX) + "[0-9a-f]+")  # what sources.parse.ids.web_key makes
 
-
-def machine_pref(key: str) -> bool:
-    """A preference about this machine's cache, not the user: never exported or imported."""
-    return key in MACHINE_PREFS or key.startswith(REFRESHED_PREFIX)
 
 _WORDS = {
     FOLLOWS: "follows",
@@ -69,6 +77,17 @@ _WORDS = {
     HIDDEN_TOPICS: "hidden catalogue topics",
     PREFS: "preferences",
 }
+
+
+class Tables(Protocol):
+    """What an import merges into: the state store itself, or the engine's
+    user state (see import_state)."""
+
+    def export(self) -> dict[str, dict[str, dict]]: ...
+
+    def is_following(self, topic: str) -> bool: ...
+
+    def replace_all(self, tables: dict[str, dict[str, dict]]) -> None: ...
 
 
 class StateImportError(ValueError):
@@ -102,8 +121,12 @@ class ImportSummary:
         return out
 
 
-def export_store(store: StateStore, *, now: datetime | None = None) -> dict[str, Any]:
-    tables = store.export()
+def export_store(store: Tables, *, now: datetime | None = None) -> dict[str, Any]:
+    return export_tables(store.export(), now=now)
+
+
+def export_tables(tables: dict[str, dict[str, dict]], *, now: datetime | None = None) -> dict[str, Any]:
+    """The export document of the state file's tables."""
     document: dict[str, Any] = {
         "feedtui": __version__,
         "format": FORMAT,
@@ -119,13 +142,13 @@ def export_store(store: StateStore, *, now: datetime | None = None) -> dict[str,
     return document
 
 
-def export_state(engine, *, now: datetime | None = None) -> dict[str, Any]:
+def export_state(engine: Engine, *, now: datetime | None = None) -> dict[str, Any]:
     """The engine's whole user state (see the module docstring for the format)."""
-    return export_store(engine.state, now=now)
+    return export_tables(engine.user_state(), now=now)
 
 
 def merge_into_store(
-    store: StateStore, data: Any, *, source: str = "the import", topic_name_problem: Callable[[str], str] = name_problem
+    store: Tables, data: Any, *, source: str = "the import", topic_name_problem: Callable[[str], str] = name_problem
 ) -> ImportSummary:
     """Add what `data` holds and this store lacks; raises StateImportError for an
     unusable document. `topic_name_problem` says why a topic new to the store
@@ -195,19 +218,27 @@ def _skip_follows_of(
             summary.skipped[line] = f"topic '{topic}' and its follow: {why}"
 
 
-def import_state(engine, data: Any, *, source: str = "the import") -> ImportSummary:
+class _EngineTables:
+    """The engine's user state, as an import merges into it."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.export = engine.user_state
+        self.is_following = engine.is_following
+        self.replace_all = engine.add_user_state
+
+
+def import_state(engine: Engine, data: Any, *, source: str = "the import") -> ImportSummary:
     """Merge into the engine's state and bring its topics and unread counts up to date.
 
     Topics added here still need tagging (`engine.retag(summary.topics_added)`),
     which reads the whole cache; the caller decides when.
     """
     summary = merge_into_store(
-        engine.state, data, source=source, topic_name_problem=lambda name: engine.topic_name_problem(name, replace=True)
+        _EngineTables(engine), data, source=source, topic_name_problem=lambda name: engine.topic_name_problem(name, replace=True)
     )
-    engine.reload_topics()
-    engine.library.recount()
-    shown = {name_key(name) for name in engine.registry.names()}
-    not_shown = sorted(name for name in engine.state.follows() if name_key(name) not in shown)
+    engine.take_state_change()
+    shown = {name_key(name) for name in engine.topic_names()}
+    not_shown = sorted(name for name in engine.follows() if name_key(name) not in shown)
     hidden = [name for name in not_shown if engine.hidden_catalogue_topic(name)]
     missing = [name for name in not_shown if name not in hidden]
     if hidden:

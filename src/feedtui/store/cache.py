@@ -41,7 +41,7 @@ from pathlib import Path
 
 from feedtui.memory import gc_paused
 from feedtui.model import Paper, utcnow
-from feedtui.store.codec import C_PRIMARY, C_SHARD, card_row, head_of, paper_from_doc, paper_to_doc, shard_for
+from feedtui.store.codec import CardRow, card_row, head_of, paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import (
     DamagedFileError,
     StoreError,
@@ -69,6 +69,11 @@ from feedtui.store.tinydb_io import Database, open_database, parse_database
 SCHEMA_VERSION = 1
 PAPERS = "papers"
 CARDS = "cards"
+# Positions in a card row as read from disk (a list), set before it becomes a CardRow.
+_PRIMARY = CardRow._fields.index("primary")
+_SHARD = CardRow._fields.index("shard")
+# A list read from disk as a CardRow, without the keyword handling of CardRow._make.
+_as_card = tuple.__new__
 HEADS = "heads"
 FILES = "files"
 # Weeks of abstract heads held in memory at once (each a few hundred KB).
@@ -80,7 +85,7 @@ class StoreOutcome:
     new: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     # Every card row written, by paper id (new, updated, or moved).
-    rows: dict[str, list] = field(default_factory=dict)
+    rows: dict[str, CardRow] = field(default_factory=dict)
     # The merged papers behind those rows, for tagging.
     papers: dict[str, Paper] = field(default_factory=dict)
     # The cache generation this store made (0: it wrote nothing); the one
@@ -90,7 +95,7 @@ class StoreOutcome:
 
 @dataclass(slots=True)
 class IndexLoad:
-    rows: dict[str, list]
+    rows: dict[str, CardRow]
     problems: list[str] = field(default_factory=list)
 
 
@@ -141,7 +146,7 @@ class PaperCache:
         """Every card row, by paper id. Shard files changed by anything but
         feedtui are checked first; a damaged index or heads file is rebuilt
         from its papers, a damaged papers file is set aside and reported."""
-        rows: dict[str, list] = {}
+        rows: dict[str, CardRow] = {}
         problems: list[str] = []
         shared: dict[str, str] = {}
         trusted = self._trusted_signatures()
@@ -166,11 +171,11 @@ class PaperCache:
                 else:
                     if not index_trusted:
                         verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
-                for row in cards.values():
+                for pid, row in cards.items():
                     # One string object per category and week, not one per paper.
-                    row[C_PRIMARY] = shared.setdefault(row[C_PRIMARY], row[C_PRIMARY])
-                    row[C_SHARD] = shared.setdefault(row[C_SHARD], row[C_SHARD])
-                rows.update(cards)
+                    row[_PRIMARY] = shared.setdefault(row[_PRIMARY], row[_PRIMARY])
+                    row[_SHARD] = shared.setdefault(row[_SHARD], row[_SHARD])
+                    rows[pid] = _as_card(CardRow, row)
         if verified:
             try:
                 self._write_meta(verified, bump=False, wait=False)
@@ -289,7 +294,7 @@ class PaperCache:
     def store(
         self,
         papers: Iterable[Paper],
-        known: Mapping[str, list],
+        known: Mapping[str, CardRow],
         now: datetime | None = None,
         *,
         before_index: Callable[[StoreOutcome], None] | None = None,
@@ -315,13 +320,13 @@ class PaperCache:
             return outcome
         # Thousands of documents built and dropped: no cyclic collections meanwhile.
         with self._lock, gc_paused():
-            locations = {pid: row[C_SHARD] for pid, row in known.items() if pid in incoming}
+            locations = {pid: row.shard for pid, row in known.items() if pid in incoming}
             for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard
             week = _OpenWeeks(self)
             puts: dict[str, dict[str, dict]] = {}
-            card_puts: dict[str, dict[str, list]] = {}
+            card_puts: dict[str, dict[str, CardRow]] = {}
             head_puts: dict[str, dict[str, str]] = {}
             match_puts: dict[str, dict[str, list]] = {}
             maker = match_rows or self.match_rows
@@ -370,7 +375,7 @@ class PaperCache:
         week: _OpenWeeks,
         puts: Mapping[str, Mapping[str, dict]],
         head_puts: Mapping[str, Mapping[str, str]],
-        card_puts: Mapping[str, Mapping[str, list]],
+        card_puts: Mapping[str, Mapping[str, CardRow]],
         moved_out: Mapping[str, list[str]],
         outcome: StoreOutcome,
         before_index: Callable[[StoreOutcome], None] | None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from feedtui.model import UTC, Author, Paper
 
@@ -88,21 +89,32 @@ def doc_search_texts(doc: dict) -> tuple[str, str, str]:
     )
 
 
-# A card row is a list, to keep 50,000 of them small in memory and on disk.
-# Author and affiliation lists are stored already shortened for the card
-# ("A, B, C +7"); the head of the abstract lives in a separate per-week file
-# (see `head_of`) that is read only for cards on screen.
-C_VERSION = 0
-C_PUBLISHED = 1  # epoch seconds, first version
-C_UPDATED = 2
-C_ESTIMATED = 3
-C_PRIMARY = 4
-C_TITLE = 5
-C_AUTHORS = 6  # "Ada Lovelace, Alan Turing, Grace Hopper +7"
-C_AFFILIATIONS = 7  # "A · B · C +2"
-C_FETCHED_FOR = 8
-C_FIRST_SEEN = 9  # epoch seconds
-C_SHARD = 10
+class CardRow(NamedTuple):
+    """What the list shows of a paper, and where its documents are: one row
+    per cached paper, loaded for all of them at start-up. On disk a row is
+    a JSON array of these fields in this order (`index_shape` checks it); in
+    memory a tuple, which is no larger than a list. Author and affiliation
+    lists are stored already shortened for the card ("A, B, C +7"); the head
+    of the abstract lives in a separate per-week file (see `head_of`) that
+    is read only for cards on screen."""
+
+    version: int
+    published: int  # epoch seconds, first version
+    updated: int
+    estimated: bool
+    primary: str
+    title: str
+    authors: str  # "Ada Lovelace, Alan Turing, Grace Hopper +7"
+    affiliations: str  # "A · B · C +2"
+    fetched_for: list[str]
+    first_seen: int  # epoch seconds
+    shard: str
+
+
+# Column positions, for ui/screens/main.py until it reads rows by name
+# (see /work/notes/core_api.md); removed then.
+C_SHARD = CardRow._fields.index("shard")
+C_TITLE = CardRow._fields.index("title")
 
 
 def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ", omitted: int = 0) -> str:
@@ -113,8 +125,8 @@ def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ",
     return f"{shown} +{rest}" if rest > 0 else shown
 
 
-def card_row(paper: Paper, first_seen: str, shard: str) -> list:
-    return [
+def card_row(paper: Paper, first_seen: str, shard: str) -> CardRow:
+    return CardRow(
         paper.version,
         int(paper.published.timestamp()),
         int(paper.updated.timestamp()),
@@ -126,7 +138,7 @@ def card_row(paper: Paper, first_seen: str, shard: str) -> list:
         list(paper.fetched_for),
         _epoch(first_seen),
         shard,
-    ]
+    )
 
 
 @lru_cache(maxsize=64)

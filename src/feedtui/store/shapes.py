@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, get_origin, get_type_hints
 
+from feedtui.store.codec import CardRow
 from feedtui.text.sanitize import strip_controls
 
 Data = Mapping[str, Mapping[str, Any]]
 
-# Card rows (see codec.card_row): the type of each position.
-CARD_ROW_TYPES = (int, int, int, bool, str, str, str, str, list, int, str)
-_SHARD_POSITION = 10
+# Card rows as written to disk: a JSON array of CardRow's fields, each of
+# the type CardRow declares for it.
+CARD_ROW_TYPES = tuple(get_origin(kind) or kind for kind in get_type_hints(CardRow).values())
+_SHARD_POSITION = CardRow._fields.index("shard")
+_FETCHED_FOR_POSITION = CardRow._fields.index("fetched_for")
 
 # Optional fields of a stored paper and their types (codec.paper_to_doc).
 _PAPER_FIELDS: dict[str, type] = {
@@ -124,7 +127,7 @@ def index_shape(shard: str) -> Callable[[Data], str]:
         for paper_id, row in _table(data, "cards").items():
             if type(row) is not list or tuple(map(type, row)) != CARD_ROW_TYPES:
                 return f"the card of {shown(paper_id)} is not a card row"
-            if row[_SHARD_POSITION] != shard or not _strings(row[8]):
+            if row[_SHARD_POSITION] != shard or not _strings(row[_FETCHED_FOR_POSITION]):
                 return f"the card of {shown(paper_id)} does not belong to the week of {shard}"
         return ""
 

@@ -44,10 +44,18 @@ class AtomicJSONStorage(Storage):
         return parse_database(self.path, raw, self.shape)
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        atomic_write(self.path, orjson.dumps(data))
+        atomic_write(self.path, orjson.dumps(data, default=_tuple_as_list))
 
     def close(self) -> None:
         pass
+
+
+def _tuple_as_list(value: object) -> list:
+    """A named tuple (a card row, say) written as the JSON array it was read
+    from: orjson writes plain tuples but not their subclasses."""
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def parse_database(path: Path, raw: bytes, shape: ShapeCheck | None = None) -> dict[str, dict[str, Any]]:

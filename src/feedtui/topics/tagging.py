@@ -10,7 +10,7 @@ A paper belongs to a topic when
   can disagree; a request made for one topic alone settles it for that topic.
   A request that combines several topics' queries cannot say which topic a
   paper answered, so there local evaluation alone decides (see
-  `feedtui.refresh`). The key carries a digest of the query sent: after the
+  `feedtui.core.fetch`). The key carries a digest of the query sent: after the
   topic's query changes, what the old query fetched no longer counts.
 
 Tagging runs for every new paper against every topic, and for the whole cache

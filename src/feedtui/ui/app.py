@@ -13,7 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.memory import IdleCollector
 from feedtui.settings import Settings
 from feedtui.ui.keymap import APP_BINDINGS
@@ -109,16 +109,16 @@ class FeedtuiApp(App):
     def _start_theme(self) -> str:
         """The theme last picked in the app, unless the config's theme line
         changed since (writing in the default theme's name is a change too)."""
-        state, configured = self.engine.state, self.engine.settings.theme
-        picked = state.pref("theme")
+        engine, configured = self.engine, self.engine.settings.theme
+        picked = engine.pref("theme")
         written = self._theme_written()
-        if state.pref("theme_line") is not None:
-            unchanged = state.pref("theme_line") == written
+        if engine.pref("theme_line") is not None:
+            unchanged = engine.pref("theme_line") == written
         else:
             # A pick stored before the line was told from the default kept the
             # default's name for "no theme line" as well as for a line naming
             # it: kept while there is no line, overridden once one is written.
-            then = state.pref("theme_config", written)
+            then = engine.pref("theme_config", written)
             unchanged = written == "" if then == Settings().theme else then == written
         if picked in self.available_themes and unchanged:
             return picked
@@ -130,9 +130,9 @@ class FeedtuiApp(App):
 
     def watch_theme(self, theme: str) -> None:
         engine = getattr(self, "engine", None)
-        if engine is not None and engine.state.pref("theme") != theme:
-            engine.state.set_pref("theme", theme)
-            engine.state.set_pref("theme_line", self._theme_written())
+        if engine is not None and engine.pref("theme") != theme:
+            engine.set_pref("theme", theme)
+            engine.set_pref("theme_line", self._theme_written())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.works_on(self.screen, action)
@@ -181,7 +181,7 @@ class FeedtuiApp(App):
         def follow(names: list[str] | None) -> None:
             if not names:
                 # "Browse without following anything": not asked again at the next start.
-                self.engine.state.set_pref(WELCOME_SKIPPED, True)
+                self.engine.set_pref(WELCOME_SKIPPED, True)
                 return
             for name in names:
                 self.engine.follow(name)
@@ -259,7 +259,7 @@ class FeedtuiApp(App):
         changes that is), after trying to save what is pending; ("", "", 0)
         when nothing would be lost."""
         engine = self.engine
-        why = engine.save_now() if engine.state.dirty else ""
+        why = engine.save_now() if engine.has_unsaved_changes() else ""
         return (why, *engine.unsaved_changes()) if why else ("", "", 0)
 
     async def quit_now(self) -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from feedtui.library import Library
+from feedtui.core.library import CardRow, Library
 from feedtui.model import shown_title, split_arxiv_id
 from feedtui.search import highlight_pattern
-from feedtui.store.codec import C_AFFILIATIONS, C_AUTHORS, C_PRIMARY, C_PUBLISHED, C_SHARD, C_TITLE
 from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
 
@@ -90,17 +89,17 @@ class TopicCards:
         paper_id = library.ids[position]
         expanded = paper_id in self.expanded
         full = self.full_abstracts.get(paper_id) if expanded or self._pattern is not None else None
-        abstract = full if full is not None else self._head(row[C_SHARD], paper_id)
+        abstract = full if full is not None else self._head(row.shard, paper_id)
         if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row)):
             self._want_full(paper_id, expanded)
         return CardData(
             paper_id=paper_id,
-            date=card_date(row[C_PUBLISHED], self._date_format),
-            category=row[C_PRIMARY],
-            title=shown_title(row[C_TITLE]),
+            date=card_date(row.published, self._date_format),
+            category=row.primary,
+            title=shown_title(row.title),
             abstract=abstract,
-            authors=row[C_AUTHORS],
-            affiliations=row[C_AFFILIATIONS],
+            authors=row.authors,
+            affiliations=row.affiliations,
             tags=library.tags_of(position),
             current_topic=self.current_topic,
             read=paper_id in self._read,
@@ -109,7 +108,7 @@ class TopicCards:
             highlight=self.highlight,
         )
 
-    def _match_past_head(self, head: str, row: list) -> bool:
+    def _match_past_head(self, head: str, row: CardRow) -> bool:
         """Whether an Ask's card must read its whole abstract to show why it
         was found: its words are in none of its other lines, nor in the head,
         which is cut (see `feedtui.store.codec.head_of`)."""
@@ -118,14 +117,14 @@ class TopicCards:
             pattern is not None
             and head.endswith("…")
             and pattern.search(head) is None
-            and not any(pattern.search(row[column]) for column in (C_TITLE, C_AUTHORS, C_AFFILIATIONS))
+            and not any(pattern.search(text) for text in (row.title, row.authors, row.affiliations))
         )
 
 
 def starred_positions(library: Library, starred: dict) -> list[int]:
     positions = [library.pos[pid] for pid in starred if pid in library.pos]
     rows, ids = library.rows, library.ids
-    positions.sort(key=lambda i: (rows[i][C_PUBLISHED], ids[i]), reverse=True)
+    positions.sort(key=lambda i: (rows[i].published, ids[i]), reverse=True)
     return positions
 
 

@@ -15,7 +15,7 @@ from feedtui.memory import gc_paused
 from feedtui.quit_signals import exit_status, quit_signals_handled
 
 if TYPE_CHECKING:
-    from feedtui.engine import Engine
+    from feedtui.core.engine import Engine
     from feedtui.ui.app import FeedtuiApp
 
 # How long the app may take to end, once it has begun to leave after SIGTERM
@@ -56,7 +56,7 @@ def encoding_problem() -> str:
 
 
 def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
-    from feedtui.store.files import StoreError
+    from feedtui.core.files import StoreError
 
     try:
         app = build_app(config, data_dir, demo=demo)
@@ -134,7 +134,7 @@ class QuitWatch:
 
 def _close(engine: Engine) -> bool:
     """Save what is pending; False when that failed, said with what is lost."""
-    from feedtui.store.files import StoreError
+    from feedtui.core.files import StoreError
 
     try:
         engine.close()
@@ -168,7 +168,7 @@ def build_app(config: Config, data_dir: Path, *, demo: bool = False) -> FeedtuiA
     first collection after it would walk every one of them (80–100 ms at
     40,000 papers); with collections on, opening the engine and importing
     Textual set off some sixty collections (20–30 ms in all, measured)."""
-    from feedtui.engine import open_engine
+    from feedtui.core.engine import open_engine
 
     with gc_paused():
         engine = open_engine(config, data_dir, demo=demo)

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link, shown_link
 from feedtui.ui import paper_actions
@@ -80,7 +80,7 @@ class DetailScreen(Screen):
             error = self.app.get_css_variables().get("error", "")
             body.update(Text(f"{self.paper_id} is no longer in the cache (refresh its topic to fetch it again)", style=f"bold {error}"))
             return
-        state = self.engine.state
+        engine = self.engine
         text = Text()
         date_format = self.engine.settings.date_format
         head = paper_date(paper.published, date_format)
@@ -92,8 +92,8 @@ class DetailScreen(Screen):
             head += f" · updated {paper_date(paper.updated, date_format)}"
         text.append(head, style="dim")
         text.append("   ")
-        text.append("● unread" if not state.is_read(paper.id) else "read", style="bold" if not state.is_read(paper.id) else "dim")
-        if state.is_starred(paper.id):
+        text.append("● unread" if not engine.is_read(paper.id) else "read", style="bold" if not engine.is_read(paper.id) else "dim")
+        if engine.is_starred(paper.id):
             text.append("  ★ starred", style="bold")
         text.append("\n\n")
         text.append(shown_title(paper.readable_title), style="bold")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from feedtui.config import Config
-from feedtui.engine import Engine, TopicNameTaken, TopicRefused
+from feedtui.core.engine import Engine, TopicNameTaken, TopicRefused
 from feedtui.model import TopicDefinition
 from feedtui.topics.query import QueryError
 from feedtui.ui.screens.topic_form import FIELDS

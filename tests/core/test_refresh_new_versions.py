@@ -10,7 +10,7 @@ from werkzeug import Response
 from feedtui.model import UTC, TopicDefinition
 
 from tests.atom import Entry, api_feed
-from tests.test_refresh_late_announcements import open_engine
+from tests.core.test_refresh_late_announcements import open_engine
 
 MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 FIRST = [

@@ -11,9 +11,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
-from operator import itemgetter
+from operator import attrgetter
 
-from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED
+from feedtui.store.codec import CardRow
+
+__all__ = ["CardRow", "Library"]
 
 _NO_TAGS: tuple[str, ...] = ()
 
@@ -23,14 +25,14 @@ def _tag_order(name: str) -> tuple[str, str]:
 
 
 class Library:
-    def __init__(self, rows: Mapping[str, list], read: Callable[[], Mapping[str, object]]) -> None:
+    def __init__(self, rows: Mapping[str, CardRow], read: Callable[[], Mapping[str, object]]) -> None:
         self.ids: list[str] = list(rows)
-        self.rows: list[list] = list(rows.values())
+        self.rows: list[CardRow] = list(rows.values())
         self.pos: dict[str, int] = dict(zip(self.ids, range(len(self.ids))))
         # First-version times by position, for sorting with a C-level key.
-        self.published_at: list[int] = list(map(itemgetter(C_PUBLISHED), self.rows))
+        self.published_at: list[int] = list(map(attrgetter("published"), self.rows))
         # Positions whose first-version date is a guess (rare: momentum skips them).
-        self.estimated: set[int] = set(compress(range(len(self.rows)), map(itemgetter(C_ESTIMATED), self.rows)))
+        self.estimated: set[int] = set(compress(range(len(self.rows)), map(attrgetter("estimated"), self.rows)))
         # Each paper's topics, in no set order: `tags_of` gives them in the order shown.
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
@@ -60,11 +62,11 @@ class Library:
     def is_read(self, position: int) -> bool:
         return self.ids[position] in self._read()
 
-    def row_of(self, paper_id: str) -> list | None:
+    def row_of(self, paper_id: str) -> CardRow | None:
         position = self.pos.get(paper_id)
         return None if position is None else self.rows[position]
 
-    def rows_by_id(self) -> dict[str, list]:
+    def rows_by_id(self) -> dict[str, CardRow]:
         return dict(zip(self.ids, self.rows))
 
     def published(self, topic: str, since: int | None = None) -> list[int]:
@@ -91,7 +93,7 @@ class Library:
 
     # -- changes -----------------------------------------------------------
 
-    def upsert_rows(self, rows: Mapping[str, list]) -> None:
+    def upsert_rows(self, rows: Mapping[str, CardRow]) -> None:
         self.version += 1
         resort: set[str] = set()
         for pid, row in rows.items():
@@ -100,14 +102,14 @@ class Library:
                 position = self.pos[pid] = len(self.ids)
                 self.ids.append(pid)
                 self.rows.append(row)
-                self.published_at.append(row[C_PUBLISHED])
+                self.published_at.append(row.published)
                 self.tags.append(_NO_TAGS)
             else:
-                if self.rows[position][C_PUBLISHED] != row[C_PUBLISHED]:
+                if self.rows[position].published != row.published:
                     resort.update(self.tags[position])
                 self.rows[position] = row
-                self.published_at[position] = row[C_PUBLISHED]
-            if row[C_ESTIMATED]:
+                self.published_at[position] = row.published
+            if row.estimated:
                 self.estimated.add(position)
             else:
                 self.estimated.discard(position)

@@ -8,7 +8,7 @@ from email.utils import format_datetime
 from werkzeug import Response
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition, utcnow
 
 from tests.arxiv_search import LoopbackArxiv

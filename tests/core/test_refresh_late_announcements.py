@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from werkzeug import Response
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
 
 from tests.atom import Entry, api_feed

@@ -5,8 +5,8 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from feedtui.library import Library
-from feedtui.store.codec import C_ESTIMATED, C_PUBLISHED, card_row
+from feedtui.core.library import Library
+from feedtui.store.codec import card_row
 
 from tests.factories import make_paper
 
@@ -21,8 +21,8 @@ def rows(*specs, estimated=()):
 
 def assert_consistent(library: Library) -> None:
     """What the library's fast paths rely on, checked from scratch."""
-    assert library.published_at == [row[C_PUBLISHED] for row in library.rows]
-    assert library.estimated == {i for i, row in enumerate(library.rows) if row[C_ESTIMATED]}
+    assert library.published_at == [row.published for row in library.rows]
+    assert library.estimated == {i for i, row in enumerate(library.rows) if row.estimated}
     for topic, members in library.members.items():
         assert members == sorted(set(members), key=lambda i: (-library.published_at[i], i))
         for position, tags in enumerate(library.tags):

@@ -11,9 +11,9 @@ import threading
 
 import pytest
 
-from feedtui import engine as engine_module
+from feedtui.core import refresh as engine_module
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 from feedtui.store.files import StoreError
 from tests.held_feeds import held_api, held_feeds, paged_refresh_process

@@ -15,11 +15,11 @@ import time
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from feedtui import refresh
+from feedtui.core import fetch as refresh
 from feedtui.cpu_pool import POOL_MIN_BYTES
 from feedtui.model import TopicDefinition
 from feedtui.topics import tagging
-from tests.test_refresh_unchanged import ETAG, engine_at, feed
+from tests.core.test_refresh_unchanged import ETAG, engine_at, feed
 
 FORKS = [0]
 os.register_at_fork(after_in_parent=lambda: FORKS.__setitem__(0, FORKS[0] + 1))
@@ -153,7 +153,7 @@ async def test_topics_prepared_after_a_cancelled_close_are_still_forgotten(monke
 async def test_storing_compiles_the_topics_off_the_event_loop(tmp_path, httpserver, monkeypatch):
     """Parsing and compiling every topic's query (100 ms the first time, for
     the catalogue) happens in a thread, never on the loop that runs the reader."""
-    from feedtui import engine as engine_module
+    from feedtui.core import refresh as engine_module
 
     threads: list[threading.Thread] = []
     real = engine_module.build_matchers

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition, utcnow
 
-from tests.test_refresh_unchanged import serve
+from tests.core.test_refresh_unchanged import serve
 
 
 async def test_a_topic_is_due_until_refreshed_and_again_once_redefined_old_or_removed(tmp_path, httpserver):

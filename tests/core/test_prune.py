@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition
 
 from tests.factories import make_paper

@@ -72,7 +72,7 @@ def test_a_wait_on_the_progress_line_counts_down(tmp_path, monkeypatch):
 def test_a_wait_that_ends_leaves_the_one_still_under_way_told(monkeypatch):
     """Two waits at once: the end of the shorter one took the longer one's
     text away, and the line said the query's paging while it still waited."""
-    from feedtui import refresh
+    from feedtui.core import fetch as refresh
 
     monkeypatch.setattr(refresh.time, "monotonic", lambda: 1000.0)
     told = []

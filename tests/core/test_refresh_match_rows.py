@@ -11,7 +11,7 @@ from email.utils import format_datetime
 from werkzeug import Response
 
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import TopicDefinition, utcnow
 from feedtui.store.cache import PaperCache
 from feedtui.store.match import read_match_rows

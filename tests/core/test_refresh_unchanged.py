@@ -12,7 +12,7 @@ from werkzeug import Response
 
 from feedtui.cli import main
 from feedtui.config import Config
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition, utcnow
 from tests.factories import make_paper
 

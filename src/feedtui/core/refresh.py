@@ -1,0 +1,425 @@
+"""A refresh: fetch the topics' sources, store what comes, in steps.
+
+`Refreshing.refresh` plans the requests (core/fetch.py) and hands them to a
+`RefreshRun`, which fetches them and commits what has come: every
+PERIODIC_COMMIT_S while a long refresh (arXiv paced at one request per 3 s)
+is under way, and the rest at its end. A commit stores papers, then their
+tags, then the sources' validators, in that order, so that a 304 never hides
+papers that were not saved. A refresh stopped midway (the reader quitting,
+Ctrl-C) still stores what it has fetched, and says so in `stopped_refresh`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from feedtui.core.events import PapersStored, RefreshProgress, SourceFailed
+from feedtui.core.library import Library
+from feedtui.memory import give_back_freed_memory
+from feedtui.model import RefreshReport, SourceReport, split_arxiv_id, utcnow
+from feedtui.store.cache import StoreOutcome
+from feedtui.store.files import StoreError, atomic_write
+from feedtui.store.tags import TagUpdate
+from feedtui.topics.tagging import MatchRows, Tagger, build_matchers, tag_papers
+
+if TYPE_CHECKING:
+    from feedtui.core.fetch import Activity, PlannedSource, SourceOutcome
+
+# What Engine.starred_arxiv_not_cached last found, for the cache and stars it saw.
+STARS_CHECKED_FILE = "stars-checked.json"
+
+# A refresh that runs longer than this saves what it has so far every this
+# many seconds, so that a reader shows papers before the last source answers.
+PERIODIC_COMMIT_S = 10.0
+
+
+async def _to_its_end(work: Awaitable[None]) -> None:
+    """Await `work` to its end even when cancelled meanwhile, then pass the
+    cancellation on: a store cut short loses the batch it had taken."""
+    task = asyncio.ensure_future(work)
+    stop: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as error:
+            stop = stop or error
+    if stop is not None:
+        raise stop
+    task.result()
+
+
+class RefreshRun:
+    """One refresh's fetching and committing, from its plans to its outcomes.
+
+    Sources hand over what they fetched (`source_ended`, `page_came`) to
+    `pending`; `commit` stores it. Commits never overlap (`_committing`),
+    and the periodic committer is told, not cancelled, when the fetching is
+    over: a commit cut short would lose the batch it had taken."""
+
+    def __init__(
+        self,
+        engine: Refreshing,
+        plans: Sequence[PlannedSource],
+        report: RefreshReport,
+        now: datetime,
+        *,
+        on_progress: Callable[[RefreshProgress], None] | None = None,
+        on_landed: Callable[[], None] | None = None,
+        on_activity: Callable[[RefreshProgress], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.plans = list(plans)
+        self.report = report
+        self.now = now
+        self.on_progress = on_progress
+        self.on_landed = on_landed
+        self.on_activity = on_activity
+        # The day's count of all new arXiv papers is no source the user added:
+        # it is neither counted nor named among them (see _count_failed).
+        self.shown = sum(1 for plan in self.plans if plan.kind != "total")
+        self.done = 0
+        self.pending: list[SourceOutcome] = []
+        self.new_ids: set[str] = set()
+        self._committing = asyncio.Lock()
+        self._last_commit = time.monotonic()
+        self._fetched = asyncio.Event()
+
+    async def run(self) -> list[SourceOutcome]:
+        """Fetch every planned source and store what came. Stopped while
+        fetching or storing the last batch, what has come is stored before it
+        ends, and said in the engine's `stopped_refresh`."""
+        from feedtui.core.fetch import fetch_sources
+
+        engine = self.engine
+        committer = asyncio.ensure_future(self._periodic_commits())
+        try:
+            outcomes = await fetch_sources(
+                self.plans,
+                settings=engine.settings,
+                fetch_state=engine.fetch_state,
+                now=self.now,
+                topics=list(engine.registry),
+                on_source=self.source_ended,
+                on_page=self.page_came,
+                on_activity=self.activity if self.on_activity else None,
+            )
+        except asyncio.CancelledError:
+            try:
+                await _to_its_end(self._store_the_rest(committer))
+            finally:
+                self._stopped()
+            raise
+        except BaseException:
+            self._fetched.set()
+            await committer
+            raise
+        try:
+            await _to_its_end(self._store_the_rest(committer))
+        except asyncio.CancelledError:
+            self._stopped()
+            raise
+        return outcomes
+
+    # -- what the sources hand over -------------------------------------------
+
+    def page_came(self, outcome: SourceOutcome) -> None:
+        """A page of an arXiv query: stored with the next commit."""
+        self.pending.append(outcome)
+
+    def source_ended(self, outcome: SourceOutcome) -> None:
+        self.pending.append(outcome)
+        if outcome.plan.kind == "total":
+            return
+        self.done += 1
+        report = outcome.report
+        progress = RefreshProgress(self.done, self.shown, report.label, report.ok, report.error)
+        if self.on_progress:
+            self.on_progress(progress)
+        self.engine.publish(progress)
+        if not report.ok:
+            self.engine.publish(SourceFailed(report.label, report.error))
+
+    def activity(self, now_at: Activity) -> None:
+        assert self.on_activity is not None
+        self.on_activity(RefreshProgress(self.done, self.shown, "", True, activity=now_at))
+
+    # -- committing -----------------------------------------------------------
+
+    async def commit(self) -> bool:
+        """Store what has come; True when that added or changed papers."""
+        engine, report = self.engine, self.report
+        landed = False
+        async with self._committing:
+            batch = list(self.pending)
+            self.pending.clear()
+            if batch:
+                stored = await engine._commit(batch, self.now)
+                if engine.cache.lost_papers:
+                    report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
+                if stored is not None:
+                    self.new_ids.update(stored.new)
+                    report.new_papers += len(stored.new)
+                    report.updated_papers += len(stored.updated)
+                    landed = bool(stored.new or stored.updated)
+                    if landed:
+                        engine.publish(PapersStored(len(stored.new), len(stored.updated)))
+            self._last_commit = time.monotonic()
+        return landed
+
+    async def _periodic_commits(self) -> None:
+        """Long refreshes land in steps. Never cancelled mid-commit: it stops
+        when told the fetching is over."""
+        fetched = self._fetched
+        while not fetched.is_set():
+            try:
+                await asyncio.wait_for(fetched.wait(), 0.5)
+            except TimeoutError:
+                pass
+            if not fetched.is_set() and self.pending and time.monotonic() - self._last_commit > PERIODIC_COMMIT_S:
+                if await self.commit() and self.on_landed:
+                    self.on_landed()
+
+    async def _store_the_rest(self, committer: asyncio.Future) -> None:
+        self._fetched.set()
+        await committer
+        await self.commit()
+
+    def _stopped(self) -> None:
+        self.report.finished = utcnow()
+        self.engine.stopped_refresh = self.report
+
+
+class Refreshing:
+    """The Engine's refresh methods (see core/engine.py for the state they use)."""
+
+    def starred_arxiv_not_cached(self) -> list[str]:
+        """The arXiv ids of starred papers the cache lacks (stars imported from
+        another machine, say), which a refresh of the followed topics asks for.
+
+        Finding them needs the library, slow to load for a large cache,
+        which a refresh of 304s otherwise never loads: the answer is kept in
+        STARS_CHECKED_FILE with the cache's generation and the stars it was
+        found for, and taken from there while both are the same."""
+        starred = {pid for pid in self.state.starred_ids() if split_arxiv_id(pid)}
+        if not starred:
+            return []  # the library need not be loaded
+        stars = hashlib.blake2b("\n".join(sorted(starred)).encode(), digest_size=12).hexdigest()
+        checked = self.data_dir / STARS_CHECKED_FILE
+        if not self.library_loaded:
+            try:
+                kept = json.loads(checked.read_bytes())
+                if kept["generation"] == self.cache.generation() and kept["stars"] == stars:
+                    return [str(pid) for pid in kept["missing"]]
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # no record, or a damaged one: the library decides
+        library = self.library
+        missing = sorted(pid for pid in starred if pid not in library.pos)
+        record = {"generation": self.known_generation, "stars": stars, "missing": missing}
+        if record != self._stars_checked:
+            try:
+                atomic_write(checked, json.dumps(record).encode(), sync=False)
+                self._stars_checked = record
+            except StoreError:
+                pass  # found again next time
+        return missing
+
+
+    async def refresh(
+        self,
+        names: Sequence[str] | None = None,
+        *,
+        force: bool = False,
+        on_progress: Callable[[RefreshProgress], None] | None = None,
+        on_landed: Callable[[], None] | None = None,
+        on_activity: Callable[[RefreshProgress], None] | None = None,
+        now: datetime | None = None,
+    ) -> RefreshReport:
+        """Fetch the named topics (default: the followed ones, and the starred
+        arXiv papers the cache lacks) and store what comes.
+
+        A long refresh stores what it has every PERIODIC_COMMIT_S; `on_landed`
+        is called after each such step that added or changed papers, so a
+        reader can show them before the last source has answered.
+        `on_progress` is called as each source ends, `on_activity` as an arXiv
+        query pages and when a wait worth telling begins or ends. The same
+        steps are published as events (PapersStored, RefreshProgress,
+        SourceFailed) to the engine's subscribers."""
+        from feedtui.core.fetch import plan_refresh
+
+        now = now or self.clock()
+        report = RefreshReport(started=now)
+        entries = [self.topic(n) for n in names] if names else self.followed()
+        if self.demo:
+            report.sources.append(
+                SourceReport(url="", label="demo", ok=True, skipped="demo mode uses bundled papers; nothing is fetched")
+            )
+            report.finished = utcnow()
+            return report
+        plans, skipped = plan_refresh(
+            entries,
+            settings=self.settings,
+            fetch_state=self.fetch_state,
+            now=now,
+            force=force,
+            starred_not_cached=self.starred_arxiv_not_cached() if not names else (),
+        )
+        report.sources.extend(skipped)
+        run = RefreshRun(
+            self, plans, report, now, on_progress=on_progress, on_landed=on_landed, on_activity=on_activity
+        )
+        outcomes = await run.run()
+        if run.new_ids and self.library_loaded:
+            # What was stored made a new cache generation: found again now,
+            # from the library storing loaded, the next refresh need not load it.
+            self.starred_arxiv_not_cached()
+        for outcome in outcomes:
+            outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in run.new_ids)
+            if outcome.plan.kind != "total":
+                report.sources.append(outcome.report)
+        recent = self.fetch_state.recent_count(now)
+        if note := _count_failed(outcomes, report, recent[1] if recent else None):
+            report.notes.append(note)
+        report.finished = utcnow()
+        if not report.offline:
+            # An offline refresh is not one: the status line does not claim it
+            # and the next check tries again. Otherwise every topic asked for
+            # is done for refresh_age_hours, a topic whose own feed failed too
+            # (retried then, not at every check; its failure was reported).
+            self.note_refreshed([entry for entry in entries if not entry.error], now)
+            self.last_refresh = report.finished
+            self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
+        return report
+
+    async def _commit(self, outcomes: list, now: datetime) -> StoreOutcome | None:
+        """Store fetched papers, tag them, then remember validators (in that order,
+        so a 304 never hides papers that were not saved)."""
+        papers = [p for o in outcomes for p in o.to_store]
+        if not papers:
+            # All 304s or failures: only what the sources answered is saved, and
+            # the library (slow to load for a large cache) is not needed.
+            try:
+                await asyncio.to_thread(self._save_answers, outcomes, now)
+            except StoreError:
+                return None
+            return StoreOutcome()
+        # Parsing and compiling the topics' queries (slow the first time)
+        # stays off the event loop, which may be the reader's; done first, so
+        # that what is read of the library below is read without a pause.
+        matchers = await asyncio.to_thread(build_matchers, list(self.registry))
+        library = self.library
+        known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+
+        # Tags computed beside the parser hold for papers new to the cache that
+        # arrived once in this batch: what was stored is what was tagged.
+        seen = Counter(p.id for p in papers)
+        ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
+        # Likewise their normalised texts, for the match files (checked per Paper object).
+        prepared = {p.id: (p, o.texts[p.id]) for o in outcomes for p in o.to_store if p.id in o.texts}
+
+        stale = set(self._stale_topics)
+        members = {
+            m.name: {library.ids[i] for i in library.topic_positions(m.name)} for m in matchers if m.name not in stale
+        }
+        found: dict[str, set[str]] = {m.name: set() for m in matchers}
+
+        def save_tags(stored: StoreOutcome) -> None:
+            # Called by the cache once the papers are on disk and before their
+            # cards are, so that a crash never leaves a card without its tags.
+            universe = set(stored.papers)
+            new = set(stored.new)
+            retag = [p for pid, p in stored.papers.items() if pid not in new or pid not in ready]
+            for name, ids in tag_papers(retag, matchers).items():
+                found[name] |= ids
+            fetched_by = Tagger(matchers)
+            for pid in universe - {p.id for p in retag}:
+                for name in (*ready[pid], *fetched_by.fetched_for(stored.papers[pid].fetched_for)):
+                    if name in found:
+                        found[name].add(pid)
+            self.tags.update(
+                TagUpdate(
+                    m.name,
+                    m.signature,
+                    found.get(m.name, set()),
+                    universe,
+                    known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
+                )
+                for m in matchers
+            )
+
+        def write():
+            stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
+            give_back_freed_memory()  # the weeks the store read, dropped now
+            self._save_answers(outcomes, now)
+            return stored, found, set(stored.papers)
+
+        try:
+            stored, found, universe = await asyncio.to_thread(write)
+        except StoreError as error:
+            for outcome in outcomes:
+                if outcome.report.ok and outcome.to_store:
+                    outcome.report.ok = False
+                    outcome.report.error = f"fetched, but could not be saved: {error}"
+            return None
+        library.upsert_rows(stored.rows)
+        library.update_tags(universe, found)
+        self._note_own_generation(stored.generation, library)
+        return stored
+
+    def _note_own_generation(self, generation: int, library: Library) -> None:
+        """This process's store made `generation`, and `library` holds its
+        papers. Known from then on only if every generation before it was
+        (and `library` is still the one shown): what another process stored
+        between must not pass for loaded."""
+        if generation and library is self._library and generation - 1 == self.known_generation:
+            self.known_generation = generation
+
+    def _save_answers(self, outcomes: list, now: datetime) -> None:
+        """Validators, "answered today" and daily totals of the sources that
+        answered. Raises StoreError."""
+        validators = {}
+        answered = {}
+        totals = {}
+        for outcome in outcomes:
+            if outcome.report.ok and not outcome.page:
+                validators.update(outcome.validators)
+                for key in outcome.plan.answers:
+                    if outcome.plan.kind == "total":
+                        if outcome.total is not None:
+                            totals[key] = (outcome.total, now.date())
+                    else:
+                        answered[key] = now
+        self.fetch_state.save(validators=validators, answered=answered, totals=totals)
+
+    def _recover_lost_papers(self) -> str:
+        """A week of cached papers turned out damaged while storing and was set
+        aside: forget the validators (so the next refresh fetches them again
+        instead of getting 304s) and reload the library without them."""
+        self.cache.lost_papers = False
+        self.fetch_state.save(forget_validators=True)
+        self.load_library()
+        return (
+            "some cached papers were damaged and set aside (kept as .damaged files in the cache); "
+            "the next refresh fetches them again"
+        )
+
+
+
+def _count_failed(outcomes: list, report: RefreshReport, earlier: date | None) -> str:
+    """What to say of the day's count of new arXiv papers failing: nothing when
+    a topic's source failed the same way (offline, say: that failure is told),
+    else a note of what the topics' shares stay of until it comes: the count
+    of the `earlier` day, or the papers in the cache when there is none."""
+    told = {source.error for source in report.failed}
+    for outcome in outcomes:
+        if outcome.plan.kind == "total" and not outcome.report.ok and outcome.report.error not in told:
+            stay = f"stay of its count of {earlier:%b} {earlier.day}" if earlier else "are of the papers in your cache"
+            return f"arXiv's count of all new papers could not be fetched ({outcome.report.error}); shares {stay} until it is"
+    return ""
+

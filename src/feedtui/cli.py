@@ -22,6 +22,7 @@ from datetime import datetime
 
 from feedtui import __version__
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
+from feedtui.launch_checks import data_dir_problem
 from feedtui.memory import gc_paused
 from feedtui.model import UTC, Paper, TopicDefinition, shown_title, split_arxiv_id
 from feedtui.output import OutputError, discard_output, guarded_stdout, takes_any_character
@@ -364,7 +365,7 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
 def _reader_cannot_start() -> tuple[int, str] | None:
     """(the exit status, why) when the reader cannot start here: `feedtui`
     from cron, or in a locale that is not UTF-8."""
-    from feedtui.ui.run import encoding_problem, terminal_problem
+    from feedtui.launch_checks import encoding_problem, terminal_problem
 
     if problem := terminal_problem():
         return EXIT_USAGE, problem
@@ -460,29 +461,6 @@ def _close(engine) -> bool:
     except StoreError:
         return False
     return True
-
-
-A_FILE_ON_THE_PATH = "it, or a folder on its path, is a file"
-
-
-def data_dir_problem(directory, error: OSError) -> str:
-    from pathlib import Path
-
-    from feedtui.store.files import describe_os_error
-
-    a_file_on_the_path = isinstance(error, (FileExistsError, NotADirectoryError))
-    if error.filename and Path(error.filename) != Path(directory):
-        # One of its files (a folder where cache/tags.json should be, say).
-        if isinstance(error, IsADirectoryError):
-            return f"cannot read {error.filename}: it is a folder, where feedtui keeps a file (move it away)"
-        if a_file_on_the_path:
-            return f"cannot use {error.filename}: {A_FILE_ON_THE_PATH} where feedtui keeps a folder (move it away)"
-        return f"cannot read {error.filename}: {describe_os_error(error)}"
-    reason = A_FILE_ON_THE_PATH if a_file_on_the_path else describe_os_error(error)
-    return (
-        f"cannot use the data directory {directory}: {reason} "
-        "(choose another with --data-dir DIR or FEEDTUI_DATA_DIR)"
-    )
 
 
 def _check_config(path, named_by: str = "") -> int:

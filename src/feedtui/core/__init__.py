@@ -1,0 +1,1 @@
+"""The core: what feedtui does, behind the API its front ends call."""

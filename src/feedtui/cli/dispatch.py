@@ -95,12 +95,11 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
 
         return run_tui(config, directory, demo=demo)
     # A one-shot command: the thousands of rows, documents and papers it reads
-    # or receives would set off hundreds of collections (2.3 s of a 5.8 s
-    # `papers --json` on a 10,000-paper topic; 0.1–0.2 s of a cold refresh)
-    # that find almost no cycles to free, so the collector waits until exit.
-    # When the process ends next, what the command built is frozen before the
-    # collector comes back on: the first collection would otherwise walk all
-    # of it (20–35 ms of a refresh, cold or all 304s, measured).
+    # or receives would set off hundreds of collections, a large share of a
+    # big listing's time, that find almost no cycles to free, so the collector
+    # waits until exit. When the process ends next, what the command built is
+    # frozen before the collector comes back on: the first collection would
+    # otherwise walk all of it.
     with gc_paused():
         status = _run_command(command, args, config, directory, demo)
         if exits_after:

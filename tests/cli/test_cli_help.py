@@ -19,7 +19,7 @@ from feedtui.cli import build_parser, main
 from feedtui.config import OPTIONS
 
 # Real processes run this checkout's code, whatever is installed.
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 
 

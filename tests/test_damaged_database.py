@@ -372,7 +372,7 @@ def test_a_file_where_a_folder_should_be_is_named_and_said_so(data, capsys, tmp_
 )
 def test_every_command_tells_that_state_was_restored_from_the_backup(data, capsys, tmp_path, command):
     """Reported as missing from export json, topic show and topic rm; every
-    command prints the engine's problems in one place (cli._run_command)."""
+    command prints the engine's problems in one place (cli/dispatch.py's _run_command)."""
     cut_short(data / "state.json")
     config = tmp_path / "config.toml"
     config.write_text("")

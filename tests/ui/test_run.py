@@ -125,7 +125,7 @@ def test_the_reader_in_a_locale_that_is_not_utf8_says_how_to_start_it(tmp_path):
 
 
 def test_the_locale_that_is_not_utf8_is_named_with_the_variable_that_sets_it(monkeypatch):
-    from feedtui.ui.run import encoding_problem
+    from feedtui.launch_checks import encoding_problem
 
     monkeypatch.setattr(sys, "__stderr__", io.TextIOWrapper(io.BytesIO(), encoding="iso8859-1"))
     for name in ("PYTHONIOENCODING", "LC_ALL", "LC_CTYPE"):

@@ -23,38 +23,6 @@ if TYPE_CHECKING:
 SHUTDOWN_GRACE_S = 5.0
 
 
-def terminal_problem() -> str:
-    """Why the reader has no terminal to run on ("" when it has one). Textual
-    reads keys from stdin and draws on stderr: without a terminal on both
-    (cron, a pipe) the reader would wait for keys forever and draw its
-    screens into a log, and with only stderr redirected (`feedtui 2>log`) it
-    would draw them into the log while the keys come from the terminal."""
-    keys, screen = (stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
-    if keys and screen:
-        return ""
-    if keys:
-        return "the reader draws on the terminal through stderr, which is redirected; run it without 2>"
-    return "the reader needs a terminal; for scripts use feedtui refresh / topics / papers"
-
-
-def encoding_problem() -> str:
-    """Why the reader cannot draw on this terminal ("" when it can): it draws
-    with characters (★ ▁▂▃ │) only UTF-8 has, and where the locale says the
-    terminal takes ISO-8859-1 or ASCII, Python would write them as `\\u2605`."""
-    from feedtui.output import takes_any_character
-
-    if takes_any_character(sys.__stderr__):
-        return ""
-    if os.environ.get("PYTHONIOENCODING", "").partition(":")[0]:
-        return f"the reader needs UTF-8 output, and PYTHONIOENCODING={os.environ['PYTHONIOENCODING']} is not: start it without PYTHONIOENCODING"
-    # The variable that sets the locale's encoding: the first of these that is set.
-    variable = next((name for name in ("LC_ALL", "LC_CTYPE", "LANG") if os.environ.get(name)), "LANG")
-    return (
-        f"the reader needs a UTF-8 locale, and {variable}={os.environ.get(variable, '')} is not one: "
-        f"start it as {variable}=C.UTF-8 feedtui"
-    )
-
-
 def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     from feedtui.core.files import StoreError
 
@@ -64,7 +32,7 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         print(f"feedtui: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        from feedtui.cli import data_dir_problem
+        from feedtui.launch_checks import data_dir_problem
 
         print(f"feedtui: {data_dir_problem(data_dir, error)}", file=sys.stderr)
         return 1

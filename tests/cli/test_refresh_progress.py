@@ -45,10 +45,10 @@ def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(
 
 
 def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, capsys):
-    from feedtui import cli
+    from feedtui.cli import progress
 
     monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
-    monkeypatch.setattr(cli, "LONG_WAIT_S", 0.5)
+    monkeypatch.setattr(progress, "LONG_WAIT_S", 0.5)
     with held_api(30, held_start=30, retry_after="1") as api:
         assert refresh_paged(tmp_path, api.url) == 0
     said = capsys.readouterr().err.splitlines()

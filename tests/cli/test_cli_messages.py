@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_cli_export import PAPERS, make_env
+from tests.cli.test_cli_export import PAPERS, make_env
 
 
 @pytest.fixture

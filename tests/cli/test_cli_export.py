@@ -19,7 +19,7 @@ from tests.arxiv_search import LoopbackArxiv, cli_against
 from tests.atom import Entry
 from tests.factories import make_paper
 
-OPML = Path(__file__).parent / "data" / "opml"
+OPML = Path(__file__).parents[1] / "data" / "opml"
 
 PAPERS = [
     make_paper(

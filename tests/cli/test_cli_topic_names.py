@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.test_cli_export import OPML, make_env
+from tests.cli.test_cli_export import OPML, make_env
 
 
 @pytest.fixture

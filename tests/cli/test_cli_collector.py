@@ -8,8 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from feedtui import cli
-from feedtui.cli import json_text, main
+from feedtui.cli import dispatch, json_text, main
 from feedtui.config import Config
 from feedtui.core.engine import Engine
 from feedtui.model import UTC, TopicDefinition
@@ -39,8 +38,8 @@ def cached(tmp_path):
 
 @pytest.fixture
 def collections():
-    """Collections that start while a command runs (`cli._run_command` on the stack)."""
-    with collections_started(within=cli._run_command.__code__) as started:
+    """Collections that start while a command runs (`dispatch._run_command` on the stack)."""
+    with collections_started(within=dispatch._run_command.__code__) as started:
         yield started
 
 

@@ -19,7 +19,7 @@ from feedtui.cli import build_parser, main
 from feedtui.config import OPTIONS
 
 # Real processes run this checkout's code, whatever is installed.
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 
 
@@ -271,7 +271,7 @@ def test_output_that_cannot_be_written_is_said_to_be_the_output(demo_dir, comman
 
 @pytest.mark.parametrize("command", [[], ["topics"], ["papers", "X"]])
 def test_a_data_dir_that_cannot_be_made_is_named(tmp_path, capsys, monkeypatch, command):
-    monkeypatch.setattr("feedtui.ui.run.terminal_problem", lambda: "")  # the reader, as on a terminal
+    monkeypatch.setattr("feedtui.launch_checks.terminal_problem", lambda: "")  # the reader, as on a terminal
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     assert main(["--data-dir", str(blocker / "data"), *command]) == 1

@@ -1,0 +1,45 @@
+"""`feedtui refresh`: fetch the followed topics (or those named), then say
+what came, what failed and what was skipped."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from feedtui.cli.progress import RefreshProgressView, refresh_summary, say_what_was_kept, ticking
+from feedtui.cli.status import EXIT_FAILED, EXIT_OK, settle
+from feedtui.text.sanitize import clean_line
+
+
+def cmd_refresh(engine, args) -> int:
+    names = [engine.topic(n).name for n in args.topics]
+    if not names and not engine.followed() and not engine.demo and not engine.starred_arxiv_not_cached():
+        print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
+        return EXIT_OK
+    view = RefreshProgressView(sys.stderr.isatty())
+    try:
+        refresh = engine.refresh(names or None, force=args.force, on_progress=view.progress, on_activity=view.activity)
+        report = asyncio.run(ticking(refresh, view.count_down) if view.interactive else refresh)
+    except KeyboardInterrupt:
+        say_what_was_kept(engine.stopped_refresh, view.interactive)
+        raise
+    pruned = engine.after_refresh()
+    status = settle(EXIT_OK if report.ok else EXIT_FAILED)
+    if pruned:
+        print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)
+    view.clear()
+    for source in report.sources:
+        if not source.ok:
+            url = clean_line(source.url, html_allowed=False)
+            # A feed's label shows its URL already: "Lab blog (https://…)".
+            where = f" ({url})" if url and f"({url})" not in source.label else ""
+            print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
+        elif source.skipped:
+            print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
+        for note in (source.warning, *source.reading_notes) if source.ok else ():
+            if note:
+                print(f"feedtui: note: {source.label}: {note}", file=sys.stderr)
+    for note in report.notes:
+        print(f"feedtui: {note}", file=sys.stderr)
+    print(refresh_summary(report), file=sys.stderr)
+    return status

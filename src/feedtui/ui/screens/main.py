@@ -60,25 +60,13 @@ CONFIG_PROBLEMS_SHOWN = 2
 class MainScreen(Screen):
     """The reader's screen.
 
-    Key ordering. Keys typed fast (K j, or enter K j in the topic form) are
-    queued behind the key being handled, and a key handled after work that
-    the user did not see yet would go where they did not mean. Three rules
-    keep each key where it was meant:
-
-    1. The focus moves at once (`focus_now`: Screen.set_focus). Widget.focus()
-       waits for the app's next turn, so the key queued behind the one that
-       moved the focus went to the widget focused before: j moved the list,
-       not the sidebar.
-    2. A topic saved in the form is shown while the form's enter is handled
-       (enter is a priority binding of the form, topic_form.save, and
-       TopicDialogs._topic_problem shows the topic), never in a callback of
-       the form's dismissal: that ran after the keys typed right after enter
-       and took the sidebar back to the saved topic.
-    3. The sidebar rebuilt (a retag, a refresh or another feedtui's change
-       ending in catch_up) keeps its cursor on the row it is on, not on the
-       topic shown (Sidebar.rebuild): a key may have moved it to a topic not
-       shown yet, its TopicList.Shown message on its way, and putting it back
-       lost that key.
+    Key ordering: keys typed fast (K j, or enter K j in the topic form) are
+    queued behind the key being handled, and a key handled after work the
+    user did not see yet goes where they did not mean. Three rules keep each
+    key where it was meant, each stated where it is enforced: the focus moves
+    at once (`focus_now`); a topic saved is shown while the form's enter is
+    handled (`TopicDialogs._topic_problem`); a rebuilt sidebar keeps the row
+    its cursor is on (`Sidebar.rebuild`).
     """
 
     AUTO_FOCUS = "#topics"
@@ -440,7 +428,11 @@ class MainScreen(Screen):
     # -- focus -------------------------------------------------------------------------
 
     def focus_now(self, widget: Widget) -> None:
-        """Give `widget` the focus now (key-ordering rule 1 above)."""
+        """Give `widget` the focus now, with Screen.set_focus. Widget.focus()
+        waits for the app's next turn, so the key queued behind the one that
+        moved the focus (K j typed fast, or held up while a topic was saved)
+        went to the widget focused before: j moved the list, not the sidebar.
+        Every focus change of the reader goes through here."""
         self.set_focus(widget)
 
     def action_switch_focus(self) -> None:

@@ -7,7 +7,7 @@ unread only, the focus (`focus_now`), key hints (`_key`), and the ways to
 show a topic (`show_topic`, `go_to_topic`, `rebuild_sidebar`).
 
 Parts call one another through the screen, at once, where the order of work
-decides where the next key goes (MainScreen's docstring, "Key ordering").
+decides where the next key goes (see "Key ordering" in MainScreen's docstring).
 What comes from another thread (the state store's reports) arrives as a
 message of ui/messages.py, posted to the screen.
 """

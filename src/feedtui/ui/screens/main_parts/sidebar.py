@@ -71,7 +71,10 @@ class Sidebar:
 
     def rebuild(self, keep: str | None = None) -> None:
         """The sidebar's rows anew, its cursor on `keep`, else on the row it is
-        on (key-ordering rule 3 in MainScreen's docstring)."""
+        on, never put back on the topic shown: a retag, a refresh or another
+        feedtui's change ends in catch_up, and a key just before may have
+        moved the cursor to a topic not shown yet (its TopicList.Shown
+        message on its way); putting the cursor back lost that key."""
         screen = self.screen
         topic_list = screen.query_one(TopicList)
         topic_list.show_rows(self.topic_rows(), keep=keep or topic_list.current or screen.current)

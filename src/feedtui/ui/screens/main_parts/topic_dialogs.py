@@ -141,8 +141,10 @@ class TopicDialogs:
         """What is wrong with a topic as typed (None once saved, and shown), with
         the field to mend it in, as the engine names it (see TopicRefused).
 
-        The saved topic is shown here, while the form's enter is handled
-        (key-ordering rule 2 in MainScreen's docstring)."""
+        The saved topic is shown here, while the form's enter is handled (enter
+        is a priority binding of the form, topic_form.save), never in a
+        callback of the form's dismissal: that ran after keys typed right after
+        enter (K j to move on), and took the sidebar back to the saved topic."""
         from feedtui.engine import TopicRefused
         from feedtui.topics.query import QueryError
         from feedtui.ui.screens.topic_form import TopicProblem

@@ -138,7 +138,10 @@ class TopicView:
         if name == STARRED_VIEW:
             return f"No starred papers yet — press {key('paper.star')} on a paper to star it"
         if total and screen.unread_only:
-            return f"All read here — {key('topic.unread_only')} shows every paper, {key('paper.next_unread')} goes to the next unread"
+            return (
+                f"All read here — {key('topic.unread_only')} shows every paper, "
+                f"{key('paper.next_unread')} goes to the next unread"
+            )
         if self.engine.demo:
             return "No papers in this topic in the demo data"
         if self.engine.state.is_following(name):

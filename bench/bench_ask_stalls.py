@@ -86,7 +86,7 @@ async def ask(pilot, main, question: str) -> float:
     await pilot.press("slash")
     main.query_one("#ask").value = question
     await pilot.press("enter")
-    while not (main.ask_question == question and main._cards is not None and main._cards.highlight):
+    while not (main.asking.question == question and main.topic_view.cards is not None and main.topic_view.cards.highlight):
         await pilot.pause(0.01)
         if time.perf_counter() - started > 120:
             raise SystemExit(f"no answer to {question!r} in 120 s")

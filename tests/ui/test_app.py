@@ -25,6 +25,8 @@ from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.main import MainScreen
+from feedtui.ui.screens.main_parts.refresh import Refresher
+from feedtui.ui.screens.main_parts.sidebar import Sidebar
 from feedtui.ui.widgets.paper_list import CARD_HEIGHT, PaperList
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.topic_header import TopicHeader
@@ -103,7 +105,7 @@ async def open_detail(pilot, main: MainScreen) -> DetailScreen:
 
 async def refresh_over(pilot, main: MainScreen, limit_s: float = 10.0) -> None:
     """Wait until the refresh under way has ended (its worker too), `limit_s` at most."""
-    await until(pilot, lambda: not main.refresh_busy, tries=int(limit_s / 0.05), step=0.05)
+    await until(pilot, lambda: not main.refresher.busy, tries=int(limit_s / 0.05), step=0.05)
     await pilot.pause()
 
 
@@ -361,7 +363,7 @@ async def test_n_in_the_reading_list_rounds_within_it(make_engine):
         await pilot.pause()
         paper_list = main.query_one(PaperList)
         paper_list.focus()
-        assert [paper_list.cursor_card.paper_id, len(main._cards)] == ["2611.00001", 2]
+        assert [paper_list.cursor_card.paper_id, len(main.topic_view.cards)] == ["2611.00001", 2]
         await pilot.press("j")
         assert paper_list.cursor_card.paper_id == "2611.00003"
         await pilot.press("n")  # nothing unread below: back to the top of the list, not to a topic
@@ -393,7 +395,7 @@ async def test_the_reading_list_says_how_many_starred_papers_are_not_in_the_cach
         engine.state.unstar(["2601.00042", "2601.00043"])
         main.show_topic(STARRED_VIEW)
         await pilot.pause()
-        assert len(main._cards) == 1
+        assert len(main.topic_view.cards) == 1
         assert main.query_one(TopicHeader).text.endswith("1 starred paper is not in the cache, so not listed.")
 
 
@@ -968,7 +970,7 @@ async def test_moving_to_another_topic_in_the_sidebar_closes_the_ask_box(make_en
         await pilot.press("j")
         await pilot.pause()
         assert main.current != "Widgets"
-        assert not main.query_one("#ask").display and main.ask_question == ""
+        assert not main.query_one("#ask").display and main.asking.question == ""
 
 
 async def test_a_sidebar_move_made_as_a_retag_ends_is_kept(make_engine):
@@ -986,7 +988,7 @@ async def test_a_sidebar_move_made_as_a_retag_ends_is_kept(make_engine):
         sidebar.action_next()  # j: the cursor moves; the topic is shown when its message is handled
         moved_to = sidebar.current
         assert moved_to != shown_before and main.current == shown_before
-        main.catch_up()  # the retag ends first
+        main.refresher.catch_up()  # the retag ends first
         await pilot.pause()
         assert in_view(main) == (moved_to, moved_to, moved_to)
         await pilot.press("j")
@@ -1750,7 +1752,7 @@ async def test_background_refresh_with_a_failing_source_toasts_and_stays_usable(
         main = await ready(pilot)
         await pilot.press("R")
         await until(
-            pilot, lambda: not main.refreshing and engine.library.row_of("2611.09999") is not None and told(app, "127.0.0.1:9"), tries=200, step=0.05
+            pilot, lambda: not main.refresher.refreshing and engine.library.row_of("2611.09999") is not None and told(app, "127.0.0.1:9"), tries=200, step=0.05
         )
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any("127.0.0.1:9" in m for m in errors), errors
@@ -1801,7 +1803,7 @@ async def test_a_long_refresh_shows_what_it_has_stored_before_it_ends(make_engin
             paper_list = main.query_one(PaperList)
             await pilot.press("R")
             await until(pilot, lambda: "Prompt widget one" in "\n".join(lines_of(paper_list)), step=0.05)
-            assert main.refreshing and feeds.asked.is_set() and not feeds.release.is_set()
+            assert main.refresher.refreshing and feeds.asked.is_set() and not feeds.release.is_set()
             assert "Prompt widget two" in "\n".join(lines_of(paper_list))
             assert sidebar_row(app, "Prompt").rstrip().endswith("2")
             status = str(main.query_one(StatusLine).query_one("#status-text").render())
@@ -1925,7 +1927,7 @@ async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, 
             status = main.query_one(StatusLine)
             await pilot.press("R")
             await until(pilot, lambda: feeds.asked.is_set() and status.query_one("#status-progress").progress == 1, step=0.05)
-            assert main.refresh_busy
+            assert main.refresher.busy
             await pilot.press("q")
             await pilot.pause()
         assert not feeds.release.is_set()
@@ -2497,7 +2499,7 @@ async def test_s_cycles_orders_that_differ_and_keeps_followed_topics_first(make_
         topic_list = main.query_one(TopicList)
         seen = []
         for _ in range(4):
-            seen.append(main.sort)
+            seen.append(main.sidebar.sort)
             names = topic_list.names()
             assert names[0] == "::Following" and names.index("Widgets") < names.index("::Topics")
             await pilot.press("S")
@@ -2710,7 +2712,7 @@ async def test_removing_the_topic_shown_closes_its_question(make_engine):
         main.go_to_topic("Gadgets")
         await pilot.press("slash", *"calibration", "enter")
         await pilot.pause(0.2)
-        assert main.ask_question
+        assert main.asking.question
         await pilot.press("D")
         await pilot.pause()
         await pilot.press("enter")  # not an answer
@@ -2719,7 +2721,7 @@ async def test_removing_the_topic_shown_closes_its_question(make_engine):
         await pilot.press("y")
         await pilot.pause()
         assert "Gadgets" not in engine.registry
-        assert main.ask_question == "" and not main.query_one("#ask").display
+        assert main.asking.question == "" and not main.query_one("#ask").display
         assert "Ask:" not in list_title(main)
 
 
@@ -2737,12 +2739,12 @@ async def test_r_during_a_refresh_does_not_cancel_it(make_engine, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         started = []
-        monkeypatch.setattr(main, "refresh_topics", lambda *args, **kwargs: started.append(args))
-        main.refreshing = True
+        monkeypatch.setattr(main.refresher, "refresh_topics", lambda *args, **kwargs: started.append(args))
+        main.refresher.refreshing = True
         await pilot.press("r", "R")
         await pilot.pause()
         assert started == []
-        main.refreshing = False
+        main.refresher.refreshing = False
         await pilot.press("r")
         await pilot.pause()
         assert started == [(["Widgets"],)]
@@ -3071,7 +3073,7 @@ async def test_a_save_that_succeeds_before_the_failure_is_shown_is_still_told(ma
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         store_thread = threading.Thread(
-            target=lambda: (main._state_not_saved("could not save state.json: the disk is full"), main._state_saved(1))
+            target=lambda: (main.bridge._state_not_saved("could not save state.json: the disk is full"), main.bridge._state_saved(1))
         )
         store_thread.start()
         store_thread.join()
@@ -3150,7 +3152,7 @@ async def test_the_sidebar_and_the_header_follow_the_clock(make_engine, monkeypa
 
     from tests.factories import make_paper
 
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_CHECK_S", 0.05)
     papers = [
         *(make_paper(f"2612.0000{n}", abstract="Rising tides.", published=f"2026-12-20T0{n}:00:00") for n in (1, 2, 3)),
         *(make_paper(f"2611.0000{n}", abstract="Steady state.", published="2026-11-20T10:00:00") for n in (4, 5)),
@@ -3192,10 +3194,10 @@ async def test_the_clock_leaves_a_trending_sidebar_scrolled_where_it_is(make_eng
 
     from tests.factories import make_paper
 
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_CHECK_S", 0.05)
     ticks: list[None] = []
-    follow_the_clock = MainScreen.follow_the_clock
-    monkeypatch.setattr(MainScreen, "follow_the_clock", lambda self: (ticks.append(None), follow_the_clock(self)))
+    follow_the_clock = Sidebar.follow_the_clock
+    monkeypatch.setattr(Sidebar, "follow_the_clock", lambda self: (ticks.append(None), follow_the_clock(self)))
     papers = [
         *(make_paper(f"2612.0000{n}", abstract="Rising tides.", published=f"2026-12-20T0{n}:00:00") for n in (1, 2, 3)),
         *(make_paper(f"2611.0000{n}", abstract="Steady state.", published="2026-11-20T10:00:00") for n in (4, 5)),
@@ -3228,7 +3230,7 @@ async def test_a_sparkline_follows_the_clock_in_place_in_the_followed_order(make
     from feedtui.model import UTC
     from feedtui.ui.widgets.sparkline import sparkline
 
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_CHECK_S", 0.05)
     engine = make_engine()
     now = [datetime(2026, 11, 27, 18, 0, tzinfo=UTC)]
     engine.clock = lambda: now[0]

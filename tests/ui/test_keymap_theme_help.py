@@ -870,7 +870,7 @@ async def test_default_sort_orders_the_sidebar(open_app, sort, first):
     app = open_app(f'default_sort = "{sort}"\n')
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        assert main.sort == sort
+        assert main.sidebar.sort == sort
         ids = main.query_one(TopicList).names()
         unfollowed = ids[ids.index("::Topics") + 1 :]
         if first:
@@ -965,7 +965,7 @@ async def settle(pilot, app, *, fetched: bool = True) -> None:
     main = app.main_screen
     await until(
         pilot,
-        lambda: not main.refreshing and app.engine.library.row_of("2611.09999") is not None,
+        lambda: not main.refresher.refreshing and app.engine.library.row_of("2611.09999") is not None,
         tries=60,
         step=0.05,
         or_go_on=not fetched,
@@ -1017,7 +1017,7 @@ async def test_a_topic_followed_since_the_last_refresh_is_fetched_at_start_and_o
     assert engine.stale_followed() == ["Beta"]
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await until(pilot, lambda: not main.refresh_busy and engine.library.row_of("2611.08882") is not None, step=0.05)
+        await until(pilot, lambda: not main.refresher.busy and engine.library.row_of("2611.08882") is not None, step=0.05)
         assert [request.path for request, _ in httpserver.log] == ["/beta.xml"]
         assert engine.library.row_of("2611.08882") is not None
         assert engine.stale_followed() == []
@@ -1043,7 +1043,7 @@ async def refresh_asked_of(pilot, main, topic: str, httpserver) -> None:
     main.go_to_topic(topic)
     await pilot.pause()
     await pilot.press("r")
-    await until(pilot, lambda: httpserver.log and not main.refresh_busy, step=0.05)
+    await until(pilot, lambda: httpserver.log and not main.refresher.busy, step=0.05)
     await pilot.pause()
 
 
@@ -1081,7 +1081,7 @@ async def test_a_failed_refresh_is_no_longer_said_once_another_feedtui_refreshed
         assert (await cron.refresh(["Flaky"])).new_papers == 1
         cron.close()
         await until(pilot, lambda: main.engine.state.pref("last_refresh") is not None, step=0.1)
-        main.check_cache_elsewhere()
+        main.refresher.check_cache_elsewhere()
         await until(pilot, lambda: "new papers from another feedtui" in lines_of(status)[0])
         parts = [part.strip() for part in lines_of(status)[0].split("·")]
         assert parts[0].startswith("refreshed ") and "refresh failed" not in parts, parts
@@ -1107,10 +1107,10 @@ async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpse
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):
     from datetime import timedelta
 
-    from feedtui.ui.screens.main import MainScreen
+    from feedtui.ui.screens.main_parts.refresh import Refresher
 
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_RETRY_S", 0.0)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_RETRY_S", 0.0)
     app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
     app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=1))
     async with app.run_test(size=SIZE) as pilot:
@@ -1127,14 +1127,14 @@ async def test_after_an_automatic_refresh_the_next_waits_its_turn(open_app, arxi
     import time
     from datetime import timedelta
 
-    from feedtui.ui.screens.main import MainScreen
+    from feedtui.ui.screens.main_parts.refresh import Refresher
 
-    monkeypatch.setattr(MainScreen, "AUTO_REFRESH_CHECK_S", 0.05)
+    monkeypatch.setattr(Refresher, "AUTO_REFRESH_CHECK_S", 0.05)
     app = open_app(arxiv_config(arxiv_server), general="auto_refresh = true\nrefresh_age_hours = 6")
     app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=1))
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        main._auto_refreshed_at = time.monotonic()  # an attempt just now, which changed nothing
+        main.refresher.auto_refreshed_at = time.monotonic()  # an attempt just now, which changed nothing
         app.engine.note_refreshed(app.engine.followed(), NOW - timedelta(hours=7))
         await pilot.pause(0.4)
         assert not arxiv_server.log
@@ -1167,11 +1167,11 @@ async def test_after_an_automatic_refresh_that_worked_the_next_comes_when_the_to
     app, now = open_on_a_feed(open_app, httpserver, 200)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await until(pilot, lambda: httpserver.log and not main.refresh_busy, tries=150, step=0.05)  # the start's refresh
+        await until(pilot, lambda: httpserver.log and not main.refresher.busy, tries=150, step=0.05)  # the start's refresh
         assert len(httpserver.log) == 1  # never refreshed: at start
         assert app.engine.stale_followed() == []
         now[0] += timedelta(minutes=20)
-        main.refresh_when_stale()  # the check made every AUTO_REFRESH_CHECK_S
+        main.refresher.when_stale()  # the check made every AUTO_REFRESH_CHECK_S
         await refresh_over(pilot, main)
         assert len(httpserver.log) == 2
         assert app.engine.stale_followed() == []
@@ -1183,10 +1183,10 @@ async def test_after_an_automatic_refresh_that_reached_no_source_the_next_waits(
     app, now = open_on_a_feed(open_app, httpserver, 404)
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await until(pilot, lambda: httpserver.log and not main.refresh_busy, tries=150, step=0.05)  # the start's refresh
-        assert len(httpserver.log) == 1 and main.refresh_failed
+        await until(pilot, lambda: httpserver.log and not main.refresher.busy, tries=150, step=0.05)  # the start's refresh
+        assert len(httpserver.log) == 1 and main.refresher.refresh_failed
         now[0] += timedelta(minutes=20)
-        main.refresh_when_stale()
+        main.refresher.when_stale()
         await refresh_over(pilot, main)
         assert len(httpserver.log) == 1
 
@@ -1221,15 +1221,15 @@ async def test_following_a_topic_during_a_refresh_refreshes_it_after_that_one_in
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         for _ in range(100):
-            if main.refreshing and queries:
+            if main.refresher.refreshing and queries:
                 break
             await pilot.pause(0.02)
-        assert main.refreshing and any("widget" in q for q in queries)
+        assert main.refresher.refreshing and any("widget" in q for q in queries)
         main.show_topic("Gadgets")
         await pilot.press("f")  # while the start-up refresh waits for its answer
         await pilot.pause(0.1)
         answer.set()
-        await until(pilot, lambda: not main.refreshing and engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))), tries=150, step=0.05)
+        await until(pilot, lambda: not main.refresher.refreshing and engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))), tries=150, step=0.05)
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Widgets"))) is not None  # not cancelled
         assert engine.fetch_state.answered_at(answered_key(engine.topic("Gadgets"))) is not None  # then this one
         assert any("gadget" in q for q in queries)
@@ -1241,15 +1241,15 @@ async def test_a_topic_followed_then_removed_during_a_refresh_is_not_refreshed_a
     engine = app.engine
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
-        await until(pilot, lambda: main.refreshing and queries, tries=150, step=0.05)
+        await until(pilot, lambda: main.refresher.refreshing and queries, tries=150, step=0.05)
         main.show_topic("Gadgets")
         await pilot.press("f")
         await pilot.pause(0.1)
         engine.remove_topic("Gadgets")  # what D does
         answer.set()
-        await until(pilot, lambda: not main.refreshing and not main._queued_refresh, tries=150, step=0.05)
+        await until(pilot, lambda: not main.refresher.refreshing and not main.refresher.queued, tries=150, step=0.05)
         await pilot.pause(0.3)
-        assert app.is_running and not main.refreshing
+        assert app.is_running and not main.refresher.refreshing
         assert not any("gadget" in q for q in queries)
 
 

@@ -56,7 +56,7 @@ async def test_a_paper_stored_elsewhere_shows_its_abstract_on_its_card(make_engi
         cron.cache.store([late], {}, NOW)
         cron.retag(["Widgets"])
         cron.close()
-        main.check_cache_elsewhere()
+        main.refresher.check_cache_elsewhere()
         await until(pilot, lambda: list_title(main) == "Latest papers (5)")
         main.query_one(PaperList).focus()
         await pilot.press("home")

@@ -1,0 +1,111 @@
+"""Read and starred marks set from the reader, and ctrl+z that takes them back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from feedtui.model import shown_title
+from feedtui.sources.parse.text import cut
+from feedtui.store.codec import C_TITLE
+from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE
+from feedtui.ui.widgets.paper_list import one_line_safe
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+# Changes ctrl+z can take back, the latest first.
+UNDO_DEPTH = 100
+
+
+@dataclass
+class Undo:
+    """One change ctrl+z takes back: the `attribute` ("read" or "starred") of
+    these papers goes back to what it was, `before`."""
+
+    description: str
+    paper_ids: list[str]
+    attribute: str = "read"
+    before: bool = False
+
+
+class Marks:
+    """Owns the undo stack: every mark set here (m, M, s, and opening a paper
+    that marks it read) is remembered, and the views redraw what changed."""
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.engine = screen.engine
+        self.undo_stack: list[Undo] = []
+
+    def _set_read(self, ids: list[str], read: bool) -> list[str]:
+        engine = self.engine
+        changed = engine.mark_read(ids) if read else engine.mark_unread(ids)
+        if changed:
+            library = engine.library
+            topics = {t for pid in changed if pid in library.pos for t in library.tags[library.pos[pid]]}
+            self.screen.sidebar.update_counts(topics)
+            self.screen.topic_view.invalidate_ids(changed)
+        return changed
+
+    def _set_starred(self, ids: list[str], starred: bool) -> None:
+        if starred:
+            self.engine.star(ids)
+        else:
+            self.engine.unstar(ids)
+        self.screen.topic_view.invalidate_ids(ids)
+        self.screen.sidebar.update_counts(set())
+
+    def _remember(self, undo: Undo) -> None:
+        self.undo_stack.append(undo)
+        del self.undo_stack[:-UNDO_DEPTH]
+
+    def _titled(self, paper_id: str) -> str:
+        """“A paper's title”, cut to fit a notification."""
+        library = self.engine.library
+        position = library.pos.get(paper_id)
+        title = one_line_safe(shown_title(library.rows[position][C_TITLE])) if position is not None else paper_id
+        return f"“{cut(title, 60)}”"
+
+    def toggle_read(self, paper_id: str) -> None:
+        """Mark a paper read or unread, here or from the detail view."""
+        was = self.engine.state.is_read(paper_id)
+        if self._set_read([paper_id], not was):
+            now = "unread" if was else "read"
+            self._remember(Undo(f"marked {self._titled(paper_id)} {now}", [paper_id], "read", was))
+
+    def mark_all_read(self) -> None:
+        screen = self.screen
+        cards = screen.topic_view.cards
+        if cards is None or not len(cards):
+            screen.notify(NO_PAPER_HERE, markup=False)
+            return
+        ids = [self.engine.library.ids[p] for p in cards.positions]
+        changed = self._set_read(ids, True)
+        if changed:
+            papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
+            where = "the reading list" if screen.current == STARRED_VIEW else screen.current
+            self._remember(Undo(f"marked {papers} read in {where}", changed))
+            screen.notify(f"Marked {papers} read — {screen._key('app.undo')} to undo", markup=False)
+        else:
+            screen.notify("Every paper here is read already", markup=False)
+
+    def undo(self) -> None:
+        if not self.undo_stack:
+            self.screen.notify("Nothing to undo", markup=False)
+            return
+        undo = self.undo_stack.pop()
+        if undo.attribute == "starred":
+            self._set_starred(undo.paper_ids, undo.before)
+        else:
+            self._set_read(undo.paper_ids, undo.before)
+        self.screen.notify(f"Undone: {undo.description}", markup=False)
+
+    def toggle_star(self, paper_id: str) -> None:
+        """Star or unstar a paper, here or from the detail view: its card and
+        the reading list's row follow."""
+        was = self.engine.state.is_starred(paper_id)
+        self._set_starred([paper_id], not was)
+        done = "unstarred" if was else "starred"
+        self._remember(Undo(f"{done} {self._titled(paper_id)}", [paper_id], "starred", was))

@@ -1,0 +1,144 @@
+"""The sidebar: the topics' rows, their order, their filter and their counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.widgets import Input
+
+from feedtui.topics.momentum import sort_trending
+from feedtui.ui.presenter import STARRED_VIEW, TopicRow, starred_positions
+from feedtui.ui.widgets.paper_list import one_line_safe
+from feedtui.ui.widgets.topic_list import TopicList, as_drawn
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+SORTS = ("followed", "name", "unread", "trending")
+
+
+class Sidebar:
+    """Owns the topic list's rows and the sort they are drawn in."""
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.engine = engine = screen.engine
+        self.sort = engine.state.pref("sort", engine.settings.default_sort)
+        if self.sort not in SORTS:
+            self.sort = "followed"
+
+    def topic_rows(self) -> list[TopicRow]:
+        engine = self.engine
+        library = engine.library
+        following = engine.state.is_following
+        filter_text = self.screen.query_one("#topic-filter", Input).value.casefold().strip()
+        rows: list[TopicRow] = []
+        entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
+        momenta = engine.momenta([e.name for e in entries])
+        for entry in entries:
+            momentum = momenta[entry.name]
+            weeks = tuple(w.count for w in momentum.weeks)
+            rows.append(
+                TopicRow(
+                    name=entry.name,
+                    following=following(entry.name),
+                    unread=library.unread_count(entry.name),
+                    papers=len(library.topic_positions(entry.name)),
+                    weeks=weeks,
+                    error=entry.error,
+                )
+            )
+        if self.sort == "name":
+            rows.sort(key=lambda r: r.name.casefold())
+        elif self.sort == "unread":
+            rows.sort(key=lambda r: (-r.unread, r.name.casefold()))
+        elif self.sort == "trending":
+            rows.sort(key=lambda r: r.name.casefold())
+            rows = sort_trending((row, momenta[row.name]) for row in rows)
+        else:
+            rows.sort(key=lambda r: r.name.casefold())
+        if not filter_text or filter_text in STARRED_VIEW.casefold():
+            rows.insert(0, self._starred_row())
+        return rows
+
+    def _starred_row(self) -> TopicRow:
+        """The reading list's row counts its unread papers, as the topics' rows do."""
+        library = self.engine.library
+        positions = starred_positions(library, self.engine.state.starred_view())
+        unread = sum(1 for position in positions if not library.is_read(position))
+        return TopicRow(STARRED_VIEW, False, unread, len(positions), virtual=True)
+
+    def rebuild(self, keep: str | None = None) -> None:
+        """The sidebar's rows anew, its cursor on `keep`, else on the row it is
+        on, never put back on the topic shown: a retag, a refresh or another
+        feedtui's change ends in catch_up, and a key just before may have
+        moved the cursor to a topic not shown yet (its TopicList.Shown
+        message on its way); putting the cursor back lost that key."""
+        screen = self.screen
+        topic_list = screen.query_one(TopicList)
+        topic_list.show_rows(self.topic_rows(), keep=keep or topic_list.current or screen.current)
+        filter_input = screen.query_one("#topic-filter", Input)
+        if screen.current is None and not topic_list.rows and filter_input.value:
+            # The topic shown is gone (removed here or elsewhere) and the filter
+            # matched only it: the filter goes too, so that another topic is shown.
+            filter_input.value = ""
+            topic_list.show_rows(self.topic_rows())
+        if screen.current is None or screen.current not in [r.name for r in topic_list.rows]:
+            chosen = topic_list.current
+            if chosen:
+                screen.show_topic(chosen)
+
+    def update_counts(self, topics: set[str]) -> None:
+        """Unread counts changed for these topics: redraw their rows only (and
+        the reading list's, which may hold the papers)."""
+        screen = self.screen
+        if screen.unread_only and not screen.asking.question:
+            screen.topic_view.show_list_title()
+        library = self.engine.library
+        topic_list = screen.query_one(TopicList)
+        following = self.engine.state.is_following
+        for row in topic_list.rows:
+            if row.name in topics:
+                topic_list.update_row(
+                    TopicRow(
+                        row.name, following(row.name), library.unread_count(row.name), row.papers, row.weeks, row.error
+                    )
+                )
+        topic_list.update_row(self._starred_row())
+
+    def follow_the_clock(self) -> None:
+        """Momentum is as of now: as time passes, papers leave its windows, a
+        paper dated ahead comes in, and on Monday 00:00 UTC a new week starts.
+        The sparklines, the trending order and the topic's sentence and chart
+        follow (with no work on a key press, and none redrawn when all is as
+        drawn)."""
+        screen = self.screen
+        topic_list = screen.query_one(TopicList)
+        rows = self.topic_rows()
+        shown = topic_list.rows
+        following, others = as_drawn(rows)
+        if self.sort == "trending" and [r.name for r in following + others] != [r.name for r in shown]:
+            topic_list.show_rows(rows, keep=screen.current)
+        else:
+            weeks = {row.name: row.weeks for row in rows}
+            for row in shown:
+                if row.name in weeks and weeks[row.name] != row.weeks:
+                    topic_list.update_row(replace(row, weeks=weeks[row.name]))
+        screen.topic_view.follow_the_clock()
+
+    def filter_changed(self, value: str) -> None:
+        topic_list = self.screen.query_one(TopicList)
+        typed = one_line_safe(value.strip())
+        topic_list.empty_message = f"No topic matches “{typed}” ({self.screen._key('app.back')} clears)" if typed else ""
+        topic_list.show_rows(self.topic_rows(), keep=self.screen.current)
+
+    def cycle_sort(self) -> None:
+        # Followed topics stay on top in every order (SPEC §2), so "name" draws
+        # the sidebar as "followed" does: S skips it.
+        shown = [order for order in SORTS if order != "name"]
+        current = "followed" if self.sort == "name" else self.sort
+        self.sort = shown[(shown.index(current) + 1) % len(shown)]
+        self.engine.state.set_pref("sort", self.sort)
+        self.rebuild()
+        self.screen.notify(f"Topics sorted by {self.sort}", markup=False)

@@ -3073,7 +3073,7 @@ async def test_a_save_that_succeeds_before_the_failure_is_shown_is_still_told(ma
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         store_thread = threading.Thread(
-            target=lambda: (main.bridge._state_not_saved("could not save state.json: the disk is full"), main.bridge._state_saved(1))
+            target=lambda: (app.engine.state.on_error("could not save state.json: the disk is full"), app.engine.state.on_durable(1))
         )
         store_thread.start()
         store_thread.join()

@@ -111,12 +111,6 @@ class CardRow(NamedTuple):
     shard: str
 
 
-# Column positions, for ui/screens/main.py until it reads rows by name
-# (see /work/notes/core_api.md); removed then.
-C_SHARD = CardRow._fields.index("shard")
-C_TITLE = CardRow._fields.index("title")
-
-
 def shorten_names(names: Sequence[str], keep: int = CARD_NAMES, sep: str = ", ", omitted: int = 0) -> str:
     """`A, B, C +7`: the first `keep` names, then how many more there are
     (`omitted` more than `names` holds)."""

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from feedtui.config import check_command, in_file_order
-from feedtui.engine import Engine
+from feedtui.core.engine import Engine
 from feedtui.ui import paper_actions
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
 from feedtui.ui.presenter import STARRED_VIEW
@@ -197,8 +197,8 @@ class MainScreen(Screen):
         self.set_interval(2.0, self.refresher.check_cache_elsewhere)
         if engine.stale_topics:
             self.refresher.retag(engine.stale_topics)
-        first_run = not engine.state.follows() and not len(engine.library) and not engine.demo
-        if first_run and not engine.state.pref(WELCOME_SKIPPED):
+        first_run = not engine.follows() and not len(engine.library) and not engine.demo
+        if first_run and not engine.pref(WELCOME_SKIPPED):
             self.app.action_welcome()
         else:
             self.refresher.when_stale()
@@ -252,7 +252,7 @@ class MainScreen(Screen):
     def go_to_topic(self, name: str, *, keep: str | None = None, question: str = "") -> None:
         """Show a topic, its papers or the answer to `question` about them; the
         question asked about the topic left goes."""
-        if name not in self.engine.registry and name != STARRED_VIEW:
+        if not self.engine.has_topic(name) and name != STARRED_VIEW:
             return
         filter_input = self.query_one("#topic-filter", Input)
         if filter_input.value:
@@ -308,7 +308,7 @@ class MainScreen(Screen):
     def jump_to_topic(self, name: str) -> None:
         """Follow a paper's tag to its topic; escape comes back to this topic and
         card, and to the Ask's answer if the card was one."""
-        if name not in self.engine.registry or name == self.current:
+        if not self.engine.has_topic(name) or name == self.current:
             return
         trail = self._jumped_from
         if self.current:
@@ -321,7 +321,7 @@ class MainScreen(Screen):
         way ends the trail: see show_topic)."""
         while self._jumped_from:
             name, paper_id, question = self._jumped_from.pop()
-            if name == STARRED_VIEW or name in self.engine.registry:
+            if name == STARRED_VIEW or self.engine.has_topic(name):
                 self._along_trail(name, keep=paper_id, question=question)
                 return True
         return False
@@ -368,7 +368,7 @@ class MainScreen(Screen):
     def open_detail(self, paper_id: str) -> None:
         from feedtui.ui.screens.detail import DetailScreen
 
-        if self.engine.settings.open_marks_read and not self.engine.state.is_read(paper_id):
+        if self.engine.settings.open_marks_read and not self.engine.is_read(paper_id):
             self.toggle_read(paper_id)  # as m does: ctrl+z takes it back
         self.app.push_screen(DetailScreen(self.engine, paper_id))
 
@@ -388,7 +388,7 @@ class MainScreen(Screen):
         """Have the footer say Follow or Unfollow, as the topic shown is, and
         dim what only a topic has on the reading list."""
         name = self.current
-        following = None if not name or name == STARRED_VIEW else self.engine.state.is_following(name)
+        following = None if not name or name == STARRED_VIEW else self.engine.is_following(name)
         shown = (following, name == STARRED_VIEW)
         if shown != self._footer_shows:
             self._footer_shows = shown

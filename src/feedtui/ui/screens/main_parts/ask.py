@@ -265,10 +265,10 @@ class Ask:
         view.cards = TopicCards(
             library,
             positions,
-            head=self.engine.cache.head,
+            head=self.engine.abstract_head,
             current_topic=name,
-            read=self.engine.state.read_view(),
-            starred=self.engine.state.starred_view(),
+            read=self.engine.read_view(),
+            starred=self.engine.starred_view(),
             date_format=self.engine.settings.date_format,
             highlight=highlight_words(question),
             full_abstracts=view.full_abstracts,

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from feedtui.model import shown_title
 from feedtui.sources.parse.text import cut
-from feedtui.store.codec import C_TITLE
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE
 from feedtui.ui.widgets.paper_list import one_line_safe
@@ -63,14 +62,13 @@ class Marks:
 
     def _titled(self, paper_id: str) -> str:
         """“A paper's title”, cut to fit a notification."""
-        library = self.engine.library
-        position = library.pos.get(paper_id)
-        title = one_line_safe(shown_title(library.rows[position][C_TITLE])) if position is not None else paper_id
+        row = self.engine.card(paper_id)
+        title = one_line_safe(shown_title(row.title)) if row is not None else paper_id
         return f"“{cut(title, 60)}”"
 
     def toggle_read(self, paper_id: str) -> None:
         """Mark a paper read or unread, here or from the detail view."""
-        was = self.engine.state.is_read(paper_id)
+        was = self.engine.is_read(paper_id)
         if self._set_read([paper_id], not was):
             now = "unread" if was else "read"
             self._remember(Undo(f"marked {self._titled(paper_id)} {now}", [paper_id], "read", was))
@@ -105,7 +103,7 @@ class Marks:
     def toggle_star(self, paper_id: str) -> None:
         """Star or unstar a paper, here or from the detail view: its card and
         the reading list's row follow."""
-        was = self.engine.state.is_starred(paper_id)
+        was = self.engine.is_starred(paper_id)
         self._set_starred([paper_id], not was)
         done = "unstarred" if was else "starred"
         self._remember(Undo(f"{done} {self._titled(paper_id)}", [paper_id], "starred", was))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
-from feedtui.engine import RefreshProgress
+from feedtui.core.events import RefreshProgress
 from feedtui.sources.parse.text import cut
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
@@ -21,7 +21,7 @@ from feedtui.ui.widgets.status_line import StatusLine
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from feedtui.refresh import Activity
+    from feedtui.core.fetch import Activity
 
 # A query's name in the status line's "refreshing… Name: 300 of ~1,200 papers", cut to fit 80 columns.
 ACTIVITY_LABEL_WIDTH = 18
@@ -117,8 +117,8 @@ class Refresher:
         if self.busy:
             self.screen.set_timer(0.1, self._refresh_queued)
             return
-        state, registry = self.engine.state, self.engine.registry
-        names = [name for name in self.queued if name in registry and state.is_following(name)]
+        engine = self.engine
+        names = [name for name in self.queued if engine.has_topic(name) and engine.is_following(name)]
         self.queued.clear()
         if names:
             self.refresh_topics(names)
@@ -228,8 +228,8 @@ class Refresher:
             # A source answered: the next automatic refresh is due when the
             # topics are (when_stale), not after AUTO_REFRESH_RETRY_S.
             self.auto_refreshed_at = float("-inf")
-        if engine.prune_candidates():
-            pruned = await asyncio.to_thread(engine.prune)
+        # Tags are made complete by this reader's own retag worker (catch_up).
+        if pruned := await asyncio.to_thread(engine.after_refresh, retag=False):
             screen.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
         self.catch_up()
         summary = f"{report.new_papers:,} new paper{'s' if report.new_papers != 1 else ''}"
@@ -253,7 +253,7 @@ class Refresher:
         self.screen.query_one(StatusLine).show_refreshing(activity, papers=len(self.engine.library))
 
     def _count_down_wait(self) -> None:
-        from feedtui.refresh import Waiting  # loaded by the refresh under way; httpx stays out of the start
+        from feedtui.core.fetch import Waiting  # loaded by the refresh under way; httpx stays out of the start
 
         if isinstance(self._refresh_activity, Waiting) and self.refreshing:
             self.show_refreshing()
@@ -273,7 +273,7 @@ class Refresher:
         feedtui's on the same data (saved with the state)."""
         own = self.engine.last_refresh
         try:
-            saved = datetime.fromisoformat(self.engine.state.pref("last_refresh") or "")
+            saved = datetime.fromisoformat(self.engine.pref("last_refresh") or "")
         except ValueError:
             saved = None
         if saved is not None and saved.tzinfo is None:

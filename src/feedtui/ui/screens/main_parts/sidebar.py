@@ -24,14 +24,14 @@ class Sidebar:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
         self.engine = engine = screen.engine
-        self.sort = engine.state.pref("sort", engine.settings.default_sort)
+        self.sort = engine.pref("sort", engine.settings.default_sort)
         if self.sort not in SORTS:
             self.sort = "followed"
 
     def topic_rows(self) -> list[TopicRow]:
         engine = self.engine
         library = engine.library
-        following = engine.state.is_following
+        following = engine.is_following
         filter_text = self.screen.query_one("#topic-filter", Input).value.casefold().strip()
         rows: list[TopicRow] = []
         entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
@@ -65,7 +65,7 @@ class Sidebar:
     def _starred_row(self) -> TopicRow:
         """The reading list's row counts its unread papers, as the topics' rows do."""
         library = self.engine.library
-        positions = starred_positions(library, self.engine.state.starred_view())
+        positions = starred_positions(library, self.engine.starred_view())
         unread = sum(1 for position in positions if not library.is_read(position))
         return TopicRow(STARRED_VIEW, False, unread, len(positions), virtual=True)
 
@@ -97,7 +97,7 @@ class Sidebar:
             screen.topic_view.show_list_title()
         library = self.engine.library
         topic_list = screen.query_one(TopicList)
-        following = self.engine.state.is_following
+        following = self.engine.is_following
         for row in topic_list.rows:
             if row.name in topics:
                 topic_list.update_row(
@@ -139,6 +139,6 @@ class Sidebar:
         shown = [order for order in SORTS if order != "name"]
         current = "followed" if self.sort == "name" else self.sort
         self.sort = shown[(shown.index(current) + 1) % len(shown)]
-        self.engine.state.set_pref("sort", self.sort)
+        self.engine.set_pref("sort", self.sort)
         self.rebuild()
         self.screen.notify(f"Topics sorted by {self.sort}", markup=False)

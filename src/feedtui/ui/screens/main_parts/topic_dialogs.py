@@ -74,10 +74,10 @@ class TopicDialogs:
         if copy_of := self.engine.config_copy_of(name):
             self._drop_config_copy(name, copy_of)
             return
-        catalogue = name in self.engine.registry.catalogue_names
+        catalogue = self.engine.is_catalogue_topic(name)
         question = f"{'Hide the catalogue topic' if catalogue else 'Remove the topic'} {name}?"
         detail = "Its papers stay in the cache, with their read marks and stars."
-        followed = self.engine.state.is_following(name)
+        followed = self.engine.is_following(name)
         if catalogue:
             detail += " You follow it." if followed else ""
             detail += f" The command feedtui topic restore '{name}' brings it back{', followed' if followed else ''}."
@@ -145,7 +145,7 @@ class TopicDialogs:
         is a priority binding of the form, topic_form.save), never in a
         callback of the form's dismissal: that ran after keys typed right after
         enter (K j to move on), and took the sidebar back to the saved topic."""
-        from feedtui.engine import TopicRefused
+        from feedtui.core.topics import TopicRefused
         from feedtui.topics.query import QueryError
         from feedtui.ui.screens.topic_form import TopicProblem
 
@@ -166,7 +166,7 @@ class TopicDialogs:
         screen.bridge.reload_topics()  # the registry, the retag of the topic, the sidebar
         screen.asking.close()
         screen.go_to_topic(name)
-        following = self.engine.state.is_following(name)
+        following = self.engine.is_following(name)
         screen.notify(f"Saved {name}" + ("" if following else f" — {screen._key('topic.follow')} follows it"), markup=False)
         if note := self.engine.override_note(name):
             screen.notify(note, severity="warning", markup=False)

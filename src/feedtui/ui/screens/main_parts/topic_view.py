@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Input, Static
 
-from feedtui.store.codec import C_SHARD
 from feedtui.topics.momentum import Momentum
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, not_cached_note, starred_not_cached, starred_positions
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
@@ -52,9 +51,9 @@ class TopicView:
         screen, engine = self.screen, self.engine
         library = engine.library
         if name == STARRED_VIEW:
-            positions = starred_positions(library, engine.state.starred_view())
+            positions = starred_positions(library, engine.starred_view())
             about = f"Your reading list: papers you starred with {screen._key('paper.star')}."
-            missing = starred_not_cached(library, engine.state.starred_view())
+            missing = starred_not_cached(library, engine.starred_view())
             if missing:
                 about += f" {not_cached_note(missing, screen._key('app.refresh_all'))}."
             screen.query_one(TopicHeader).show_header(HeaderData(STARRED_VIEW, False, "", about, virtual=True))
@@ -73,10 +72,10 @@ class TopicView:
         self.cards = TopicCards(
             library,
             positions,
-            head=engine.cache.head,
+            head=engine.abstract_head,
             current_topic=name,
-            read=engine.state.read_view(),
-            starred=engine.state.starred_view(),
+            read=engine.read_view(),
+            starred=engine.starred_view(),
             date_format=engine.settings.date_format,
             full_abstracts=self.full_abstracts,
             expanded=screen.query_one(PaperList).expanded,
@@ -97,7 +96,7 @@ class TopicView:
         screen.query_one(TopicHeader).show_header(
             HeaderData(
                 name=name,
-                following=self.engine.state.is_following(name),
+                following=self.engine.is_following(name),
                 definition=entry.topic.definition.describe(),
                 description=entry.topic.description,
                 sentence=momentum.sentence,
@@ -113,7 +112,7 @@ class TopicView:
     def follow_the_clock(self) -> None:
         """The topic's sentence and chart as of now (see Sidebar.follow_the_clock)."""
         name = self.screen.current
-        if self.header_momentum is not None and name in self.engine.registry:
+        if self.header_momentum is not None and self.engine.has_topic(name):
             momentum = self.engine.momentum(name)
             if momentum != self.header_momentum:
                 self.show_momentum(name, momentum)
@@ -133,7 +132,7 @@ class TopicView:
 
     def empty_message(self, name: str, total: int) -> str:
         screen, key = self.screen, self.screen._key
-        if name == STARRED_VIEW and not total and self.engine.state.starred_view():
+        if name == STARRED_VIEW and not total and self.engine.starred_view():
             return "None of your starred papers is in the cache (see above)"
         if name == STARRED_VIEW:
             return f"No starred papers yet — press {key('paper.star')} on a paper to star it"
@@ -144,7 +143,7 @@ class TopicView:
             )
         if self.engine.demo:
             return "No papers in this topic in the demo data"
-        if self.engine.state.is_following(name):
+        if self.engine.is_following(name):
             if screen.refresher.fetching(name):
                 return "No papers yet — fetching this topic now"
             return f"No papers yet — press {key('topic.refresh')} to fetch this topic"
@@ -200,11 +199,8 @@ class TopicView:
         self.screen.run_worker(partial(self._fetch_abstracts, paper_ids), group="abstracts")
 
     async def _fetch_abstracts(self, paper_ids: list[str]) -> None:
-        # Where each paper is, looked up here: a reload may replace the library meanwhile.
-        library = self.engine.library
-        locations = {pid: library.rows[library.pos[pid]][C_SHARD] for pid in paper_ids if pid in library.pos}
         try:
-            papers = await asyncio.to_thread(self.engine.cache.get_papers, locations) if locations else {}
+            papers = await asyncio.to_thread(self.engine.papers_by_id, paper_ids)
         finally:
             self._loading_abstracts.difference_update(paper_ids)
         for paper_id, paper in papers.items():

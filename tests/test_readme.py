@@ -194,6 +194,24 @@ def test_the_readme_shows_the_everyday_commands():
         assert any(c[: len(wanted)] == wanted for c in commands), wanted
 
 
+def test_the_readmes_commands_work_in_order_on_the_demo(tmp_path, monkeypatch, capsys):
+    """Every command the README shows, one after another on one demo data
+    directory (exports first, then the imports of what they wrote), but the
+    reader, which needs a terminal, and refresh, which needs the network."""
+    monkeypatch.chdir(tmp_path)
+    ran = []
+    for argv in feedtui_commands(README):
+        argv = [arg for arg in argv if arg != "--demo"]
+        argv = argv[: argv.index("(redirect)")] if "(redirect)" in argv else argv
+        if not argv or argv[0] == "refresh":
+            continue
+        capsys.readouterr()
+        code = main(["--demo", "--data-dir", str(tmp_path / "data"), *argv])
+        assert code == 0, f"feedtui {shlex.join(argv)}: exit {code}: {capsys.readouterr().err}"
+        ran.append(argv[0])
+    assert {"topics", "follow", "papers", "read", "export", "import", "config"} <= set(ran)
+
+
 @pytest.mark.parametrize("page", ["README.md", "docs/configuration.md"])
 def test_the_toml_examples_load_without_a_problem(tmp_path, page):
     from textual.theme import BUILTIN_THEMES

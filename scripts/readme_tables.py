@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerate the README's key table and configuration reference from the code.
+"""Regenerate the key table and the configuration reference from the code.
 
-    python scripts/readme_tables.py            rewrite the tables in README.md
-    python scripts/readme_tables.py --check    exit 1 if README.md is out of date
+    python scripts/readme_tables.py            rewrite the tables in docs/
+    python scripts/readme_tables.py --check    exit 1 if one is out of date
 
-The key table comes from the bindings the app defines (with their ids, for
-[keymap]); the configuration reference from `feedtui.config.OPTIONS`. Each
-sits in README.md between `<!-- begin NAME -->` and `<!-- end NAME -->`.
+The key table (docs/keys.md) comes from the bindings the app defines, with
+their ids for [keymap]; the configuration reference (docs/configuration.md)
+from `feedtui.config.OPTIONS`. Each sits in its page between
+`<!-- begin NAME -->` and `<!-- end NAME -->`; the text around it is written
+by hand.
 """
 
 from __future__ import annotations
@@ -14,17 +16,16 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from feedtui.config import OPTIONS, toml_value, default_value  # noqa: E402
+from feedtui.config import OPTIONS, default_value, toml_value  # noqa: E402
 from feedtui.ui.bindings import all_bindings  # noqa: E402
 from feedtui.ui.keymap import key_labels  # noqa: E402
 from feedtui.ui.screens.help import grouped  # noqa: E402
-
-README = ROOT / "README.md"
 
 
 def keys_table() -> str:
@@ -49,33 +50,46 @@ def config_table() -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-TABLES = {"keys": keys_table, "config": config_table}
+# page (relative to the repository) -> the blocks generated in it
+PAGES: dict[str, dict[str, Callable[[], str]]] = {
+    "docs/keys.md": {"keys": keys_table},
+    "docs/configuration.md": {"config": config_table},
+}
 
 
-def updated(text: str) -> str:
-    """`text` with every generated table replaced by its current form."""
-    for name, make in TABLES.items():
-        pattern = re.compile(rf"(<!-- begin {name} -->\n)(?:.*?\n)?(<!-- end {name} -->)", re.S)
-        if not pattern.search(text):
-            raise SystemExit(f"README.md has no <!-- begin {name} --> … <!-- end {name} --> block")
-        text = pattern.sub(lambda m: m.group(1) + make() + "\n" + m.group(2), text)
+def replace_block(text: str, name: str, body: str, page: str) -> str:
+    """`text` with the block `name` holding `body`; SystemExit if it has none."""
+    pattern = re.compile(rf"(<!-- begin {name} -->\n)(?:.*?\n)?(<!-- end {name} -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{page} has no <!-- begin {name} --> … <!-- end {name} --> block")
+    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+
+
+def updated(page: str, text: str) -> str:
+    """`text`, the content of `page`, with its generated tables in their current form."""
+    for name, make in PAGES[page].items():
+        text = replace_block(text, name, make(), page)
     return text
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md is out of date")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a page is out of date")
     args = parser.parse_args()
-    current = README.read_text(encoding="utf-8")
-    fresh = updated(current)
-    if args.check:
-        if fresh != current:
-            print("README.md is out of date: run python scripts/readme_tables.py", file=sys.stderr)
-            return 1
-        return 0
-    if fresh != current:
-        README.write_text(fresh, encoding="utf-8")
-        print("README.md updated", file=sys.stderr)
+    stale = []
+    for page in PAGES:
+        path = ROOT / page
+        current = path.read_text(encoding="utf-8")
+        fresh = updated(page, current)
+        if fresh == current:
+            continue
+        stale.append(page)
+        if not args.check:
+            path.write_text(fresh, encoding="utf-8")
+            print(f"{page} updated", file=sys.stderr)
+    if args.check and stale:
+        print(f"out of date: {', '.join(stale)}; run python scripts/readme_tables.py", file=sys.stderr)
+        return 1
     return 0
 
 

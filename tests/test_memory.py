@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +23,8 @@ from feedtui.core.engine import Engine
 from feedtui.memory import IdleCollector, _malloc_trim, gc_paused, give_back_freed_memory
 from feedtui.model import TopicDefinition
 from tests.core.test_refresh_match_rows import rss as feed_rss, serve
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 @pytest.fixture(autouse=True)
@@ -213,11 +218,37 @@ def test_no_full_collection_inside_a_pause():
 needs_malloc_trim = pytest.mark.skipif(_malloc_trim() is None, reason="the C library has no malloc_trim")
 
 
-def resident_mb() -> float:
+# Run in a fresh interpreter: the pytest process's heap, fragmented by every
+# test before this one, holds freed pages of its own that a trim may or may
+# not give back, and that made the measurement depend on what ran first.
+MEASURE_FREED_MEMORY = r"""
+import json
+from pathlib import Path
+
+from feedtui.memory import give_back_freed_memory
+
+
+def resident_mb():
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS in /proc/self/status")
+
+
+give_back_freed_memory()
+before = resident_mb()
+documents, survivors = [], []
+for n in range(200_000):
+    documents.append({"abstract": f"paper {n} " + "x" * 1_000})
+    if n % 50 == 0:
+        survivors.append(f"row {n} " + "y" * 1_000)
+grown = resident_mb() - before
+del documents
+kept = resident_mb() - before
+give_back_freed_memory()
+left = resident_mb() - before
+print(json.dumps({"grown": grown, "kept": kept, "left": left, "survivors": len(survivors)}))
+"""
 
 
 @needs_malloc_trim
@@ -226,21 +257,14 @@ def test_freed_memory_goes_back_to_the_system():
     so malloc's rather than Python's small-object arenas) were read among
     objects that outlive them, then dropped. malloc keeps the pages between
     the survivors for reuse until it is told to trim."""
-    give_back_freed_memory()
-    before = resident_mb()
-    documents, survivors = [], []
-    for n in range(200_000):
-        documents.append({"abstract": f"paper {n} " + "x" * 1_000})
-        if n % 50 == 0:
-            survivors.append(f"row {n} " + "y" * 1_000)
-    grown = resident_mb() - before
-    del documents
-    kept = resident_mb() - before
-    give_back_freed_memory()
-    left = resident_mb() - before
-    assert grown > 150
-    assert kept > grown / 2  # freed, but still the process's
-    assert left < grown / 10
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    done = subprocess.run([sys.executable, "-c", MEASURE_FREED_MEMORY], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    measured = json.loads(done.stdout)
+    grown, kept, left = measured["grown"], measured["kept"], measured["left"]
+    assert grown > 150, measured
+    assert kept > grown / 2, measured  # freed, but still the process's
+    assert left < grown / 10, measured
 
 
 async def test_a_refresh_and_a_prune_give_back_what_they_read(tmp_path, httpserver, monkeypatch):

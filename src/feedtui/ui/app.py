@@ -156,6 +156,15 @@ class FeedtuiApp(App):
         if isinstance(self.screen, DetailScreen):
             self.screen.render_paper()  # its read and starred marks
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, guarded (see ui/screens/palette.py)."""
+        from textual.command import CommandPalette
+
+        from feedtui.ui.screens.palette import GuardedPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(GuardedPalette(id="--command-palette"))
+
     def action_help(self) -> None:
         from feedtui.ui.screens.help import HelpScreen
 

@@ -1,0 +1,27 @@
+"""Textual's command palette, guarded against keys it cannot take.
+
+In Textual 8.2.8 the palette passes page up / page down on to its CommandList
+(an OptionList) even while that list has no lines (KeyError in
+`OptionList._move_page`, see ui/widgets/option_list.py), and its actions look
+the list up by type, which fails once the palette is being dismissed
+(NoMatches: 'CommandList'). Here its bindings are refused then, through the
+public `check_action`.
+"""
+
+from __future__ import annotations
+
+from textual.command import CommandList, CommandPalette
+
+from feedtui.ui.screens.dismiss_once import DismissOnce
+from feedtui.ui.widgets.option_list import can_page
+
+
+class GuardedPalette(DismissOnce, CommandPalette):
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        lists = self.query(CommandList)
+        if not lists:  # not composed yet, or removed
+            return False
+        if action == "command_list" and parameters and parameters[0] in ("page_up", "page_down"):
+            if not can_page(lists.first(CommandList)):
+                return False
+        return super().check_action(action, parameters)

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from feedtui.engine import Engine
 from feedtui.memory import IdleCollector
 from feedtui.settings import Settings
+from feedtui.ui.crash import CrashBoundary, Guarded
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.styles import stylesheets
@@ -28,7 +29,7 @@ def screenshot_directory() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-class FeedtuiApp(App):
+class FeedtuiApp(Guarded, App):
     TITLE = "feedtui"
     CSS_PATH = stylesheets()
     BINDINGS = [
@@ -55,6 +56,7 @@ class FeedtuiApp(App):
         # Set when the app exits, a refresh under way stopped and stored:
         # what is left is Textual's own shutdown (see run.QuitWatch).
         self.leaving = threading.Event()
+        self.crash_boundary = CrashBoundary(engine.data_dir)
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
@@ -107,7 +109,22 @@ class FeedtuiApp(App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.idle_collector.input_seen()
+            if isinstance(event, events.Key):
+                self.crash_boundary.key_seen(event)
         await super().on_event(event)
+
+    async def run_action(self, action, default_namespace=None) -> bool:
+        try:
+            return await super().run_action(action, default_namespace)
+        except Exception as error:  # a key action's bug: see ui/crash.py
+            if not self.crash_boundary.went_on(self, error, can_go_on=self.main_screen.is_mounted):
+                raise
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's exit on any exception, overridden by the crash boundary (ui/crash.py).
+        if not self.crash_boundary.went_on(self, error, can_go_on=self.main_screen.is_mounted):
+            super()._handle_exception(error)
 
     def _start_theme(self) -> str:
         """The theme last picked in the app, unless the config's theme line

@@ -93,6 +93,8 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         finally:
             saved = close_once()
             watch.ended.set()
+            if stopped := app.crash_boundary.stopped_message():
+                _say(stopped)
     if app.stopped_by:
         return exit_status(app.stopped_by)
     if not saved:

@@ -17,6 +17,7 @@ from feedtui.engine import Engine
 from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link, shown_link
 from feedtui.ui import paper_actions
+from feedtui.ui.crash import Guarded
 from feedtui.ui.cards import paper_date
 
 
@@ -31,7 +32,7 @@ def _on_click(action: str, *arguments: str) -> Style:
 SHOWN_AUTHORS = 250
 
 
-class DetailScreen(Screen):
+class DetailScreen(Guarded, Screen):
     BINDINGS = [
         Binding("escape,q,backspace", "app.pop_screen", "Back", id="detail.back"),
         Binding("o", "open_abstract", "Open abstract page", id="detail.open"),

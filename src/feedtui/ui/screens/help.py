@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.screen import ModalScreen
 
+from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
 from textual.widgets import Footer, Static
 
@@ -185,7 +186,7 @@ class HelpTables:
         )
 
 
-class HelpScreen(DismissOnce, ModalScreen[None]):
+class HelpScreen(Guarded, DismissOnce, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
         Binding("j,down", "scroll_down", "Scroll down", show=False, id="help.down"),

@@ -36,6 +36,7 @@ from feedtui.topics.momentum import Momentum, sort_trending
 from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW, TopicCards, TopicRow, not_cached_note, starred_not_cached, starred_positions
 from feedtui.ui import paper_actions
+from feedtui.ui.crash import Guarded
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
@@ -235,7 +236,7 @@ class AskTitle:
         return title
 
 
-class MainScreen(Screen):
+class MainScreen(Guarded, Screen):
     AUTO_FOCUS = "#topics"
     # How often an open app looks whether the followed topics are due, and
     # how long it waits after an automatic refresh that reached no source.

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
 
+from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
 from feedtui.ui.widgets.option_list import can_page
 
 
-class GuardedPalette(DismissOnce, CommandPalette):
+class GuardedPalette(Guarded, DismissOnce, CommandPalette):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         lists = self.query(CommandList)
         if not lists:  # not composed yet, or removed

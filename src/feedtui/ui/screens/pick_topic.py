@@ -10,11 +10,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
 from feedtui.ui.widgets.option_list import PagedOptionList
 
 
-class PickTopicScreen(DismissOnce, ModalScreen[str | None]):
+class PickTopicScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick.cancel")]
 
     def __init__(self, topics: list[str]) -> None:

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from feedtui.model import TopicDefinition
+from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
 from feedtui.ui.screens.help import key_hint
 
@@ -54,7 +55,7 @@ FIELDS = (
 )
 
 
-class TopicFormScreen(DismissOnce, ModalScreen[str | None]):
+class TopicFormScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     """Dismissed with the saved topic's name, or None when cancelled."""
 
     BINDINGS = [
@@ -175,7 +176,7 @@ class TopicFormScreen(DismissOnce, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(DismissOnce, ModalScreen[bool]):
+class ConfirmScreen(Guarded, DismissOnce, ModalScreen[bool]):
     """A question answered with y, or n (or escape); enter alone is no answer,
     so that a stray key does not remove anything."""
 

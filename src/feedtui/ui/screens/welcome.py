@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, SelectionList, Static
 
+from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
 from feedtui.ui.screens.help import key_hint
 from feedtui.ui.widgets.option_list import PagedSelectionList
@@ -22,7 +23,7 @@ INTRO = (
 )
 
 
-class WelcomeScreen(DismissOnce, ModalScreen[list[str]]):
+class WelcomeScreen(Guarded, DismissOnce, ModalScreen[list[str]]):
     BINDINGS = [
         Binding("escape", "skip", "Skip", id="welcome.skip"),
         Binding("j", "topics('cursor_down')", "Next topic", show=False, id="welcome.down"),

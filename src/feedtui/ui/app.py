@@ -113,9 +113,9 @@ class FeedtuiApp(Guarded, App):
                 self.crash_boundary.key_seen(event)
         await super().on_event(event)
 
-    async def run_action(self, action, default_namespace=None) -> bool:
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
         try:
-            return await super().run_action(action, default_namespace)
+            return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:  # a key action's bug: see ui/crash.py
             if not self.crash_boundary.went_on(self, error, can_go_on=self.main_screen.is_mounted):
                 raise
@@ -179,8 +179,18 @@ class FeedtuiApp(Guarded, App):
 
         from feedtui.ui.screens.palette import GuardedPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual's is_open looks at the top screen only: a second palette
+        # (ctrl+p under help opened from the palette) had a duplicate id.
+        if self.use_command_palette and not any(isinstance(s, CommandPalette) for s in self.screen_stack):
             self.push_screen(GuardedPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """The palette's theme picker, the same guarded palette."""
+        from textual.theme import ThemeProvider
+
+        from feedtui.ui.screens.palette import GuardedPalette
+
+        self.push_screen(GuardedPalette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def action_help(self) -> None:
         from feedtui.ui.screens.help import HelpScreen
@@ -190,6 +200,8 @@ class FeedtuiApp(Guarded, App):
     def save_screen_picture(self) -> None:
         """The palette's Screenshot: an SVG of the screen, saved where it can
         be, and a word saying where."""
+        if not self.screen_stack:  # q came before the palette's timer: the app is ending
+            return
         directory = screenshot_directory()
         try:
             path = self.save_screenshot(path=str(directory))

@@ -5,12 +5,15 @@ In Textual 8.2.8 the palette passes page up / page down on to its CommandList
 `OptionList._move_page`, see ui/widgets/option_list.py), and its actions look
 the list up by type, which fails once the palette is being dismissed
 (NoMatches: 'CommandList'). Here its bindings are refused then, through the
-public `check_action`.
+public `check_action`; and the two watchers that its command search sets off
+when it ends (which can be after the palette's widgets are removed) are
+skipped when there is no list to show (Textual has no public way to this).
 """
 
 from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
+from textual.widgets import LoadingIndicator
 
 from feedtui.ui.crash import Guarded
 from feedtui.ui.screens.dismiss_once import DismissOnce
@@ -26,3 +29,14 @@ class GuardedPalette(Guarded, DismissOnce, CommandPalette):
             if not can_page(lists.first(CommandList)):
                 return False
         return super().check_action(action, parameters)
+
+    def _composed(self) -> bool:
+        return bool(self.query(CommandList)) and bool(self.query(LoadingIndicator))
+
+    def _watch__list_visible(self) -> None:
+        if self._composed():
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self._composed():
+            await super()._watch__show_busy()

@@ -25,6 +25,8 @@ from feedtui.config import Config
 from feedtui.engine import open_engine
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.crash import CRASH_DIR
+from feedtui.ui.screens.pick_topic import PickTopicScreen
+from feedtui.ui.widgets.paper_list import PaperList
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -56,6 +58,13 @@ class Outcome:
     screens: set[str] = field(default_factory=set)
     crash_reports: list[Path] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+
+
+# What opens each screen from the main one: an action, or keys.
+OPENERS = (
+    "app.welcome", "app.help", "app.command_palette", "screen.add_topic", "screen.tag_jump",
+    "screen.ask", "detail", "picker", ("J", "enter"),
+)
 
 
 def key_event(key: str) -> events.Key:
@@ -91,23 +100,47 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
             await pilot.pause(0.02)
         width, height = 100, 34
         sent = 0
+        # Every opener once, early, in an order of the seed's; then now and then.
+        tour = rng.sample(OPENERS, len(OPENERS))
         while sent < budget and app.is_running and not app._exit:
-            outcome.screens.add(type(app.screen).__name__)
+            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
             if app.focused is not None and app.focused.id == "ask":
                 outcome.screens.add("Ask")
+            # Every draw is made at every step, whatever the app's state, so
+            # that a seed always sends the same events in the same order.
             roll = rng.random()
+            size = rng.randint(20, 160), rng.randint(6, 50)
+            spot, times = (rng.random(), rng.random()), rng.choice((1, 1, 2))
+            opener, picked = rng.choice(OPENERS), rng.random()
+            burst = [pick_key(rng) for _ in range(rng.randint(1, 12))]
+            pause = rng.choice((0, 0, 0, 0.01, 0.05))
+            if tour and app.screen is main:
+                roll = 0.11  # the tour first: each screen is opened once, early
             if roll < 0.04:
-                width, height = rng.randint(20, 160), rng.randint(6, 50)
+                width, height = size
                 await pilot.resize_terminal(width, height)
                 outcome.resizes += 1
             elif roll < 0.10:
-                x, y = rng.randrange(width), rng.randrange(height)
-                await pilot.click(offset=(x, y), times=rng.choice((1, 1, 2)))
+                await pilot.click(offset=(int(spot[0] * width), int(spot[1] * height)), times=times)
                 outcome.clicks += 1
-            elif roll < 0.11 and not app._exit:
-                app.call_later(app.action_welcome)  # no key opens it once topics are followed
-            else:
-                burst = [pick_key(rng) for _ in range(rng.randint(1, 12))]
+            elif roll < 0.12 and app.screen is main:
+                # Straight to a screen the keys reach only now and then (and
+                # the welcome, which no key opens once topics are followed).
+                opener = tour.pop() if tour else opener
+                if opener == "picker":  # as t opens it on a paper in several topics
+                    names = [entry.name for entry in app.engine.followed()]
+                    app.push_screen(PickTopicScreen(names[: int(picked * (len(names) + 1))]))
+                    burst = []
+                elif opener == "detail":
+                    if (card := main.query_one(PaperList).cursor_card) is not None:
+                        main.open_detail(card.paper_id)
+                    burst = []
+                elif isinstance(opener, tuple):
+                    burst = list(opener)
+                else:
+                    app.call_later(app.run_action, opener)
+                    burst = []
+            if roll >= 0.10 and burst:
                 driver = app._driver
                 for key in burst:
                     if not app.is_running or app._exit:
@@ -117,8 +150,9 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
                     event.set_sender(app)
                     driver.send_message(event)
                     sent += 1
-                outcome.keys += len(burst)
-            await pilot.pause(rng.choice((0, 0, 0, 0.01, 0.05)))
+                    outcome.keys += 1
+            await pilot.pause(pause)
+            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
         await pilot.pause()
     outcome.sessions += 1
 

@@ -225,6 +225,8 @@ class FeedtuiApp(Guarded, App):
                 return
             for name in names:
                 self.engine.follow(name)
+            if self.leaving.is_set():  # q typed right after: the sidebar is going away
+                return
             self.main_screen.rebuild_sidebar(keep=names[0])
             self.main_screen.go_to_topic(names[0])
             self.main_screen.refresh_soon(names)

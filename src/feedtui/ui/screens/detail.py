@@ -34,7 +34,7 @@ SHOWN_AUTHORS = 250
 
 class DetailScreen(Guarded, Screen):
     BINDINGS = [
-        Binding("escape,q,backspace", "app.pop_screen", "Back", id="detail.back"),
+        Binding("escape,q,backspace", "back", "Back", id="detail.back"),
         Binding("o", "open_abstract", "Open abstract page", id="detail.open"),
         Binding("O", "open_pdf", "Open PDF", id="detail.open_pdf"),
         Binding("c", "copy_link", "Copy link", id="detail.copy_link"),
@@ -66,7 +66,8 @@ class DetailScreen(Guarded, Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        for view in self.query("#detail"):  # none once the app is ending
+            view.focus()
         self.load()
 
     @work(exclusive=True)
@@ -166,9 +167,17 @@ class DetailScreen(Guarded, Screen):
     def action_go_to_topic(self, name: str) -> None:
         """Back to the list, on that topic, as a click on a card's tag goes:
         escape there comes back to the topic and card the detail was opened from."""
+        if not self.is_active:
+            return
         main = self.app.main_screen
         self.app.pop_screen()
         main.jump_to_topic(name)
+
+    def action_back(self) -> None:
+        """Back to the list, once: a second escape typed fast came to this
+        screen after it was popped, and popped the main screen from under it."""
+        if self.is_active:
+            self.app.pop_screen()
 
     def action_open_abstract(self) -> None:
         if self.paper:

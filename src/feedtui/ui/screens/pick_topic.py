@@ -29,7 +29,9 @@ class PickTopicScreen(Guarded, DismissOnce, ModalScreen[str | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(PagedOptionList).focus()
+        # None when q came as the screen was pushed: the app removed its widgets.
+        for options in self.query(PagedOptionList):
+            options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -112,7 +112,8 @@ class TopicFormScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.opened_with = self.typed()
         first = "topic-query" if self.draft.name else "topic-name"
-        self.query_one(f"#{first}", Input).focus()
+        for field in self.query(f"#{first}").results(Input):  # none once the app is ending
+            field.focus()
 
     def typed(self) -> TopicDraft:
         def value(key: str) -> str:

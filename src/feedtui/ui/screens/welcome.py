@@ -59,7 +59,9 @@ class WelcomeScreen(Guarded, DismissOnce, ModalScreen[list[str]]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        # None when q came as the screen was pushed: the app removed its widgets.
+        for topics in self.query(SelectionList):
+            topics.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if self.dismissing:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The long random-key run of the reader (the suite runs a short one).
 
-    python scripts/monkey.py [--seeds 10] [--keys 2000] [--first-seed 1]
+    python scripts/monkey.py [--seeds 10] [--keys 2000] [--first-seed 1] [--terminal-runs 0]
 
 Each seed drives the demo reader, headless, in its own temporary data
 directory with `--keys` random keys, resizes and mouse clicks over every
@@ -10,6 +10,12 @@ real processes. Prints, per seed and in all: keys sent, resizes, clicks,
 screens reached, crash reports, disagreements with the CLI, uncaught
 exceptions, and processes left behind. A failing seed is rerun with
 `--first-seed SEED --seeds 1`. Exit status 1 on any failure.
+
+With --terminal-runs N, N more seeds run the real `feedtui --demo` in a
+pseudo-terminal: random bytes as a terminal sends them (escape sequences
+for the page and arrow keys included) and window resizes, then the reader is
+ended one way of four (q after escapes, SIGTERM, SIGHUP, the terminal
+closed); it must end within 5 s, leaving no crash report and no process.
 """
 
 from __future__ import annotations
@@ -27,6 +33,60 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from tests.ui import monkey  # noqa: E402
+
+TERMINAL_KEYS = (
+    list("jkmsnufoeEgGtJKSMabcxyz0123456789?/ ,.;'éü中") + ["\t", "\r", "\x1b", "\x7f", "\x1b[5~", "\x1b[6~",
+    "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F", "\x06", "\x10", "\x1a", "\x04", "\x15", "\x1b[Z"]
+)
+ENDINGS = ("q", "SIGTERM", "SIGHUP", "closed")
+
+
+def terminal_run(seed: int, keys: int) -> tuple[int, str, bool, list[str]]:
+    """(keys sent, how it was ended, whether it ended in time, crash reports)."""
+    import fcntl
+    import random
+    import signal
+    import struct
+    import termios
+
+    from tests.test_reader_exits import Reader
+
+    rng = random.Random(seed)
+    started = Reader(Path(tempfile.mkdtemp(prefix=f"feedtui-terminal-{seed}-")))
+    try:
+        started.wait_for("Week of")
+        sent = 0
+        while sent < keys:
+            if rng.random() < 0.03:
+                size = struct.pack("HHHH", rng.randint(8, 50), rng.randint(30, 160), 0, 0)
+                fcntl.ioctl(started.fd, termios.TIOCSWINSZ, size)
+                os.kill(started.pid, signal.SIGWINCH)
+            burst = [rng.choice(TERMINAL_KEYS) for _ in range(rng.randint(1, 12))]
+            started.send("".join(burst))
+            sent += len(burst)
+            time.sleep(rng.choice((0, 0.01, 0.05, 0.1)))
+            if started.ended_within(0):  # it ended under the keys: a failure, said below
+                break
+        ending = rng.choice(ENDINGS)
+        if started.status is None:
+            if ending == "q":
+                started.send("\x1b")
+                time.sleep(0.3)
+                for _ in range(6):  # out of any dialog, then quit ("quit anyway?" takes q too)
+                    started.send("\x1b")
+                    time.sleep(0.2)
+                started.send("q")
+                time.sleep(0.3)
+                started.send("q")
+            elif ending == "closed":
+                os.close(started.fd)
+            else:
+                os.kill(started.pid, getattr(signal, ending))
+        ended = started.status is not None or started.ended_within(5.0)
+        reports = [str(p) for p in (started.data / "demo" / "crash-reports").glob("*")]
+        return sent, ending, ended, reports
+    finally:
+        started.close()
 
 
 def live_children() -> list[str]:
@@ -48,6 +108,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--keys", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--terminal-runs", type=int, default=0)
     options = parser.parse_args()
     totals = {"keys": 0, "resizes": 0, "clicks": 0, "crashes": 0, "crash reports": 0, "disagreements": 0}
     screens: set[str] = set()
@@ -81,10 +142,22 @@ def main() -> int:
             print(f"    {line}", flush=True)
         if bad:
             failed.append(seed)
+    first = options.first_seed + options.seeds
+    for seed in range(first, first + options.terminal_runs):
+        sent, ending, ended, reports = terminal_run(seed, options.keys)
+        totals["keys"] += sent
+        totals["crash reports"] += len(reports)
+        print(f"terminal seed {seed}: {sent} keys, ended by {ending}: {'ended' if ended else 'STILL RUNNING after 5 s'}, "
+              f"{len(reports)} crash reports", flush=True)
+        for report in reports:
+            print(f"    {report}", flush=True)
+        if reports or not ended:
+            failed.append(seed)
+            totals["crashes"] += not ended
     time.sleep(0.5)  # a launched `true` browser that has not ended yet
     left = live_children()
     print(
-        f"\nseeds {options.first_seed}..{options.first_seed + options.seeds - 1}: "
+        f"\nseeds {options.first_seed}..{first + options.terminal_runs - 1}: "
         + ", ".join(f"{value} {name}" for name, value in totals.items())
         + f", {len(left)} processes left behind, {time.monotonic() - started:.0f} s"
     )

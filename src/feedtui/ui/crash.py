@@ -71,8 +71,11 @@ class CrashBoundary:
         path = self.write(cause, screen=type(app.screen_stack[-1]).__name__ if app.screen_stack else "")
         where = str(path) if path else "(the report could not be written)"
         if can_go_on and not burst and not getattr(app, "_exit", False):
+            from feedtui.text.sanitize import strip_controls
+
+            said = strip_controls(str(cause))[:200]  # an error may quote untrusted text
             app.notify(
-                f"Unexpected error: {type(cause).__name__}: {cause}. feedtui carries on; the report is in {where}",
+                f"Unexpected error: {type(cause).__name__}: {said}. feedtui carries on; the report is in {where}",
                 title="feedtui hit a bug", severity="error", markup=False, timeout=10,
             )
             return True

@@ -134,7 +134,8 @@ def read_marks(data: Path) -> set[str]:
     return set(json.loads((data / "demo" / "state.json").read_text())["read"])
 
 
-def mark_one(started: Reader) -> None:
+def mark_one(started: Reader) -> set[str]:
+    """m on the first paper of the list; the read marks on disk before it."""
     before = read_marks(started.data)
     started.send("\t")
     time.sleep(0.2)

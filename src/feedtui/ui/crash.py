@@ -70,7 +70,12 @@ class CrashBoundary:
         burst = len(self._times) == BURST and self._times[-1] - self._times[0] < BURST_S
         path = self.write(cause, screen=type(app.screen_stack[-1]).__name__ if app.screen_stack else "")
         where = str(path) if path else "(the report could not be written)"
-        if can_go_on and not burst and not getattr(app, "_exit", False):
+        if getattr(app, "_exit", False):
+            # The app is ending already (q, a signal, the terminal closed): its
+            # own way out saves the marks; a traceback now would only stop it
+            # short, with status 1, on a terminal that may be gone.
+            return True
+        if can_go_on and not burst:
             from feedtui.text.sanitize import strip_controls
 
             said = strip_controls(str(cause))[:200]  # an error may quote untrusted text

@@ -40,3 +40,9 @@ class GuardedPalette(Guarded, DismissOnce, CommandPalette):
     async def _watch__show_busy(self) -> None:
         if self._composed():
             await super()._watch__show_busy()
+
+    def _gather_commands(self, search_value: str):
+        # A worker that starts by looking the list up: not started once it is gone.
+        if self._composed():
+            return super()._gather_commands(search_value)
+        return None

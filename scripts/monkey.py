@@ -81,7 +81,7 @@ def terminal_run(seed: int, keys: int) -> tuple[int, str, bool, list[str]]:
                 time.sleep(0.3)
                 started.send("q")
             elif ending == "closed":
-                os.close(started.fd)
+                started.hang_up()
             else:
                 os.kill(started.pid, getattr(signal, ending))
         began = time.monotonic()

@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import pty
+import select
 import signal
 import struct
 import sys
@@ -58,14 +59,17 @@ class Reader:
             os.execve(argv[0], argv, env)
         self.output = bytearray()
         self.status: int | None = None
+        self.reading = True
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
-        while True:
+        while self.reading:
             try:
+                if not select.select([self.fd], [], [], 0.05)[0]:
+                    continue
                 chunk = os.read(self.fd, 65536)
-            except OSError:
+            except (OSError, ValueError):
                 return
             if not chunk:
                 return
@@ -76,6 +80,14 @@ class Reader:
         while text.encode() not in self.output:
             assert time.monotonic() < deadline, f"{text!r} not shown: {bytes(self.output[-2000:])!r}"
             time.sleep(0.05)
+
+    def hang_up(self) -> None:
+        """Close the terminal: the master side of the pseudo-terminal, for
+        good (a read under way in another thread would keep it open)."""
+        self.reading = False
+        self.reader.join()
+        os.close(self.fd)
+        self.fd = -1
 
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
@@ -91,10 +103,8 @@ class Reader:
         return False
 
     def close(self) -> None:
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
+        if self.fd >= 0:
+            self.hang_up()
         if self.status is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
@@ -166,7 +176,7 @@ def test_a_quit_signal_ends_the_reader(reader, signum):
 def test_the_terminal_closing_ends_the_reader(reader):
     """The terminal window closed: the pseudo-terminal hangs up under the reader."""
     started = reader()
-    os.close(started.fd)
+    started.hang_up()
     assert started.ended_within(END_S)
     assert started.left_behind() == []
 

@@ -77,6 +77,8 @@ class DetailScreen(Guarded, Screen):
 
     def render_paper(self) -> None:
         paper = self.paper
+        if not self.query("#detail-body"):  # loaded after the screen went (q typed at once)
+            return
         body = self.query_one("#detail-body", Static)
         if paper is None:
             error = self.app.get_css_variables().get("error", "")
@@ -173,6 +175,12 @@ class DetailScreen(Guarded, Screen):
         self.app.pop_screen()
         main.jump_to_topic(name)
 
+    def _scroll(self, how) -> None:
+        """Scroll the paper's view, if it is there: a key typed as the
+        screen goes (q, escape) comes after its widgets are removed."""
+        for view in self.query("#detail"):
+            how(view)
+
     def action_back(self) -> None:
         """Back to the list, once: a second escape typed fast came to this
         screen after it was popped, and popped the main screen from under it."""
@@ -211,19 +219,19 @@ class DetailScreen(Guarded, Screen):
             self._show_authors(self.paper)
 
     def action_scroll_down(self) -> None:
-        self.query_one("#detail").scroll_down()
+        self._scroll(lambda view: view.scroll_down())
 
     def action_scroll_up(self) -> None:
-        self.query_one("#detail").scroll_up()
+        self._scroll(lambda view: view.scroll_up())
 
     def action_page_down(self) -> None:
-        self.query_one("#detail").scroll_page_down(animate=False)
+        self._scroll(lambda view: view.scroll_page_down(animate=False))
 
     def action_page_up(self) -> None:
-        self.query_one("#detail").scroll_page_up(animate=False)
+        self._scroll(lambda view: view.scroll_page_up(animate=False))
 
     def action_top(self) -> None:
-        self.query_one("#detail").scroll_home(animate=False)
+        self._scroll(lambda view: view.scroll_home(animate=False))
 
     def action_bottom(self) -> None:
-        self.query_one("#detail").scroll_end(animate=False)
+        self._scroll(lambda view: view.scroll_end(animate=False))

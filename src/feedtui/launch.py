@@ -41,4 +41,33 @@ def run() -> int:
         except KeyboardInterrupt:  # a second Ctrl-C: the workers end with the process
             status = 130
     gc.freeze()
-    return exit_status(received[0]) if received else status
+    status = exit_status(received[0]) if received else status
+    end_if_threads_linger(status)
+    return status
+
+
+# How long threads still running at the end may take before the process ends without them.
+LINGER_S = 2.0
+
+
+def end_if_threads_linger(status: int) -> None:
+    """End the process now if a thread that is no daemon is still running
+    LINGER_S after the command is done: the interpreter would wait for it at
+    exit for ever (a reader whose terminal input thread was never stopped
+    stayed, frozen, and spun on the closed terminal). Everything is saved
+    and closed by then."""
+    import os
+    import threading
+    import time
+
+    deadline = time.monotonic() + LINGER_S
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from feedtui.core.engine import Engine
 from feedtui.memory import IdleCollector
 from feedtui.settings import Settings
+from feedtui.ui.crash import CrashBoundary, Guarded
 from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
@@ -29,7 +30,7 @@ def screenshot_directory() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-class FeedtuiApp(App):
+class FeedtuiApp(Guarded, App):
     TITLE = "feedtui"
     CSS_PATH = stylesheets()
     BINDINGS = APP_BINDINGS
@@ -52,6 +53,7 @@ class FeedtuiApp(App):
         # Set when the app exits, a refresh under way stopped and stored:
         # what is left is Textual's own shutdown (see run.QuitWatch).
         self.leaving = threading.Event()
+        self.crash_boundary = CrashBoundary(engine.data_dir)
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
@@ -104,7 +106,22 @@ class FeedtuiApp(App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.idle_collector.input_seen()
+            if isinstance(event, events.Key):
+                self.crash_boundary.key_seen(event)
         await super().on_event(event)
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # a key action's bug: see ui/crash.py
+            if not self.crash_boundary.went_on(self, error, can_go_on=self.main_screen.is_mounted):
+                raise
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's exit on any exception, overridden by the crash boundary (ui/crash.py).
+        if not self.crash_boundary.went_on(self, error, can_go_on=self.main_screen.is_mounted):
+            super()._handle_exception(error)
 
     def _start_theme(self) -> str:
         """The theme last picked in the app, unless the config's theme line
@@ -153,6 +170,25 @@ class FeedtuiApp(App):
         if isinstance(self.screen, DetailScreen):
             self.screen.render_paper()  # its read and starred marks
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, guarded (see ui/screens/palette.py)."""
+        from textual.command import CommandPalette
+
+        from feedtui.ui.screens.palette import GuardedPalette
+
+        # Textual's is_open looks at the top screen only: a second palette
+        # (ctrl+p under help opened from the palette) had a duplicate id.
+        if self.use_command_palette and not any(isinstance(s, CommandPalette) for s in self.screen_stack):
+            self.push_screen(GuardedPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """The palette's theme picker, the same guarded palette."""
+        from textual.theme import ThemeProvider
+
+        from feedtui.ui.screens.palette import GuardedPalette
+
+        self.push_screen(GuardedPalette(providers=[ThemeProvider], placeholder="Search for themes…"))
+
     def action_help(self) -> None:
         from feedtui.ui.bindings import all_bindings
         from feedtui.ui.screens.help import HelpScreen
@@ -162,6 +198,8 @@ class FeedtuiApp(App):
     def save_screen_picture(self) -> None:
         """The palette's Screenshot: an SVG of the screen, saved where it can
         be, and a word saying where."""
+        if not self.screen_stack:  # q came before the palette's timer: the app is ending
+            return
         directory = screenshot_directory()
         try:
             path = self.save_screenshot(path=str(directory))
@@ -185,6 +223,8 @@ class FeedtuiApp(App):
                 return
             for name in names:
                 self.engine.follow(name)
+            if self.leaving.is_set():  # q typed right after: the sidebar is going away
+                return
             self.main_screen.rebuild_sidebar(keep=names[0])
             self.main_screen.go_to_topic(names[0])
             self.main_screen.refresh_soon(names)

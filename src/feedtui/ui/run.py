@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from feedtui.config import Config
 from feedtui.memory import gc_paused
 from feedtui.quit_signals import exit_status, quit_signals_handled
+from feedtui.ui.ending import stop_input
 
 if TYPE_CHECKING:
     from feedtui.core.engine import Engine
@@ -59,8 +60,11 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         try:
             app.run()
         finally:
+            stop_input(app)  # however the loop ended (see ui/ending.py)
             saved = close_once()
             watch.ended.set()
+            if stopped := app.crash_boundary.stopped_message():
+                _say(stopped)
     if app.stopped_by:
         return exit_status(app.stopped_by)
     if not saved:

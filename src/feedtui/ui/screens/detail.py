@@ -17,6 +17,7 @@ from feedtui.core.engine import Engine
 from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link, shown_link
 from feedtui.ui import paper_actions
+from feedtui.ui.crash import Guarded
 from feedtui.ui.cards import paper_date
 
 
@@ -31,9 +32,9 @@ def _on_click(action: str, *arguments: str) -> Style:
 SHOWN_AUTHORS = 250
 
 
-class DetailScreen(Screen):
+class DetailScreen(Guarded, Screen):
     BINDINGS = [
-        Binding("escape,q,backspace", "app.pop_screen", "Back", id="detail.back"),
+        Binding("escape,q,backspace", "back", "Back", id="detail.back"),
         Binding("o", "open_abstract", "Open abstract page", id="detail.open"),
         Binding("O", "open_pdf", "Open PDF", id="detail.open_pdf"),
         Binding("c", "copy_link", "Copy link", id="detail.copy_link"),
@@ -65,7 +66,8 @@ class DetailScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        for view in self.query("#detail"):  # none once the app is ending
+            view.focus()
         self.load()
 
     @work(exclusive=True)
@@ -75,6 +77,8 @@ class DetailScreen(Screen):
 
     def render_paper(self) -> None:
         paper = self.paper
+        if not self.query("#detail-body"):  # loaded after the screen went (q typed at once)
+            return
         body = self.query_one("#detail-body", Static)
         if paper is None:
             error = self.app.get_css_variables().get("error", "")
@@ -165,9 +169,23 @@ class DetailScreen(Screen):
     def action_go_to_topic(self, name: str) -> None:
         """Back to the list, on that topic, as a click on a card's tag goes:
         escape there comes back to the topic and card the detail was opened from."""
+        if not self.is_active:
+            return
         main = self.app.main_screen
         self.app.pop_screen()
         main.jump_to_topic(name)
+
+    def _scroll(self, how) -> None:
+        """Scroll the paper's view, if it is there: a key typed as the
+        screen goes (q, escape) comes after its widgets are removed."""
+        for view in self.query("#detail"):
+            how(view)
+
+    def action_back(self) -> None:
+        """Back to the list, once: a second escape typed fast came to this
+        screen after it was popped, and popped the main screen from under it."""
+        if self.is_active:
+            self.app.pop_screen()
 
     def action_open_abstract(self) -> None:
         if self.paper:
@@ -201,19 +219,19 @@ class DetailScreen(Screen):
             self._show_authors(self.paper)
 
     def action_scroll_down(self) -> None:
-        self.query_one("#detail").scroll_down()
+        self._scroll(lambda view: view.scroll_down())
 
     def action_scroll_up(self) -> None:
-        self.query_one("#detail").scroll_up()
+        self._scroll(lambda view: view.scroll_up())
 
     def action_page_down(self) -> None:
-        self.query_one("#detail").scroll_page_down(animate=False)
+        self._scroll(lambda view: view.scroll_page_down(animate=False))
 
     def action_page_up(self) -> None:
-        self.query_one("#detail").scroll_page_up(animate=False)
+        self._scroll(lambda view: view.scroll_page_up(animate=False))
 
     def action_top(self) -> None:
-        self.query_one("#detail").scroll_home(animate=False)
+        self._scroll(lambda view: view.scroll_home(animate=False))
 
     def action_bottom(self) -> None:
-        self.query_one("#detail").scroll_end(animate=False)
+        self._scroll(lambda view: view.scroll_end(animate=False))

@@ -15,6 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+
+from feedtui.ui.crash import Guarded
+from feedtui.ui.screens.dismiss_once import DismissOnce
 from textual.widgets import Footer, Static
 
 from feedtui.ui.keymap import mapped
@@ -86,7 +89,7 @@ class HelpTables:
         )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Guarded, DismissOnce, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
         Binding("j,down", "scroll_down", "Scroll down", show=False, id="help.down"),
@@ -128,14 +131,22 @@ class HelpScreen(ModalScreen[None]):
     def action_dismiss(self) -> None:
         self.dismiss(None)
 
+    def _scrolled(self) -> list[VerticalScroll]:
+        """The help's scrolled view: none before it is mounted or once it is removed."""
+        return list(self.query("#help").results(VerticalScroll))
+
     def action_scroll_down(self) -> None:
-        self.query_one("#help", VerticalScroll).scroll_down()
+        for view in self._scrolled():
+            view.scroll_down()
 
     def action_scroll_up(self) -> None:
-        self.query_one("#help", VerticalScroll).scroll_up()
+        for view in self._scrolled():
+            view.scroll_up()
 
     def action_scroll_to_top(self) -> None:
-        self.query_one("#help", VerticalScroll).scroll_home(animate=False)
+        for view in self._scrolled():
+            view.scroll_home(animate=False)
 
     def action_scroll_to_bottom(self) -> None:
-        self.query_one("#help", VerticalScroll).scroll_end(animate=False)
+        for view in self._scrolled():
+            view.scroll_end(animate=False)

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Static
 from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
 from feedtui.ui import paper_actions
+from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.main_parts.ask import Ask
@@ -57,7 +58,7 @@ WELCOME_SKIPPED = "welcome_skipped"
 CONFIG_PROBLEMS_SHOWN = 2
 
 
-class MainScreen(Screen):
+class MainScreen(Guarded, Screen):
     """The reader's screen.
 
     Key ordering: keys typed fast (K j, or enter K j in the topic form) are

@@ -10,8 +10,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from feedtui.ui.crash import Guarded
+from feedtui.ui.screens.dismiss_once import DismissOnce
+from feedtui.ui.widgets.option_list import PagedOptionList
 
-class PickTopicScreen(ModalScreen[str | None]):
+
+class PickTopicScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick.cancel")]
 
     def __init__(self, topics: list[str]) -> None:
@@ -21,11 +25,13 @@ class PickTopicScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-topic"):
             yield Static(Text("Go to which topic?", style="bold"))
-            yield OptionList(*(Option(Text(name), id=name) for name in self.topics))
+            yield PagedOptionList(*(Option(Text(name), id=name) for name in self.topics))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # None when q came as the screen was pushed: the app removed its widgets.
+        for options in self.query(PagedOptionList):
+            options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

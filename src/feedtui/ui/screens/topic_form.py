@@ -19,7 +19,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from feedtui.model import TopicDefinition
+from feedtui.ui.crash import Guarded
 from feedtui.ui.keymap import key_hint
+from feedtui.ui.screens.dismiss_once import DismissOnce
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,7 @@ FIELDS = (
 )
 
 
-class TopicFormScreen(ModalScreen[str | None]):
+class TopicFormScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     """Dismissed with the saved topic's name, or None when cancelled."""
 
     BINDINGS = [
@@ -110,11 +112,14 @@ class TopicFormScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.opened_with = self.typed()
         first = "topic-query" if self.draft.name else "topic-name"
-        self.query_one(f"#{first}", Input).focus()
+        for field in self.query(f"#{first}").results(Input):  # none once the app is ending
+            field.focus()
 
     def typed(self) -> TopicDraft:
         def value(key: str) -> str:
-            return self.query_one(f"#topic-{key}", Input).value.strip()
+            # "" for a field not mounted yet, or removed as the form closes.
+            fields = list(self.query(f"#topic-{key}").results(Input))
+            return fields[0].value.strip() if fields else ""
 
         return TopicDraft(
             name=value("name"),
@@ -127,6 +132,8 @@ class TopicFormScreen(ModalScreen[str | None]):
         )
 
     def save(self) -> None:
+        if self.dismissing:  # enter typed after the form was saved or cancelled
+            return
         draft = self.typed()
         problem = self.submit(draft)
         if problem:
@@ -163,12 +170,14 @@ class TopicFormScreen(ModalScreen[str | None]):
         """Escape, or the Cancel button, which enter presses when it has the
         focus (shift+tab from the first field reaches it): edits are dropped,
         but not without a word."""
+        if self.dismissing:
+            return
         if self.typed() != self.opened_with:
             self.notify("Edits discarded: the topic was not saved", markup=False)
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Guarded, DismissOnce, ModalScreen[bool]):
     """A question answered with y, or n (or escape); enter alone is no answer,
     so that a stray key does not remove anything."""
 

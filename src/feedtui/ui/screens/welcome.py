@@ -9,7 +9,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, SelectionList, Static
 
+from feedtui.ui.crash import Guarded
 from feedtui.ui.keymap import key_hint
+from feedtui.ui.screens.dismiss_once import DismissOnce
+from feedtui.ui.widgets.option_list import PagedSelectionList
 
 # Kept short: on an 80x24 terminal the topics below must still show ten rows
 # or so. Every key is on `?` and in the footer once the reader is open.
@@ -20,7 +23,7 @@ INTRO = (
 )
 
 
-class WelcomeScreen(ModalScreen[list[str]]):
+class WelcomeScreen(Guarded, DismissOnce, ModalScreen[list[str]]):
     BINDINGS = [
         Binding("escape", "skip", "Skip", id="welcome.skip"),
         Binding("j", "topics('cursor_down')", "Next topic", show=False, id="welcome.down"),
@@ -46,7 +49,7 @@ class WelcomeScreen(ModalScreen[list[str]]):
                 help=key_hint("app.help", keymap, bindings),
             )
             yield Static(Text(intro), id="welcome-intro")
-            yield SelectionList[str](
+            yield PagedSelectionList(
                 *((Text.assemble((name, "bold"), "  ", (description, "dim")), name) for name, description in self.catalogue),
                 id="welcome-topics",
             )
@@ -56,9 +59,13 @@ class WelcomeScreen(ModalScreen[list[str]]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        # None when q came as the screen was pushed: the app removed its widgets.
+        for topics in self.query(SelectionList):
+            topics.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if self.dismissing:
+            return
         selected = list(self.query_one(SelectionList).selected)
         if not selected:
             # Pressing Follow with nothing picked is not the same as escape: say how to pick.

@@ -213,11 +213,15 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         self.cursor = self._step(len(self._lines), -1)
 
     def action_page_down(self) -> None:
+        if not self._lines:  # a filter that matches nothing: no row to land on
+            return
         height = max(1, self.scrollable_content_region.height - 1)
         target = min(len(self._lines) - 1, self.cursor + height)
         self.cursor = self._step(target, 1) if self._lines[target].row is None else target
 
     def action_page_up(self) -> None:
+        if not self._lines:
+            return
         height = max(1, self.scrollable_content_region.height - 1)
         target = max(0, self.cursor - height)
         self.cursor = self._step(target, -1) if self._lines[target].row is None else target

@@ -1,0 +1,214 @@
+"""A seeded random-key "monkey" for the reader: bursts of keys (the reader's
+own bindings, letters, punctuation, accented and CJK characters, control and
+page keys), terminal resizes and mouse clicks, over every screen. Used by
+tests/ui/test_monkey.py (a short run) and scripts/monkey.py (a long one).
+
+A run is reproducible from its seed: the same seed sends the same events.
+It fails on any exception that escapes the app and on any crash report (the
+crash boundary is a last resort, not a fix); afterwards the marks made during
+the run must be on disk, as the CLI (a real process) reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual import events
+
+from feedtui.config import Config
+from feedtui.core.engine import open_engine
+from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.crash import CRASH_DIR
+from feedtui.ui.screens.pick_topic import PickTopicScreen
+from feedtui.ui.widgets.paper_list import PaperList
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+# Keys from the reader's bindings and what a hurried user types besides.
+BOUND = (
+    "f m M n u s o O c b t slash a E D r R S tab J K ctrl+f escape enter e j k g G home end "
+    "pagedown pageup space ctrl+d ctrl+u up down question_mark ctrl+p ctrl+z y backspace "
+    "shift+tab left right delete"
+).split()
+TYPED = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789") + list("éüßçñ中文論文") + [
+    "comma", "full_stop", "exclamation_mark", "colon", "semicolon", "quotation_mark",
+    "apostrophe", "left_parenthesis", "right_parenthesis", "minus", "plus", "asterisk",
+]
+CONTROL = ["ctrl+a", "ctrl+e", "ctrl+k", "ctrl+w", "ctrl+c", "ctrl+l", "ctrl+n", "f1"]
+CHARACTERS = {
+    "comma": ",", "full_stop": ".", "exclamation_mark": "!", "colon": ":", "semicolon": ";",
+    "quotation_mark": '"', "apostrophe": "'", "left_parenthesis": "(", "right_parenthesis": ")",
+    "minus": "-", "plus": "+", "asterisk": "*", "slash": "/", "question_mark": "?", "space": " ",
+}
+
+
+@dataclass
+class Outcome:
+    seed: int
+    keys: int = 0
+    resizes: int = 0
+    clicks: int = 0
+    sessions: int = 0
+    screens: set[str] = field(default_factory=set)
+    crash_reports: list[Path] = field(default_factory=list)
+    disagreements: list[str] = field(default_factory=list)
+
+
+# What opens each screen from the main one: an action, or keys.
+OPENERS = (
+    "app.welcome", "app.help", "app.command_palette", "screen.add_topic", "screen.tag_jump",
+    "screen.ask", "detail", "picker", ("J", "enter"),
+)
+
+
+def key_event(key: str) -> events.Key:
+    if len(key) == 1:
+        character = key
+        if not key.isalnum():
+            key = {v: k for k, v in CHARACTERS.items()}.get(key, key)
+    else:
+        character = CHARACTERS.get(key, "\t" if key == "tab" else "\r" if key == "enter" else "\x1b" if key == "escape" else None)
+    return events.Key(key, character)
+
+
+def pick_key(rng: random.Random) -> str:
+    pool = rng.choices((BOUND, TYPED, CONTROL), weights=(70, 25, 5))[0]
+    return rng.choice(pool)
+
+
+def demo_engine(data_dir: Path):
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = open_engine(config, data_dir, demo=True)
+    engine.load_library()
+    return engine
+
+
+async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outcome) -> None:
+    """Random events into a running app until `budget` keys are sent or it quits."""
+    async with app.run_test(size=(100, 34)) as pilot:
+        main = app.main_screen
+        for _ in range(200):
+            if main.is_mounted and main.ready:
+                break
+            await pilot.pause(0.02)
+        width, height = 100, 34
+        sent = 0
+        # Every opener once, early, in an order of the seed's; then now and then.
+        tour = rng.sample(OPENERS, len(OPENERS))
+        while sent < budget and app.is_running and not app._exit:
+            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
+            if app.focused is not None and app.focused.id == "ask":
+                outcome.screens.add("Ask")
+            # Every draw is made at every step, whatever the app's state, so
+            # that a seed always sends the same events in the same order.
+            roll = rng.random()
+            size = rng.randint(20, 160), rng.randint(6, 50)
+            spot, times = (rng.random(), rng.random()), rng.choice((1, 1, 2))
+            opener, picked = rng.choice(OPENERS), rng.random()
+            burst = [pick_key(rng) for _ in range(rng.randint(1, 12))]
+            pause = rng.choice((0, 0, 0, 0.01, 0.05))
+            if tour and app.screen is main:
+                roll = 0.11  # the tour first: each screen is opened once, early
+            if roll < 0.04:
+                width, height = size
+                await pilot.resize_terminal(width, height)
+                outcome.resizes += 1
+            elif roll < 0.10:
+                await pilot.click(offset=(int(spot[0] * width), int(spot[1] * height)), times=times)
+                outcome.clicks += 1
+            elif roll < 0.12 and app.screen is main:
+                # Straight to a screen the keys reach only now and then (and
+                # the welcome, which no key opens once topics are followed).
+                opener = tour.pop() if tour else opener
+                if opener == "picker":  # as t opens it on a paper in several topics
+                    names = [entry.name for entry in app.engine.followed()]
+                    app.push_screen(PickTopicScreen(names[: int(picked * (len(names) + 1))]))
+                    burst = []
+                elif opener == "detail":
+                    if (card := main.query_one(PaperList).cursor_card) is not None:
+                        main.open_detail(card.paper_id)
+                    burst = []
+                elif isinstance(opener, tuple):
+                    burst = list(opener)
+                else:
+                    app.call_later(app.run_action, opener)
+                    burst = []
+            if roll >= 0.10 and burst:
+                driver = app._driver
+                for key in burst:
+                    if not app.is_running or app._exit:
+                        break
+                    # As the terminal sends them: no wait between the keys of a burst.
+                    event = key_event(key)
+                    event.set_sender(app)
+                    driver.send_message(event)
+                    sent += 1
+                    outcome.keys += 1
+            await pilot.pause(pause)
+            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
+        await pilot.pause()
+    outcome.sessions += 1
+
+
+async def run(seed: int, keys: int, data_root: Path) -> Outcome:
+    """`keys` random keys into the demo reader (`feedtui --demo --data-dir data_root`);
+    a `q` that quits starts the reader again on the same data, as a user would."""
+    os.environ.setdefault("BROWSER", "true")  # o and O launch a program that does nothing
+    # The palette's Screenshot saves in ~/Downloads, else the current directory: here, the run's.
+    os.environ["HOME"] = str(data_root)
+    os.chdir(data_root)
+    rng = random.Random(seed)
+    outcome = Outcome(seed)
+    while outcome.keys < keys:
+        engine = demo_engine(data_root / "demo")
+        app = FeedtuiApp(engine)
+        try:
+            await drive(app, rng, keys - outcome.keys, outcome)
+            expected = marks_seen_by(engine)
+        finally:
+            engine.close()
+        outcome.disagreements += disagreements(expected, cli_view(data_root))
+    outcome.crash_reports = sorted((data_root / "demo" / CRASH_DIR).glob("*"))
+    return outcome
+
+
+def marks_seen_by(engine) -> dict:
+    """The reader's own view of the marks: follows and unread counts of every
+    topic, and the starred papers."""
+    topics = {entry.name: (engine.state.is_following(entry.name), engine.library.unread_count(entry.name)) for entry in engine.topics()}
+    return {"topics": topics, "starred": sorted(engine.state.starred_ids())}
+
+
+def feedtui(*argv: str) -> str:
+    environment = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-m", "feedtui", *argv], capture_output=True, text=True, env=environment, timeout=120)
+    if done.returncode:
+        raise AssertionError(f"feedtui {' '.join(argv)}: {done.returncode} {done.stderr}")
+    return done.stdout
+
+
+def cli_view(data_root: Path) -> dict:
+    """What `feedtui topics --json` and `feedtui papers Starred --json`, real processes, say."""
+    topics = json.loads(feedtui("--demo", "--data-dir", str(data_root), "topics", "--json"))
+    starred = json.loads(feedtui("--demo", "--data-dir", str(data_root), "papers", "Starred", "--json"))
+    return {
+        "topics": {topic["name"]: (topic["following"], topic["unread"]) for topic in topics},
+        "starred": sorted(paper["id"] for paper in starred),
+    }
+
+
+def disagreements(reader: dict, cli: dict) -> list[str]:
+    found = []
+    for name, seen in reader["topics"].items():
+        if cli["topics"].get(name) != seen:
+            found.append(f"topic {name}: reader (following, unread) {seen}, CLI {cli['topics'].get(name)}")
+    if reader["starred"] != cli["starred"]:
+        found.append(f"starred: reader {len(reader['starred'])}, CLI {len(cli['starred'])}")
+    return found

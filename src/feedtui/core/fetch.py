@@ -424,11 +424,11 @@ async def fetch_sources(
                 on_source(outcome)
             return outcome
 
-        # The pool prepares (imports, compiled topics: 0.1-0.3 s of CPU, in a
-        # thread) PREPARE_AFTER_S after the requests begin, by when a refresh's
+        # The pool prepares (imports, compiled topics: CPU work, in a thread)
+        # PREPARE_AFTER_S after the requests begin, by when a refresh's
         # requests are usually out and the loop waits for answers: begun with
-        # them, it held the interpreter while they were being sent, and 50
-        # requests went out over 0.2 s instead of 0.05 s. A body that comes
+        # them, it held the interpreter while they were being sent, and the
+        # requests went out several times slower. A body that comes
         # sooner prepares the pool itself, and its parse waits for that.
         preparing = None
         if any(_expects_body(plan, settings, fetch_state) for plan in plans):

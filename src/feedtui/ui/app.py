@@ -60,7 +60,7 @@ class FeedtuiApp(Guarded, App):
         from feedtui.ui.bindings import keymap_scopes
         from feedtui.ui.keymap_check import check_ui_settings
 
-        # The scopes import every screen (12 ms before the first frame); with no
+        # The scopes import every screen, before the first frame; with no
         # [keymap] there is nothing to check against them.
         scopes = keymap_scopes() if self.engine.settings.keymap else {}
         problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes, list_ids=False)

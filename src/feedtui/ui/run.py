@@ -137,9 +137,9 @@ def build_app(config: Config, data_dir: Path, *, demo: bool = False) -> FeedtuiA
     collector stays off from the engine's opening to the app's construction,
     and then everything is frozen, out of the collector's sight. Objects made
     during a pause all sit in the youngest generation: without the freeze the
-    first collection after it would walk every one of them (80–100 ms at
-    40,000 papers); with collections on, opening the engine and importing
-    Textual set off some sixty collections (20–30 ms in all, measured)."""
+    first collection after it would walk every one of them, a pause that
+    grows with the cache; with collections on, opening the engine and
+    importing Textual set off dozens of collections."""
     from feedtui.core.engine import open_engine
 
     with gc_paused():

@@ -56,6 +56,7 @@ class Reader:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the pseudo-terminal is its controlling terminal
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            os.chdir(tmp_path)  # where the palette's Screenshot would save, with no ~/Downloads
             os.execve(argv[0], argv, env)
         self.output = bytearray()
         self.status: int | None = None

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from textual import events
+from textual.errors import NoWidget
+from textual.pilot import OutOfBounds
 
 from feedtui.config import Config
 from feedtui.core.engine import open_engine
@@ -121,7 +123,10 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
                 await pilot.resize_terminal(width, height)
                 outcome.resizes += 1
             elif roll < 0.10:
-                await pilot.click(offset=(int(spot[0] * width), int(spot[1] * height)), times=times)
+                try:
+                    await pilot.click(offset=(int(spot[0] * width), int(spot[1] * height)), times=times)
+                except (NoWidget, OutOfBounds):  # Pilot's own refusal: a terminal would send the click
+                    pass
                 outcome.clicks += 1
             elif roll < 0.12 and app.screen is main:
                 # Straight to a screen the keys reach only now and then (and

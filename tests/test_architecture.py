@@ -341,7 +341,6 @@ OVER_TODAY = {
     "engine.py": "the core is being built from it (issue 29)",
     "cli.py": "the CLI is being split by job (issue 29)",
     "ui/screens/main.py": "the main screen is being split into parts (issue 29)",
-    "sources/http.py": "824 lines: not split yet (issue 29)",
 }
 
 

@@ -1,5 +1,5 @@
 """What does httpx's connection pool cost a refresh's client, one pool against
-feedtui's ShardedTransport (pools of sources.http.SHARD_CONNECTIONS)?
+feedtui's ShardedTransport (pools of sources.http.transport.SHARD_CONNECTIONS)?
 
 GETs N feed files from bench/server.py (run in a process of its own, so its
 work is not counted) with at most 64 in flight, as the Fetcher's default
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 import httpx
 
 from bench.feeds import FeedSetSpec, feed_file_name, write_feed_set
-from feedtui.sources.http import ShardedTransport
+from feedtui.sources.http.transport import ShardedTransport
 
 CONCURRENCY = 64
 SET_A = dict(feeds=50, entries=100, seed=1)

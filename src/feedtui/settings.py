@@ -43,7 +43,7 @@ class FetchSettings:
     # First backoff in seconds (doubles each retry). The longest one source
     # waits before retrying, in all: a server whose Retry-After asks for more
     # is reported ("try again later") instead of holding the refresh for minutes
-    # (arXiv's lane waits up to sources.http.ARXIV_RETRY_BUDGET_S, 120 s).
+    # (arXiv's lane waits up to sources.http.fetcher.ARXIV_RETRY_BUDGET_S, 120 s).
     backoff: float = 1.0
     max_retry_after: float = 30.0
 

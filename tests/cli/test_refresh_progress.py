@@ -8,7 +8,7 @@ import re
 import sys
 
 from feedtui.cli import main
-from feedtui.sources import http
+from feedtui.sources.http import pacing
 from tests.held_feeds import held_api, paged_config
 
 DRAW = "\r\x1b[K"
@@ -30,7 +30,7 @@ def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(
     """Only "[1/2] ok arXiv new-paper count" showed while a query paged, and
     nothing at all while arXiv's Retry-After was waited out. (The day's count
     of new papers is no longer counted among the sources: [0/1].)"""
-    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(pacing, "WAIT_WORTH_TELLING_S", 0.5)
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     with held_api(30, held_start=30, retry_after="1") as api:
@@ -47,7 +47,7 @@ def test_the_progress_line_says_how_far_a_query_has_paged_and_what_it_waits_for(
 def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, capsys):
     from feedtui.cli import progress
 
-    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(pacing, "WAIT_WORTH_TELLING_S", 0.5)
     monkeypatch.setattr(progress, "LONG_WAIT_S", 0.5)
     with held_api(30, held_start=30, retry_after="1") as api:
         assert refresh_paged(tmp_path, api.url) == 0
@@ -59,7 +59,7 @@ def test_without_a_terminal_only_a_long_wait_is_said(tmp_path, monkeypatch, caps
 
 def test_a_wait_on_the_progress_line_counts_down(tmp_path, monkeypatch):
     """A wait of 20 s said "waiting 20 s" until it was over."""
-    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(pacing, "WAIT_WORTH_TELLING_S", 0.5)
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     with held_api(30, held_start=30, retry_after="3") as api:

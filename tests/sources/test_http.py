@@ -17,7 +17,10 @@ import pytest
 from feedtui import __version__
 from feedtui.settings import ArxivSettings, FetchSettings
 from feedtui.sources.base import Validators
-from feedtui.sources.http import BoundedDecoder, Fetcher, ShardedTransport, retry_after_seconds
+from feedtui.sources.http import Fetcher
+from feedtui.sources.http.body import BoundedDecoder
+from feedtui.sources.http.pacing import retry_after_seconds
+from feedtui.sources.http.transport import ShardedTransport
 from feedtui.sources.pace import SharedPace
 
 FEED = b"<?xml version='1.0'?><rss version='2.0'><channel><title>Invented</title></channel></rss>"
@@ -198,9 +201,9 @@ async def test_retry_after_from_arxiv_holds_the_whole_lane(loopback):
 async def test_arxiv_retry_after_is_honoured_beyond_the_budget_of_other_hosts(loopback, monkeypatch):
     """Other hosts give up past fetch.max_retry_after; arXiv's lane waits up to
     ARXIV_RETRY_BUDGET_S, as arXiv asked (and holds the lane meanwhile)."""
-    from feedtui.sources import http
+    from feedtui.sources.http import fetcher
 
-    monkeypatch.setattr(http, "ARXIV_RETRY_BUDGET_S", 3.0)
+    monkeypatch.setattr(fetcher, "ARXIV_RETRY_BUDGET_S", 3.0)
     arxiv, other = loopback(), loopback()
     arxiv.route("/api/query", arxiv.in_turn(arxiv.respond(503, headers={"Retry-After": "1"}), arxiv.respond(200, FEED)))
     other.route("/feed", other.respond(503, headers={"Retry-After": "1"}))
@@ -216,9 +219,9 @@ async def test_waits_worth_telling_are_told_with_why_as_they_begin_and_end(loopb
     """A refresh sleeping on a Retry-After showed nothing: the Fetcher now tells
     `on_wait` of each long wait, the request that got it and the ones waiting
     in arXiv's lane behind it; the lane's usual pause is not told."""
-    from feedtui.sources import http
+    from feedtui.sources.http import pacing
 
-    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(pacing, "WAIT_WORTH_TELLING_S", 0.5)
     arxiv, other = loopback(), loopback()
     arxiv.route("/api/query", arxiv.in_turn(arxiv.respond(429, headers={"Retry-After": "1"}), arxiv.respond(200, FEED)))
     arxiv.route("/rss/cs.AR", arxiv.respond(200, FEED))

@@ -1821,11 +1821,11 @@ async def test_the_status_line_says_what_a_refresh_waits_for_at_80_columns(make_
     """It said "refreshing… 0%" through arXiv's Retry-After and "refreshing… 50%"
     while a query paged for minutes."""
     from feedtui.model import TopicDefinition
-    from feedtui.sources import http
+    from feedtui.sources.http import pacing
 
     from tests.held_feeds import held_api
 
-    monkeypatch.setattr(http, "WAIT_WORTH_TELLING_S", 0.5)
+    monkeypatch.setattr(pacing, "WAIT_WORTH_TELLING_S", 0.5)
     with held_api(30, held_start=20, retry_after="3") as api:
         engine = make_engine(papers=[], topics={"Paged": TopicDefinition(query="ti:paged")}, follows=("Paged",))
         engine.settings.arxiv.api_url = api.url

@@ -12,8 +12,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.color import ColorSystem
 from textual.app import App, ComposeResult
@@ -21,7 +19,7 @@ from textual.geometry import Region
 from textual.scroll_view import ScrollView
 
 from feedtui.ui.cards import CardData
-from feedtui.ui.widgets.paper_list import ABSTRACT_LINES, CARD_HEIGHT, CURSOR_BAR, TITLE_LINES, CardHeights, PaperList
+from feedtui.ui.widgets.paper_list import ABSTRACT_LINES, CARD_HEIGHT, CURSOR_BAR, TITLE_LINES, PaperList
 
 STYLES = Path(__file__).resolve().parents[2] / "styles" / "paper_list.tcss"
 
@@ -493,24 +491,6 @@ def test_every_binding_has_an_id_and_b_is_left_for_bibtex():
     keys = {key for binding in bindings for key in binding.key.split(",")}
     assert "b" not in keys
     assert {"j", "k", "down", "up", "enter", "e", "g", "G", "home", "end", "pageup", "pagedown"} <= keys
-
-
-@given(
-    extras=st.dictionaries(st.integers(0, 60), st.integers(0, 25), max_size=8),
-    count=st.integers(1, 70),
-)
-def test_card_heights_agree_with_walking_every_card(extras, count):
-    extras = {index: extra for index, extra in extras.items() if index < count}
-    heights = CardHeights(CARD_HEIGHT)
-    heights.set_extras(extras)
-    owners: list[tuple[int, int]] = []
-    for index in range(count):
-        assert heights.top(index) == len(owners)
-        assert heights.height(index) == CARD_HEIGHT + extras.get(index, 0)
-        owners += [(index, row) for row in range(heights.height(index))]
-    assert heights.total(count) == len(owners)
-    for y, owner in enumerate(owners):
-        assert heights.locate(y) == owner
 
 
 @pytest.mark.parametrize("width", [8, 12])

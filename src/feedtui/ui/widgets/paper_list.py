@@ -13,14 +13,10 @@ its messages. All text is untrusted, so every line is built from
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -32,25 +28,44 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from feedtui.search import highlight_pattern as search_highlight_pattern
-from feedtui.text.sanitize import clean_block, strip_controls
 from feedtui.ui.cards import CardData
+from feedtui.ui.widgets.card_heights import CardHeights
+from feedtui.ui.widgets.card_layout import (
+    ABSTRACT_LINES,
+    CARD_HEIGHT,
+    CURSOR_BAR,
+    TITLE_LINES,
+    CardLayout,
+    CardStyles,
+    TagSpan,
+    around_first_match,
+    clamp_lines,
+    cursor_strips,
+    highlight_pattern,
+    lay_out,
+    one_line_safe,
+    to_strip,
+)
 from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 
-TITLE_LINES = 2
-ABSTRACT_LINES = 3
-# header, title, abstract, authors, affiliations, tags, blank separator
-CARD_HEIGHT = 1 + TITLE_LINES + ABSTRACT_LINES + 1 + 1 + 1 + 1
-
-# Columns left of the text: the cursor bar, the unread marker, a space.
-BAR_WIDTH = 1
-INDENT = 2
-RIGHT_MARGIN = 1
-CURSOR_BAR = "▌"
-UNREAD_MARKER = "●"
-STAR = "★"
-ELLIPSIS = "…"
-TAG_GAP = "  "
+# Names callers import from here (the card's parts live in card_layout and card_heights).
+__all__ = [
+    "ABSTRACT_LINES",
+    "CARD_HEIGHT",
+    "CURSOR_BAR",
+    "TITLE_LINES",
+    "CardHeights",
+    "CardLayout",
+    "CardSource",
+    "CardStyles",
+    "EmptySource",
+    "PaperList",
+    "TagSpan",
+    "around_first_match",
+    "clamp_lines",
+    "highlight_pattern",
+    "one_line_safe",
+]
 
 CARD_CACHE_SIZE = 512
 LAYOUT_CACHE_SIZE = 512
@@ -83,134 +98,6 @@ class EmptySource:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class TagSpan:
-    """Where a tag was drawn on its card's tags row (widget columns, end exclusive)."""
-
-    start: int
-    end: int
-    topic: str
-
-
-@dataclass(slots=True)
-class CardLayout:
-    """A card laid out at one width: one strip per line, without the cursor bar."""
-
-    strips: list[Strip]
-    tag_row: int
-    tags: tuple[TagSpan, ...]
-    cursor_strips: list[Strip] | None = None
-    cursor_style: CardStyles | None = None  # the styles cursor_strips were made with
-
-
-class CardHeights:
-    """Line offsets of cards: all `base` lines tall except a few taller ones.
-
-    Expanded cards are kept as sorted indices with their extra lines and the
-    running total of extras before each, so `top` and `locate` are binary
-    searches over the (few) expanded cards, never a walk over all cards.
-    """
-
-    def __init__(self, base: int) -> None:
-        self.base = base
-        self._indices: list[int] = []
-        self._extras: list[int] = []
-        self._extras_before: list[int] = [0]
-        self._starts: list[int] = []
-        self._extra_of: dict[int, int] = {}
-
-    def set_extras(self, extras: dict[int, int]) -> None:
-        self._extra_of = {index: extra for index, extra in extras.items() if extra > 0}
-        self._indices = sorted(self._extra_of)
-        self._extras = [self._extra_of[index] for index in self._indices]
-        self._extras_before = [0]
-        for extra in self._extras:
-            self._extras_before.append(self._extras_before[-1] + extra)
-        self._starts = [index * self.base + before for index, before in zip(self._indices, self._extras_before)]
-
-    def top(self, index: int) -> int:
-        return index * self.base + self._extras_before[bisect_left(self._indices, index)]
-
-    def height(self, index: int) -> int:
-        return self.base + self._extra_of.get(index, 0)
-
-    def total(self, count: int) -> int:
-        return self.top(count)
-
-    def locate(self, y: int) -> tuple[int, int]:
-        """The card holding line `y`, and the line within that card."""
-        k = bisect_right(self._starts, y) - 1
-        if k < 0:
-            return divmod(y, self.base)
-        start = self._starts[k]
-        end = start + self.base + self._extras[k]
-        if y < end:
-            return self._indices[k], y - start
-        index, row = divmod(y - end, self.base)
-        return self._indices[k] + 1 + index, row
-
-
-# What `strip_controls` removes: C0/C1 controls (tab and newline are
-# whitespace here), DEL, bidi controls, zero-width and invisible characters.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
-    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
-)
-
-
-def one_line_safe(text: str) -> str:
-    """`text` on one line with no control characters.
-
-    Card data is cleaned when it is stored (`clean_line`/`clean_block`,
-    which also thin out floods of combining marks); this is the widget's own
-    guard against control characters, with a fast path for the clean text it
-    nearly always gets.
-    """
-    if _UNSAFE.search(text):
-        text = strip_controls(text)
-    return " ".join(text.split())
-
-
-def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
-    """Case-insensitive matches of `words` at the start of a word.
-
-    A match runs on to the end of the word it starts, so `graph` highlights
-    `graphs` and `Graph-based` (up to the hyphen) but not `paragraph`; a word
-    of one or two characters only whole (`n` of `O(n^2)`); a
-    Chinese, Japanese or Korean word is marked wherever it occurs, and only
-    its own characters (see `feedtui.search.highlight_pattern`).
-    """
-    return search_highlight_pattern(one_line_safe(word) for word in words)
-
-
-def around_first_match(text: str, pattern: re.Pattern[str], width: int, lines: int = ABSTRACT_LINES) -> str:
-    """`text` as a card clamped to `lines` of `width` shows it, or, when its
-    first match would fall past them, from a whole word about half a line
-    before that match, after `…`: the reason an Ask found the paper is then
-    on the card (a search result's snippet)."""
-    found = pattern.search(text)
-    # Words wrap early: a line holds somewhat less than `width` characters.
-    if found is None or found.end() <= (lines * width * 3) // 4:
-        return text
-    start = text.rfind(" ", 0, max(0, found.start() - width // 2))
-    if start <= 0:
-        return text
-    return ELLIPSIS + text[start + 1 :]
-
-
-def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
-    """At most `limit` lines; the last one ends in `…` when text was cut."""
-    if len(lines) <= limit:
-        return lines
-    kept = lines[:limit]
-    last = kept[-1].copy()
-    last.rstrip()
-    last.append(ELLIPSIS)
-    last.truncate(width, overflow="ellipsis")
-    kept[-1] = last
-    return kept
-
-
 @dataclass(slots=True)
 class _Paint:
     """The state of one paint of the list, and the card its last line was in."""
@@ -222,44 +109,6 @@ class _Paint:
     blank: Strip
     index: int = -1
     strips: list[Strip] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class CardStyles:
-    """Rich styles for the parts of a card, read from the component classes.
-
-    Each part style carries only what its CSS rule sets (so a read card's
-    colour can lie over a bold title), with colours blended the way Textual
-    blends them for the widget's background.
-    """
-
-    base: Style
-    date: Style
-    title: Style
-    abstract: Style
-    authors: Style
-    affiliations: Style
-    tag: Style
-    tag_current: Style
-    unread_marker: Style
-    star: Style
-    highlight: Style
-    read: Style
-    cursor: Style
-    empty: Style
-
-    @classmethod
-    def from_widget(cls, widget: PaperList) -> CardStyles:
-        def part(name: str) -> Style:
-            full = widget.get_component_rich_style(f"paper-list--{name}")
-            declared = widget.get_component_rich_style(f"paper-list--{name}", partial=True)
-            return declared.without_color + Style(
-                color=full.color if declared.color is not None else None,
-                bgcolor=full.bgcolor if declared.bgcolor is not None else None,
-            )
-
-        names = [field for field in cls.__dataclass_fields__ if field != "base"]
-        return cls(base=widget.rich_style, **{name: part(name.replace("_", "-")) for name in names})
 
 
 class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
@@ -716,7 +565,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
                     return
         for index in (self.cursor + 1, self.cursor - 1):
             if 0 <= index < self._count:
-                self._cursor_strips(self._layout(index, width))
+                cursor_strips(self._layout(index, width), self.card_styles)
 
     def _has_layout(self, index: int, width: int) -> bool:
         card = self._card(index)
@@ -794,7 +643,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         if index != paint.index:
             layout = self._layout(index, paint.width)
             paint.index = index
-            paint.strips = self._cursor_strips(layout) if index == paint.cursor else layout.strips
+            paint.strips = cursor_strips(layout, self.card_styles) if index == paint.cursor else layout.strips
         return paint.strips[row] if row < len(paint.strips) else paint.blank
 
     def _empty_line(self, y: int, width: int) -> Strip:
@@ -806,135 +655,15 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         pad = max(0, (width - message.cell_len) // 2)
         return self._strip(Text(" " * pad) + message, width)
 
-    def _cursor_strips(self, layout: CardLayout) -> list[Strip]:
-        """The card's lines with the cursor bar, and the cursor's background
-        behind everything that has the list's own background."""
-        styles = self.card_styles
-        if layout.cursor_strips is None or layout.cursor_style is not styles:
-            plain_background = styles.base.bgcolor
-            tint = Style(bgcolor=styles.cursor.bgcolor)
-            bar = Segment(CURSOR_BAR, styles.base + Style(color=styles.cursor.color, bgcolor=styles.cursor.bgcolor))
-
-            def tinted(segment: Segment) -> Segment:
-                segment_style = segment.style or Style()
-                if segment_style.bgcolor not in (None, plain_background):
-                    return segment
-                return Segment(segment.text, segment_style + tint, segment.control)
-
-            *card_strips, separator = layout.strips
-            layout.cursor_strips = [
-                Strip([bar, *map(tinted, strip.crop(BAR_WIDTH))], strip.cell_length) for strip in card_strips
-            ]
-            layout.cursor_strips.append(separator)
-            layout.cursor_style = styles
-        return layout.cursor_strips
-
     def _layout(self, index: int, width: int) -> CardLayout:
         card = self._card(index)
         key = (width, card, card.paper_id in self.expanded)
         layout = self._layouts.get(key)
         if layout is None:
-            layout = self._lay_out(card, width, expanded=key[2])
+            layout = lay_out(card, width, expanded=key[2], styles=self.card_styles, console=self.app.console)
             self._layouts.set(key, layout)
         return layout
 
     def _strip(self, text: Text, width: int) -> Strip:
         """One line, exactly `width` cells, on the list's own style."""
-        base = self.card_styles.base
-        segments = Segment.apply_style(text.render(self.app.console), style=base)
-        return Strip(segments, text.cell_len).crop_extend(0, width, base).simplify()
-
-    def _lay_out(self, card: CardData, width: int, *, expanded: bool) -> CardLayout:
-        """Lay out one card at `width` columns (the bar column included)."""
-        console = self.app.console
-        styles = self.card_styles
-        text_width = max(1, width - BAR_WIDTH - INDENT - RIGHT_MARGIN)
-        pattern = highlight_pattern(card.highlight) if card.highlight else None
-
-        def marked(plain: str, style: Style) -> Text:
-            text = Text(plain, style=style)
-            if pattern is not None:
-                text.highlight_regex(pattern, style=styles.highlight)
-            return text
-
-        def single(plain: str, style: Style, *, mark: bool = False) -> Text:
-            text = marked(one_line_safe(plain), style) if mark else Text(one_line_safe(plain), style=style)
-            text.truncate(text_width, overflow="ellipsis")
-            return text
-
-        header = Text(" " if card.read else UNREAD_MARKER, style=styles.unread_marker)
-        header.append(" ")
-        heading = single(card.header, styles.date)
-        if card.starred:
-            heading.truncate(max(0, text_width - 2), overflow="ellipsis")
-            heading.append(" ")
-            heading.append(STAR, style=styles.star)
-        header.append(heading)
-
-        title = marked(one_line_safe(card.title), styles.title)
-        title_lines = clamp_lines(list(title.wrap(console, text_width)), TITLE_LINES, text_width)
-
-        if expanded:
-            abstract_plain = clean_block(card.abstract, html_allowed=False)
-        else:
-            abstract_plain = one_line_safe(card.abstract)
-            if pattern is not None and not pattern.search(card.title):
-                abstract_plain = around_first_match(abstract_plain, pattern, text_width)
-        abstract = marked(abstract_plain, styles.abstract)
-        abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
-        if not expanded:
-            abstract_lines = clamp_lines(abstract_lines, ABSTRACT_LINES, text_width)
-
-        tags_line, tag_spans = self._tags_line(card, text_width)
-
-        rows: list[Text] = [header]
-        rows += _padded(title_lines, TITLE_LINES)
-        rows += _padded(abstract_lines, ABSTRACT_LINES)
-        rows.append(single(card.authors, styles.authors, mark=True))
-        rows.append(single(card.affiliations, styles.affiliations, mark=True))
-        rows.append(tags_line)
-        rows.append(Text())
-
-        strips: list[Strip] = []
-        for number, row in enumerate(rows):
-            line = Text(" " * (BAR_WIDTH if number == 0 else BAR_WIDTH + INDENT))
-            line.append(row)
-            if card.read:
-                line.stylize(styles.read, BAR_WIDTH)
-            strips.append(self._strip(line, width))
-        return CardLayout(strips=strips, tag_row=len(rows) - 2, tags=tag_spans)
-
-    def _tags_line(self, card: CardData, text_width: int) -> tuple[Text, tuple[TagSpan, ...]]:
-        """The tags row and where each tag landed, for clicks.
-
-        Tags that do not fit are counted in a final `+N`; a first tag too
-        long for the row is cut with `…`.
-        """
-        styles = self.card_styles
-        line = Text()
-        spans: list[TagSpan] = []
-        left = BAR_WIDTH + INDENT
-        for position, topic in enumerate(card.tags):
-            piece = Text(one_line_safe(topic), style=styles.tag)
-            remaining = len(card.tags) - position - 1
-            more = cell_len(f"{TAG_GAP}+{remaining}") if remaining else 0
-            gap = len(TAG_GAP) if spans else 0
-            room = text_width - line.cell_len - gap
-            if piece.cell_len + more > room:
-                if spans:
-                    line.append(f"{TAG_GAP}+{remaining + 1}", style=styles.tag)
-                    break
-                piece.truncate(max(1, room - more), overflow="ellipsis")
-            if gap:
-                line.append(TAG_GAP)
-            if topic == card.current_topic:
-                piece.stylize(styles.tag_current)
-            start = line.cell_len
-            line.append(piece)
-            spans.append(TagSpan(left + start, left + line.cell_len, topic))
-        return line, tuple(spans)
-
-
-def _padded(lines: list[Text], count: int) -> list[Text]:
-    """`lines`, with blank lines added to reach at least `count`."""
-    return lines + [Text() for _ in range(count - len(lines))]
+        return to_strip(text, width, self.card_styles.base, self.app.console)

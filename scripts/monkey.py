@@ -85,12 +85,28 @@ def terminal_run(seed: int, keys: int) -> tuple[int, str, bool, list[str]]:
             else:
                 os.kill(started.pid, getattr(signal, ending))
         began = time.monotonic()
-        ended = started.status is not None or started.ended_within(5.0)
+        ended = started.status is not None or started.ended_within(4.0)
+        if not ended:
+            ending += "\n" + stacks_of(started.pid)
+            ended = started.ended_within(1.0)
         ending += f", in {time.monotonic() - began:.1f} s"
         reports = [str(p) for p in (started.data / "demo" / "crash-reports").glob("*")]
         return sent, ending, ended, reports
     finally:
         started.close()
+
+
+def stacks_of(pid: int) -> str:
+    """What a reader that is slow to end is doing: py-spy's dump of its threads,
+    when py-spy is installed (`pip install py-spy`)."""
+    import shutil
+    import subprocess
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        return "(no py-spy to show its threads)"
+    done = subprocess.run([spy, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=30)
+    return done.stdout + done.stderr
 
 
 def live_children() -> list[str]:

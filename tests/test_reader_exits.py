@@ -40,12 +40,12 @@ MainScreen.action_star = action_star
 class Reader:
     """`feedtui --demo` on a pseudo-terminal of 120x40, its output read as it comes."""
 
-    def __init__(self, tmp_path: Path, *, planted: bool = False) -> None:
+    def __init__(self, tmp_path: Path, *, planted: bool | str = False) -> None:
         self.data = tmp_path / "data"
         paths = [str(SRC)]
         if planted:
             (tmp_path / "planted").mkdir()
-            (tmp_path / "planted" / "sitecustomize.py").write_text(PLANTED)
+            (tmp_path / "planted" / "sitecustomize.py").write_text(planted if isinstance(planted, str) else PLANTED)
             paths.insert(0, str(tmp_path / "planted"))
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color", "LANG": "C.UTF-8",
@@ -162,6 +162,33 @@ def test_q_ends_the_reader(reader):
     assert started.status == 0
     assert started.left_behind() == []
     assert b"\x1b[?1049l" in started.output  # the terminal's own screen is back
+
+
+# Loaded by the reader's interpreter at start: while the app closes, a ctrl+z
+# arrives as SIGTSTP (keys typed ahead, taken as signals once the terminal is
+# back in its own modes).
+SUSPENDED_WHILE_LEAVING = '''
+import os, signal
+from feedtui.ui.app import FeedtuiApp
+
+_on_unmount = FeedtuiApp.on_unmount
+
+def on_unmount(self):
+    os.kill(os.getpid(), signal.SIGTSTP)
+    _on_unmount(self)
+
+FeedtuiApp.on_unmount = on_unmount
+'''
+
+
+def test_a_suspend_while_the_reader_leaves_does_not_stop_it(reader):
+    """Textual's SIGTSTP handler suspended the application mode the app was
+    closing: the process stopped, or waited for ever on the stopped writer."""
+    started = reader(planted=SUSPENDED_WHILE_LEAVING)
+    started.send("q")
+    assert started.ended_within(END_S)
+    assert started.status == 0
+    assert started.left_behind() == []
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])

@@ -17,6 +17,7 @@ from feedtui.core.engine import Engine
 from feedtui.memory import IdleCollector
 from feedtui.settings import Settings
 from feedtui.ui.crash import CrashBoundary, Guarded
+from feedtui.ui.ending import stop_suspending
 from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
@@ -100,7 +101,12 @@ class FeedtuiApp(Guarded, App):
         self.idle_collector.start()
         self.set_interval(1.0, self.idle_collector.tick, name="idle collector")
 
+    def exit(self, *args, **kwargs) -> None:
+        stop_suspending()  # the reader is leaving (see ui/ending.py)
+        super().exit(*args, **kwargs)
+
     def on_unmount(self) -> None:
+        stop_suspending()  # an exit that did not come through exit()
         self.idle_collector.stop()
 
     async def on_event(self, event: events.Event) -> None:

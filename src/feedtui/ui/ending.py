@@ -14,12 +14,25 @@ terminal's modes are given back.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import termios
+import threading
 
 # Kitty keys off, main screen, cursor shown, focus, mouse and bracketed paste reports off.
 RESET = "\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
 INPUT_STOP_S = 1.0
+
+
+def stop_suspending() -> None:
+    """From now on a suspend (ctrl+z, SIGTSTP) is ignored: the reader is
+    leaving. Textual's own handler would suspend its application mode while
+    the app is closing it, and wait for ever on a writer thread that has
+    stopped; keys typed ahead and still queued by the terminal reach it as
+    signals once the terminal is back in its own modes. Only the main thread
+    may set a handler; elsewhere this does nothing."""
+    if hasattr(signal, "SIGTSTP") and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)
 
 
 def input_left_running(app) -> bool:

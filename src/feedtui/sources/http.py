@@ -36,7 +36,7 @@ from feedtui.sources.base import FetchResult, Validators
 from feedtui.sources.pace import SharedPace
 from feedtui.text.sanitize import clean_line
 
-USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
+USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui-papers/)"
 ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 ACCEPT_ENCODING = "gzip, deflate"
 

@@ -16,11 +16,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-QUIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+# By name, looked up when handlers are set: a platform without SIGHUP (feedtui
+# is POSIX only, but `--version` and `--help` still answer there) lacks it.
+QUIT_SIGNAL_NAMES = ("SIGTERM", "SIGHUP")
 # A signal that comes while a module is imported comes again this much later.
 IMPORT_RETRY_S = 0.01
 
 Handler = Callable[[int, FrameType | None], None]
+
+
+def quit_signals() -> tuple[int, ...]:
+    """The quit signals this platform has."""
+    return tuple(getattr(signal, name) for name in QUIT_SIGNAL_NAMES if hasattr(signal, name))
 
 
 def exit_status(signum: int) -> int:
@@ -33,7 +40,7 @@ def quit_signals_handled(handler: Handler) -> Iterator[None]:
     handlers from before. A signal ignored when feedtui started stays ignored
     (`nohup feedtui refresh` carries on when the terminal closes)."""
     before = {}
-    for signum in QUIT_SIGNALS:
+    for signum in quit_signals():
         if signal.getsignal(signum) is not signal.SIG_IGN:
             before[signum] = signal.signal(signum, handler)
     try:

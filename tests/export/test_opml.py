@@ -95,6 +95,25 @@ def test_round_trip_keeps_topics_that_share_a_feed():
     assert result.duplicates == 0
 
 
+def test_the_namespace_names_the_project_s_own_page_on_the_package_index():
+    assert FEEDTUI_NS == "https://pypi.org/project/feedtui-papers/#opml-1"
+
+
+def test_a_file_exported_under_the_former_namespace_is_still_read_whole():
+    shared = "https://shared.example.org/feed"
+    topics = [
+        Topic("Robot news", TopicDefinition(query="abs:robot*", categories=("cs.RO",), feeds=(shared, "https://b.example.com/rss"))),
+        Topic("Same feed, other name", TopicDefinition(feeds=(shared,))),
+    ]
+    text = export_opml(topics)
+    assert FEEDTUI_NS in text
+    former = text.replace(FEEDTUI_NS, "https://pypi.org/project/feedtui/#opml-1")
+    result = import_opml(former.encode("utf-8"), "before-the-rename.opml")
+    # The query and categories come back, and (a file feedtui wrote) no outline is dropped.
+    assert result.topics == topics
+    assert result.duplicates == 0
+
+
 def test_a_loose_feed_under_a_name_of_its_own_stays_a_topic_beside_its_folder():
     data = b"""<opml version="2.0"><body>
   <outline text="Blogs">

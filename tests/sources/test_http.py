@@ -56,7 +56,7 @@ async def test_get_returns_body_type_and_sends_identifying_headers(loopback):
     assert result.content_type == "application/rss+xml"
     assert result.final_url == url and result.attempts == 1
     sent = server.requests[0].headers
-    assert sent["user-agent"] == f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
+    assert sent["user-agent"] == f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui-papers/)"
     assert sent["accept-encoding"] == "gzip, deflate"
     assert "if-none-match" not in sent and "if-modified-since" not in sent
     assert fetcher.stats.statuses[200] == 1 and fetcher.stats.bytes_received == len(FEED)

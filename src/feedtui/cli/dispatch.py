@@ -73,6 +73,11 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exits_after: bool = False) -> int:
     command = args.command
+    if command == "completion":
+        from feedtui.cli.completion import completion_script
+
+        print(completion_script(parser, args.shell), end="")
+        return EXIT_OK
     if command == "config":
         if args.path:
             print(config_path(getattr(args, "config", None)))
@@ -169,7 +174,7 @@ def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
 
     key = command if command != "topic" else f"topic {args.topic_command}"
     try:
-        if key in _READS_TAGS:
+        if key in _READS_TAGS and not getattr(args, "names", False):  # `topics --names` reads no paper
             engine.ensure_tagged()
         return _HANDLERS[key](engine, args)
     except TopicNotFound as error:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from feedtui import __version__
+from feedtui.cli.completion import SHELLS, completes_topics
 from feedtui.cli.status import EXIT_USAGE
 
 EPILOG = """\
@@ -51,11 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     p = command("refresh", "fetch followed topics, or the named ones", "example:\n  feedtui refresh 'Edge Inference' --force")
-    p.add_argument("topics", nargs="*", metavar="TOPIC")
+    completes_topics(p.add_argument("topics", nargs="*", metavar="TOPIC"))
     p.add_argument("--force", action="store_true", help="ask arXiv again even if it answered today")
 
-    p = command("topics", "list every topic: following, papers, unread, momentum", "example:\n  feedtui topics --sort trending --json")
-    p.add_argument("--json", action="store_true", help="print JSON (with the weekly counts) for scripts")
+    p = command(
+        "topics", "list every topic: following, papers, unread, momentum",
+        "examples:\n  feedtui topics --sort trending --json\n  feedtui topics --names",
+    )
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print JSON (with the weekly counts) for scripts")
+    form.add_argument("--names", action="store_true", help="only the names, one a line, A to Z (quick: no paper is read; shell completion uses it)")
     p.add_argument("--as-of", metavar="ISO-TIME", help="momentum as of this time (default: now)")
     p.add_argument(
         "--sort", choices=["name", "unread", "trending", "followed"], default="followed",
@@ -66,14 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
         "papers", "list a topic's papers, or the reading list's (Starred), newest first",
         "examples:\n  feedtui papers 'Visual SLAM' --unread --limit 5\n  feedtui papers Starred --json",
     )
-    p.add_argument("topic", metavar="TOPIC", help="a topic, or Starred for the papers you starred")
+    completes_topics(p.add_argument("topic", metavar="TOPIC", help="a topic, or Starred for the papers you starred"))
     p.add_argument("--unread", action="store_true", help="only unread papers")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.add_argument("--limit", type=int, metavar="N", help="at most the N newest papers (0 lists none; without --limit, all)")
 
     for name, text in (("follow", "follow a topic"), ("unfollow", "stop following a topic")):
         p = command(name, text, f"example:\n  feedtui {name} 'Federated Learning'")
-        p.add_argument("topic", metavar="TOPIC")
+        completes_topics(p.add_argument("topic", metavar="TOPIC"))
 
     for name, text in (
         ("read", "mark papers read"),
@@ -112,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         "rm", help="remove a topic (a catalogue topic is hidden; an edited config topic goes back to its [[topic]] table)", parents=[common],
         epilog="example:\n  feedtui topic rm 'Lab blog'", formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    rm.add_argument("name", metavar="NAME")
+    completes_topics(rm.add_argument("name", metavar="NAME"))
     restore = topic_sub.add_parser(
         "restore", help="bring back a catalogue topic you removed (followed again if it was)", parents=[common],
         epilog="example:\n  feedtui topic restore 'Edge Inference'", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -123,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  feedtui topic show 'Edge Inference'\n  feedtui topic show 'LLM Inference' --as-of 2026-09-30T12:00:00Z",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    show.add_argument("name", metavar="NAME")
+    completes_topics(show.add_argument("name", metavar="NAME"))
     show.add_argument("--as-of", metavar="ISO-TIME", help="momentum as of this time (default: now)")
     edit = topic_sub.add_parser(
         "edit", help="change a topic's query, categories, feeds or description", parents=[common],
@@ -134,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  feedtui topic edit 'Lab blog' --name 'Lab news'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    edit.add_argument("name", metavar="NAME")
+    completes_topics(edit.add_argument("name", metavar="NAME"))
     edit.add_argument("--query", metavar="Q", help="the new query ('' removes it)")
     edit.add_argument(
         "--category", action="append", metavar="CAT",
@@ -163,6 +169,14 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--path", action="store_true", help="print the config file's path")
     group.add_argument("--default", action="store_true", help="print a commented default config")
     group.add_argument("--check", action="store_true", help="report every problem in the config file (file:line: what)")
+
+    p = command(
+        "completion", "print the shell completion script for bash, zsh or fish (commands, options, topic names)",
+        "examples:\n  feedtui completion bash > ~/.local/share/bash-completion/completions/feedtui\n"
+        "  feedtui completion zsh > ~/.zfunc/_feedtui        (with fpath+=(~/.zfunc) before compinit)\n"
+        "  feedtui completion fish > ~/.config/fish/completions/feedtui.fish",
+    )
+    p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
     return parser
 
 
@@ -201,7 +215,7 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
     )
     which = bib.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
-    which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first (Starred: as --starred)")
+    completes_topics(which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first (Starred: as --starred)"))
     bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version, or web: ids")
     opml = action(
         formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",

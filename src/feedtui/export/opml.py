@@ -71,7 +71,11 @@ from feedtui.text.links import FeedUrlError, feed_url, safe_link
 from feedtui.text.sanitize import clean_line, strip_controls
 from feedtui.topics.names import fit_name
 
-FEEDTUI_NS = "https://pypi.org/project/feedtui/#opml-1"
+FEEDTUI_NS = "https://pypi.org/project/feedtui-papers/#opml-1"
+# Files exported before the project took its name on the package index
+# declare this one: they are still read as feedtui's own.
+FORMER_NS = ("https://pypi.org/project/feedtui/#opml-1",)
+OWN_NAMESPACES = (FEEDTUI_NS, *FORMER_NS)
 # UTF-32's marks begin with UTF-16's.
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _DECLARES_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=")
@@ -308,7 +312,7 @@ def _parse(data: bytes, source: str) -> tuple[ElementTree.Element, bool]:
         raise OpmlError(source, problem) from None
     except ValueError as error:  # expat's own refusals of an encoding it cannot read
         raise OpmlError(source, f"cannot read its encoding: {clean_line(str(error))}") from None
-    return builder.close(), FEEDTUI_NS in namespaces
+    return builder.close(), not namespaces.isdisjoint(OWN_NAMESPACES)
 
 
 def _clark(name: str) -> str:
@@ -378,11 +382,19 @@ class _Draft:
 
     def take_extras(self, element: ElementTree.Element) -> None:
         """feedtui's own attributes and the description, the first time they are seen."""
-        self.query = self.query or clean_line(element.get(f"{{{FEEDTUI_NS}}}query"), html_allowed=False)
+        self.query = self.query or clean_line(_own_attribute(element, "query"), html_allowed=False)
         if not self.categories:
-            text = clean_line(element.get(f"{{{FEEDTUI_NS}}}categories"), html_allowed=False)
+            text = clean_line(_own_attribute(element, "categories"), html_allowed=False)
             self.categories = tuple(text.replace(",", " ").split())
         self.description = self.description or clean_line(_attribute(element, "description"), html_allowed=False)
+
+
+def _own_attribute(element: ElementTree.Element, name: str) -> str | None:
+    """feedtui's attribute `name`, in its namespace or a former one."""
+    for namespace in OWN_NAMESPACES:
+        if (value := element.get(f"{{{namespace}}}{name}")) is not None:
+            return value
+    return None
 
 
 class _Collector:

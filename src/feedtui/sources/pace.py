@@ -33,7 +33,6 @@ only.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import json
 import os
 import time
@@ -109,6 +108,8 @@ class SharedPace:
 
     def _close(self) -> None:
         if self._fd is not None:
+            import fcntl  # here, not at the top: POSIX only, and `feedtui --help` answers without it
+
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             finally:
@@ -166,6 +167,8 @@ def _locked(path: Path, *, wait: bool) -> Iterator[int | None]:
     except OSError:
         yield None
         return
+    import fcntl
+
     try:
         fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -191,6 +194,8 @@ def _merge_into(fd: int, not_before_wall: float, held_until_wall: float) -> None
 async def _lock(fd: int) -> bool:
     """Take the file's exclusive lock, waiting for another process to let go of
     it; False when it cannot be locked at all."""
+    import fcntl
+
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -10,7 +10,6 @@ timeout, the error names the process that holds it.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import threading
 import time
@@ -56,6 +55,8 @@ class DataDirLock:
         except OSError as error:
             self._thread_lock.release()
             raise StoreError(f"could not save in {self.path.parent}: {describe_os_error(error)}") from error
+        import fcntl  # here, not at the top: POSIX only, and `feedtui --help` answers without it
+
         deadline = time.monotonic() + wait
         delay = 0.005
         while True:
@@ -85,6 +86,8 @@ class DataDirLock:
             return
         self._depth -= 1
         if self._depth == 0 and self._fd is not None:
+            import fcntl
+
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None

@@ -27,6 +27,10 @@ def _parse_as_of(text: str | None) -> datetime | None:
 
 
 def cmd_topics(engine, args) -> int:
+    if args.names:
+        for name in sorted(engine.topic_names(), key=str.casefold):
+            print(name)
+        return EXIT_OK
     as_of = _parse_as_of(args.as_of)
     library = engine.library
     following = engine.is_following

@@ -38,7 +38,7 @@ from feedtui.sources.http.transport import LazyTLSTransport
 from feedtui.sources.http.urls import checked_url, host_key, parse_or_none
 from feedtui.sources.pace import SharedPace
 
-USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui/)"
+USER_AGENT = f"feedtui/{__version__} (terminal paper reader; +https://pypi.org/project/feedtui-papers/)"
 ACCEPT = "application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 ACCEPT_ENCODING = "gzip, deflate"
 

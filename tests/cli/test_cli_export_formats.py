@@ -161,3 +161,17 @@ def test_something_else_at_the_address_is_not_taken_for_zotero(env, capsys, tmp_
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert env.run("export", "zotero", "2609.01234") == 1
     assert "answered HTTP 404 to a ping, not as Zotero does" in capsys.readouterr().err
+
+
+def test_export_zotero_works_in_the_demo(tmp_path, capsys, zotero):
+    """The demo never reaches the network; Zotero is a program on this machine."""
+    from feedtui.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[zotero]\nconnector_url = "{zotero.url}"\n')
+    where = ["--demo", "--data-dir", str(tmp_path / "data"), "--config", str(config)]
+    assert main(["papers", "Edge Inference", "--json", "--limit", "2", *where]) == 0
+    ids = [paper["id"] for paper in json.loads(capsys.readouterr().out)]
+    assert main(["export", "zotero", *ids, *where]) == 0
+    assert "sent 2 papers to Zotero" in capsys.readouterr().err
+    assert [item["archiveID"].rpartition("v")[0] for item in zotero.saved_items()] == [f"arXiv:{pid}" for pid in ids]

@@ -41,7 +41,7 @@ def keys_table() -> str:
 
 def config_table() -> str:
     lines: list[str] = []
-    for section in ("general", "arxiv", "fetch"):
+    for section in dict.fromkeys(o.section for o in OPTIONS):
         lines += [f"`[{section}]`", "", "| Key | Default | Meaning |", "| --- | --- | --- |"]
         for option in (o for o in OPTIONS if o.section == section):
             default = toml_value(default_value(option))

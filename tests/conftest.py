@@ -20,6 +20,9 @@ HOME_VARIABLES = {
     "XDG_STATE_HOME": ".local/state",
 }
 FEEDTUI_VARIABLES = ("FEEDTUI_DATA_DIR", "FEEDTUI_CONFIG", "FEEDTUI_ARXIV_API_URL", "FEEDTUI_ARXIV_RSS_URL")
+# A display a clipboard tool would reach (see feedtui.clipboard): no test
+# copies to the developer's own clipboard; tests that check a tool set them.
+DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY")
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
@@ -33,10 +36,10 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 
 def pytest_configure(config: pytest.Config) -> None:
     home = Path(tempfile.mkdtemp(prefix="feedtui-tests-home-"))
-    config.stash[HOME_KEY] = (home, {name: os.environ.get(name) for name in (*HOME_VARIABLES, *FEEDTUI_VARIABLES)})
+    config.stash[HOME_KEY] = (home, {name: os.environ.get(name) for name in (*HOME_VARIABLES, *FEEDTUI_VARIABLES, *DISPLAY_VARIABLES)})
     for name, folder in HOME_VARIABLES.items():
         os.environ[name] = str(home / folder) if folder else str(home)
-    for name in FEEDTUI_VARIABLES:
+    for name in (*FEEDTUI_VARIABLES, *DISPLAY_VARIABLES):
         os.environ.pop(name, None)
 
 

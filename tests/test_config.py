@@ -50,6 +50,7 @@ GOOD_VALUES = {
     "fetch.per_host": 2,
     "fetch.retries": 0,
     "fetch.max_redirects": 1,
+    "zotero.connector_url": "http://127.0.0.1:23120",
 }
 
 
@@ -99,7 +100,7 @@ def test_the_good_values_table_covers_every_option():
 
 def test_every_option_is_read_into_its_setting(tmp_path):
     text = ""
-    for section in ("general", "arxiv", "fetch"):
+    for section in dict.fromkeys(o.section for o in OPTIONS):
         text += f"[{section}]\n"
         for option in (o for o in OPTIONS if o.section == section):
             text += f"{option.key} = {toml(GOOD_VALUES[option.name])}\n"
@@ -217,7 +218,7 @@ def test_an_unknown_section_is_named(tmp_path):
     path = write(tmp_path, "[general]\nwindow_weeks = 4\n\n[genral]\ntheme = \"nord\"\n")
     config = load_config(path)
     assert messages(config) == [
-        f"{path}:4: unknown section [genral] — did you mean 'general'? (sections: general, arxiv, fetch, keymap, topic)"
+        f"{path}:4: unknown section [genral] — did you mean 'general'? (sections: general, arxiv, fetch, zotero, keymap, topic)"
     ]
     assert config.settings.theme == Settings().theme
     assert config.settings.window_weeks == 4
@@ -456,7 +457,7 @@ SETTING_LINE = re.compile(r"^# ([a-z_]+ = .*)$")
 
 def test_the_default_file_is_valid_toml_and_all_defaults(tmp_path):
     text = default_config_text()
-    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "keymap": {}}
+    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "zotero": {}, "keymap": {}}
     config = load_config(write(tmp_path, text))
     assert config.problems == []
     assert config.settings == Settings()

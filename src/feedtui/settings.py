@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_ARXIV_RSS_URL = "https://rss.arxiv.org/rss/"
+# Where the Zotero desktop app's connector server listens (its own default port).
+DEFAULT_ZOTERO_CONNECTOR_URL = "http://127.0.0.1:23119"
 
 
 @dataclass(slots=True)
@@ -49,9 +51,15 @@ class FetchSettings:
 
 
 @dataclass(slots=True)
+class ZoteroSettings:
+    connector_url: str = DEFAULT_ZOTERO_CONNECTOR_URL
+
+
+@dataclass(slots=True)
 class Settings:
     arxiv: ArxivSettings = field(default_factory=ArxivSettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
+    zotero: ZoteroSettings = field(default_factory=ZoteroSettings)
     # Papers older than this many weeks are not fetched (and are pruned when
     # the cache outgrows its limit).
     window_weeks: int = 16

@@ -73,7 +73,7 @@ def test_help_from_a_real_process_lists_the_commands():
 def test_config_default_is_the_commented_file(capsys):
     assert main(["config", "--default"]) == 0
     text = capsys.readouterr().out
-    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "keymap": {}}
+    assert tomllib.loads(text) == {"general": {}, "arxiv": {}, "fetch": {}, "zotero": {}, "keymap": {}}
     for option in OPTIONS:
         assert f"# {option.key} = " in text
 

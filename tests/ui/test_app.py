@@ -1463,8 +1463,9 @@ async def test_a_feed_items_detail_shows_no_internal_id_and_no_empty_authors_hea
         assert "Lab notes on widget sorting" in body
         assert "web:" not in body and "Authors" not in body
         await pilot.press("b")
+        await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "Copied BibTeX for “Lab notes on widget sorting”" in [n.message for n in app._notifications]
+        assert "Copied BibTeX for “Lab notes on widget sorting” (through the terminal, OSC 52)" in [n.message for n in app._notifications]
 
 
 async def test_b_on_a_paper_known_only_from_a_post_says_its_title_and_authors_are_left_out(make_engine):
@@ -1481,11 +1482,12 @@ async def test_b_on_a_paper_known_only_from_a_post_says_its_title_and_authors_ar
         main = await ready(pilot)
         main.query_one(PaperList).focus()
         await pilot.press("b")
+        await app.workers.wait_for_complete()
         await pilot.pause()
         assert "title" not in app.copier.copied[-1] and "eprint = {2612.00077}" in app.copier.copied[-1]
         assert app._notifications and list(app._notifications)[-1].message == (
             "Copied BibTeX for 2612.00077, known only from a post that links it: "
-            "written without the post's title and authors until its arXiv record arrives"
+            "written without the post's title and authors until its arXiv record arrives (through the terminal, OSC 52)"
         )
 
 
@@ -1525,8 +1527,9 @@ async def test_a_paper_without_a_title_is_shown_as_untitled(make_engine):
         detail = await open_detail(pilot, main)
         assert "\n\n(untitled)\n\nA widget post without a title." in detail_text(detail)
         await pilot.press("b")
+        await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "Copied BibTeX for “(untitled)”" in [n.message for n in app._notifications]
+        assert "Copied BibTeX for “(untitled)” (through the terminal, OSC 52)" in [n.message for n in app._notifications]
         assert "title = {{(untitled)}}" in app.copier.copied[-1]
     assert engine.paper("web:0a1b2c3d4e5f").title == ""
 

@@ -185,6 +185,9 @@ examples:
   feedtui export bibtex --starred -o reading-list.bib
   feedtui export bibtex --topic 'Edge Inference'
   feedtui export bibtex 2609.01234 2609.01240v2
+  feedtui export ris --starred -o reading-list.ris
+  feedtui export csljson --topic 'Edge Inference' -o edge.json
+  feedtui export zotero 2609.01234               into the running Zotero app
   feedtui export opml -o feedtui-feeds.opml
   feedtui export json -o feedtui-state.json     everything you set, to move machines
 """
@@ -204,7 +207,9 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
-    export = command("export", "write BibTeX, OPML or your whole state (JSON), to stdout or a file", EXPORT_EPILOG)
+    export = command(
+        "export", "write BibTeX, RIS, CSL-JSON, OPML or your whole state (JSON), or send papers to Zotero", EXPORT_EPILOG,
+    )
     formats = export.add_subparsers(dest="export_format", metavar="FORMAT", parser_class=_Parser, required=True)
     bib = action(
         formats, "bibtex", "BibTeX @misc entries for starred papers, a topic's papers or the papers named",
@@ -213,10 +218,28 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
         "  feedtui export bibtex 2609.01234 arXiv:2609.01240v2\n"
         "Exits 1 when a paper is not in the cache (the others are still written), or there is none to export.",
     )
-    which = bib.add_mutually_exclusive_group()
-    which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
-    completes_topics(which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first (Starred: as --starred)"))
-    bib.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version, or web: ids")
+    ris = action(
+        formats, "ris", "RIS records (EndNote, Zotero, Mendeley) for starred papers, a topic's papers or the papers named",
+        "examples:\n  feedtui export ris --starred -o reading-list.ris\n  feedtui export ris 2609.01234\n"
+        "Exits 1 when a paper is not in the cache (the others are still written), or there is none to export.",
+    )
+    csl = action(
+        formats, "csljson", "CSL-JSON (pandoc, CSL processors) for starred papers, a topic's papers or the papers named",
+        "examples:\n  feedtui export csljson --starred -o reading-list.json\n  feedtui export csljson --topic 'Edge Inference'\n"
+        "Item ids are the citation keys `export bibtex` writes.\n"
+        "Exits 1 when a paper is not in the cache (the others are still written), or there is none to export.",
+    )
+    zotero = action(
+        formats, "zotero", "send starred papers, a topic's papers or the papers named to the Zotero desktop app",
+        "examples:\n  feedtui export zotero 2609.01234\n  feedtui export zotero --starred\n"
+        "Through Zotero's connector ([zotero] connector_url, default http://127.0.0.1:23119): Zotero must be running.\n"
+        "When it is not, the BibTeX is copied to the clipboard instead (or printed, with no clipboard tool), and it exits 1.",
+    )
+    for chooser in (bib, ris, csl, zotero):
+        which = chooser.add_mutually_exclusive_group()
+        which.add_argument("--starred", action="store_true", help="the starred papers (the reading list)")
+        completes_topics(which.add_argument("--topic", metavar="T", help="every cached paper of topic T, newest first (Starred: as --starred)"))
+        chooser.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, with or without version, or web: ids")
     opml = action(
         formats, "opml", "OPML 2.0 of every topic with feed URLs, for other feed readers",
         "example:\n  feedtui export opml -o feedtui-feeds.opml\n"
@@ -228,7 +251,7 @@ def _add_export_commands(command, common: argparse.ArgumentParser) -> None:
         "example:\n  feedtui export json -o feedtui-state.json\n"
         "then on the other machine: feedtui import json feedtui-state.json",
     )
-    for p in (bib, opml, state):
+    for p in (bib, ris, csl, opml, state):
         p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
 
     imports = command("import", "add topics from another reader's OPML, or state from `feedtui export json`", IMPORT_EPILOG)

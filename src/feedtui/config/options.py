@@ -1,4 +1,4 @@
-"""Every key of the [general], [arxiv] and [fetch] sections, declared once
+"""Every key of the [general], [arxiv], [fetch] and [zotero] sections, declared once
 with its type, default (from `Settings`), meaning and check. The parser, its
 messages, `feedtui config --default` and the configuration reference are all
 made from `OPTIONS`."""
@@ -145,8 +145,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("fetch", "per_host", int, "Requests in flight at once to one host (arXiv hosts always get one).", _at_least(1)),
     Option("fetch", "retries", int, "Retries after 429, 502, 503, 504 and network errors.", _at_least(0, 100)),
     Option("fetch", "max_redirects", int, "Redirects followed.", _at_least(0, 100)),
+    Option(
+        "zotero", "connector_url", str,
+        "Where the Zotero desktop app's connector listens: z and `feedtui export zotero` send papers there "
+        "(Zotero's own port is 23119; see docs/export.md).",
+        http_url_problem,
+    ),
 )
-SECTIONS = ("general", "arxiv", "fetch", "keymap", "topic")
+SECTIONS = ("general", "arxiv", "fetch", "zotero", "keymap", "topic")
 
 
 def value_problem(option: Option, value: Any) -> str:

@@ -23,7 +23,7 @@ def default_config_text() -> str:
         "# Check it with: feedtui config --check",
         "",
     ]
-    for section in ("general", "arxiv", "fetch"):
+    for section in dict.fromkeys(o.section for o in OPTIONS):
         lines.append(f"[{section}]")
         for option in (o for o in OPTIONS if o.section == section):
             lines.extend(textwrap.wrap(option.doc, 88, initial_indent="# ", subsequent_indent="# "))

@@ -383,14 +383,20 @@ def _entry(key: str, fields: list[tuple[str, str]]) -> str:
 
 
 def bibtex_entries(papers: Iterable[Paper]) -> str:
-    """Entries with unique keys (a, b, … suffixes on clashes).
+    """Entries with unique keys (see `unique_keys`)."""
+    papers = list(papers)
+    return "\n".join(bibtex_entry(paper, key) for paper, key in zip(papers, unique_keys(papers)))
+
+
+def unique_keys(papers: list[Paper]) -> list[str]:
+    """Each paper's citation key, unique among them (a, b, … suffixes on clashes).
 
     A suffixed key can equal another paper's own key (`quill2026edge` + `a`
     against a title starting "Edgea"); suffixes go on until the key is free.
     """
     used: set[str] = set()
     suffixes: dict[str, int] = {}
-    out: list[str] = []
+    keys: list[str] = []
     for paper in papers:
         base = key = citation_key(paper)
         count = suffixes.get(base, 0)
@@ -399,5 +405,5 @@ def bibtex_entries(papers: Iterable[Paper]) -> str:
             key = base + (chr(ord("a") + count - 1) if count <= 26 else str(count))
         suffixes[base] = count
         used.add(key)
-        out.append(bibtex_entry(paper, key))
-    return "\n".join(out)
+        keys.append(key)
+    return keys

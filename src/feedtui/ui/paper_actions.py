@@ -1,6 +1,8 @@
 """What `o`, `O`, `c` and `b` do with a paper, on the list and in the detail
-view alike: open its abstract page or PDF, copy its link or a BibTeX entry,
-and say what happened (or why nothing did) in a notification.
+view alike: open its abstract page or PDF, copy its link or a BibTeX entry
+(through the terminal and the desktop's clipboard tool, see
+feedtui.clipboard), and say what happened (or why nothing did) in a
+notification.
 
 Nothing here waits for a browser on the event loop: a command is started
 and left to run, the system's browser is found and started in a thread,
@@ -15,6 +17,7 @@ from functools import partial
 
 from textual.app import App, SuspendNotSupported
 
+from feedtui.clipboard import Copied
 from feedtui.model import Paper, shown_title
 from feedtui.sources.parse.text import cut
 from feedtui.text.links import safe_link, shown_link
@@ -37,20 +40,44 @@ def copy_link(app: App, paper: Paper) -> None:
     if link is None:
         app.notify("This paper has no http or https link to copy", severity="warning", markup=False)
         return
-    app.copier.put(link)
-    app.notify(f"Copied link: {shown_link(link)}", markup=False)
+    copy_text(app, link, f"Copied link: {shown_link(link)}")
 
 
 def copy_bibtex(app: App, paper: Paper) -> None:
     from feedtui.export.bibtex import SECONDHAND_NOTE, bibtex_entry
 
-    app.copier.put(bibtex_entry(paper))
     if paper.secondhand:
-        app.notify(f"Copied BibTeX for {paper.id}, {SECONDHAND_NOTE}", severity="warning", markup=False)
+        copy_text(app, bibtex_entry(paper), f"Copied BibTeX for {paper.id}, {SECONDHAND_NOTE}", warning=True)
         return
-    # A feed item's id is feedtui's own hash, which says nothing to the reader.
-    what = paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.readable_title), 40)}”"
-    app.notify(f"Copied BibTeX for {what}", markup=False)
+    copy_text(app, bibtex_entry(paper), f"Copied BibTeX for {bibtex_named(paper)}")
+
+
+def bibtex_named(paper: Paper) -> str:
+    """The paper as a notification names it: a feed item's id is feedtui's
+    own hash, which says nothing to the reader, so its title instead."""
+    return paper.versioned_id if paper.is_arxiv else f"“{cut(shown_title(paper.readable_title), 40)}”"
+
+
+def copy_text(app: App, text: str, said: str, *, warning: bool = False) -> None:
+    """Copy through the terminal at once, then with the clipboard tool in a
+    thread (a tool may take its time), and say `said` with how it was copied."""
+    app.copier.put(text)
+    app.run_worker(partial(_copy_locally, app, text, said, warning), thread=True, group="clipboard", exit_on_error=False)
+
+
+def _copy_locally(app: App, text: str, said: str, warning: bool) -> None:
+    how, failed = copied_how(app.copier.local(text))
+    severity = "warning" if warning or failed else "information"
+    app.call_from_thread(app.notify, f"{said} ({how})", severity=severity, markup=False)
+
+
+def copied_how(copied: Copied) -> tuple[str, bool]:
+    """How a copy reached the clipboard, for a notification, and whether the tool failed."""
+    if copied.tool is None:
+        return "through the terminal, OSC 52", False
+    if copied.error:
+        return f"through the terminal only: {copied.tool} failed, {copied.error}", True
+    return f"with {copied.tool}, and through the terminal", False
 
 
 def _open(app: App, url: str) -> None:

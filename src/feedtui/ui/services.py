@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from feedtui.clipboard import Copied, copy_locally
 from feedtui.text.links import refusal, safe_link
 
 
@@ -148,10 +149,14 @@ def runs_in_terminal(browser: webbrowser.BaseBrowser) -> bool:
 
 @dataclass
 class Copier:
-    """Copies to the clipboard through the terminal (OSC 52) via the app's copy_to_clipboard."""
+    """Copies to the clipboard two ways: through the terminal (OSC 52, the
+    app's copy_to_clipboard, at once) and with the desktop's clipboard tool
+    when this session has one (`local`, which blocks: run it in a thread).
+    See feedtui.clipboard for which tool, and when none is used."""
 
     copy: Callable[[str], None]
     copied: list[str] = field(default_factory=list)
+    local: Callable[[str], Copied] = copy_locally
 
     def put(self, text: str) -> None:
         self.copy(text)

@@ -1,75 +1,61 @@
-"""`feedtui export bibtex / opml / json`: to stdout, or to a file replaced whole."""
+"""`feedtui export bibtex / ris / csljson / zotero / opml / json`: to stdout, or to a
+file replaced whole (`zotero`: into Zotero, see export_zotero)."""
 
 from __future__ import annotations
 
 import sys
 
-from feedtui.cli.commands.papers import only_paper_ids, reading_list_positions
+from feedtui.cli.commands.selection import Chosen, chosen_papers
 from feedtui.cli.listing import json_text
-from feedtui.cli.status import EXIT_FAILED, EXIT_OK, UsageError, reader_left
-from feedtui.model import Paper, split_arxiv_id
+from feedtui.cli.status import EXIT_FAILED, EXIT_OK, reader_left
 from feedtui.output import takes_any_character
-
-# How a starred arXiv paper the cache lacks comes back (see Engine.starred_arxiv_not_cached).
-_STARRED_FETCH = "feedtui refresh fetches it"
 
 # How many of the topics `export opml` leaves out it names.
 OPML_LEFT_OUT_SHOWN = 5
 
 
 def cmd_export(engine, args) -> int:
-    exporters = {"bibtex": _export_bibtex, "opml": _export_opml, "json": _export_json}
+    exporters = {
+        "bibtex": _export_bibtex, "ris": _export_ris, "csljson": _export_csljson, "zotero": _export_zotero,
+        "opml": _export_opml, "json": _export_json,
+    }
     return exporters[args.export_format](engine, args)
 
 
 def _export_bibtex(engine, args) -> int:
-    from feedtui.export.bibtex import SECONDHAND_NOTE, bibtex_entries
-    from feedtui.topics.names import is_reading_list_name
+    from feedtui.export.bibtex import bibtex_entries
 
-    if sum((args.starred, args.topic is not None, bool(args.ids))) != 1:
-        raise UsageError("export bibtex: give one of --starred, --topic T or paper ids")
-    library = engine.library
-    missing: list[str] = []
-    reading_list = args.starred or (args.topic is not None and is_reading_list_name(args.topic))  # as `papers Starred`
-    if args.topic is not None and not reading_list:
-        positions = engine.topic_positions(engine.topic(args.topic).name)
-    elif reading_list:
-        positions = reading_list_positions(engine)
-        missing = [
-            f"{pid}: starred, but not in the cache ({_STARRED_FETCH if split_arxiv_id(pid) else 'refresh a topic it belongs to'})"
-            for pid in sorted(engine.starred_ids())
-            if pid not in library.pos
-        ]
-    else:
-        only_paper_ids(args.ids)
-        known, unknown = engine.resolve_ids(args.ids)
-        positions = [library.pos[pid] for pid in dict.fromkeys(known)]
-        missing = [f"{raw}: not in the cache (refresh first, or check the id)" for raw in unknown]
-    for message in missing:
-        print(f"feedtui: {message}", file=sys.stderr)
-    papers = engine.papers(positions)
-    for message in _versions_not_kept(args.ids, papers):
-        print(f"feedtui: {message}", file=sys.stderr)
-    for paper in papers:
-        if paper.secondhand:
-            print(f"feedtui: {paper.id}: {SECONDHAND_NOTE}", file=sys.stderr)
-    if not papers and not missing:
-        print("feedtui: no papers to export", file=sys.stderr)
-    status = _write_output(bibtex_entries(papers), args.output, f"{len(papers):,} BibTeX entr{'y' if len(papers) == 1 else 'ies'}")
-    return EXIT_FAILED if status != EXIT_OK or missing or not papers else EXIT_OK
+    chosen = chosen_papers(engine, args, "export bibtex")
+    count = len(chosen.papers)
+    return _write_chosen(chosen, bibtex_entries(chosen.papers), args.output, f"{count:,} BibTeX entr{'y' if count == 1 else 'ies'}")
 
 
-def _versions_not_kept(ids: list[str], papers: list[Paper]) -> list[str]:
-    """A line for each id asked for with a version the cache does not keep
-    (it keeps a paper's newest version only): the entry written is the kept
-    version's, and one citing the version they read should know."""
-    kept = {paper.id: paper.version for paper in papers}
-    messages: dict[str, None] = {}
-    for raw in ids:
-        split = split_arxiv_id(raw)
-        if split and split[1] is not None and split[0] in kept and split[1] != kept[split[0]]:
-            messages.setdefault(f"{raw.strip()}: only v{kept[split[0]]} is kept; its entry is written")
-    return list(messages)
+def _export_ris(engine, args) -> int:
+    from feedtui.export.ris import ris_records
+
+    chosen = chosen_papers(engine, args, "export ris")
+    count = len(chosen.papers)
+    return _write_chosen(chosen, ris_records(chosen.papers), args.output, f"{count:,} RIS record{'' if count == 1 else 's'}")
+
+
+def _export_csljson(engine, args) -> int:
+    from feedtui.export.csljson import csl_json
+
+    chosen = chosen_papers(engine, args, "export csljson")
+    count = len(chosen.papers)
+    return _write_chosen(chosen, csl_json(chosen.papers), args.output, f"{count:,} CSL-JSON item{'' if count == 1 else 's'}")
+
+
+def _export_zotero(engine, args) -> int:
+    from feedtui.cli.commands.export_zotero import export_zotero
+
+    return export_zotero(engine, args)
+
+
+def _write_chosen(chosen: Chosen, text: str, output: str | None, what: str) -> int:
+    """Write what was chosen; exit 1 too when a paper asked for is missing, or none was found."""
+    status = _write_output(text, output, what)
+    return EXIT_FAILED if status != EXIT_OK or chosen.missing or not chosen.papers else EXIT_OK
 
 
 def _export_opml(engine, args) -> int:

@@ -16,7 +16,7 @@ from textual.widgets import Footer, Static
 from feedtui.core.engine import Engine
 from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link, shown_link
-from feedtui.ui import paper_actions
+from feedtui.ui import paper_actions, zotero_action
 from feedtui.ui.crash import Guarded
 from feedtui.ui.cards import paper_date
 
@@ -39,6 +39,7 @@ class DetailScreen(Guarded, Screen):
         Binding("O", "open_pdf", "Open PDF", id="detail.open_pdf"),
         Binding("c", "copy_link", "Copy link", id="detail.copy_link"),
         Binding("b", "copy_bibtex", "Copy BibTeX", id="detail.copy_bibtex"),
+        Binding("z", "send_to_zotero", "Send to Zotero", show=False, id="detail.zotero"),
         Binding("s", "star", "Star", id="detail.star"),
         Binding("m", "toggle_read", "Read/unread", id="detail.toggle_read"),
         Binding("a", "all_authors", "Show every author", show=False, id="detail.all_authors"),
@@ -202,6 +203,10 @@ class DetailScreen(Guarded, Screen):
     def action_copy_bibtex(self) -> None:
         if self.paper:
             paper_actions.copy_bibtex(self.app, self.paper)
+
+    def action_send_to_zotero(self) -> None:
+        if self.paper:
+            zotero_action.send_to_zotero(self.app, self.paper)
 
     def action_star(self) -> None:
         if self.paper:

@@ -23,7 +23,7 @@ from textual.widgets import Footer, Input, Static
 
 from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
-from feedtui.ui import paper_actions
+from feedtui.ui import paper_actions, zotero_action
 from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
 from feedtui.ui.presenter import STARRED_VIEW
@@ -85,6 +85,7 @@ class MainScreen(Guarded, Screen):
         Binding("O", "open_pdf", "PDF", show=False, id="paper.open_pdf"),
         Binding("c", "copy_link", "Copy link", show=False, id="paper.copy_link"),
         Binding("b", "copy_bibtex", "Copy BibTeX", show=False, id="paper.copy_bibtex"),
+        Binding("z", "send_to_zotero", "Send to Zotero", show=False, id="paper.zotero"),
         Binding("t", "tag_jump", "Go to tag", show=False, id="paper.tag_jump"),
         Binding("slash", "ask", "Ask", id="topic.ask"),
         Binding("a", "add_topic", "Add topic", show=False, id="topic.add"),
@@ -472,6 +473,10 @@ class MainScreen(Guarded, Screen):
     def action_copy_bibtex(self) -> None:
         if paper := self._cursor_paper():
             paper_actions.copy_bibtex(self.app, paper)
+
+    def action_send_to_zotero(self) -> None:
+        if paper := self._cursor_paper():
+            zotero_action.send_to_zotero(self.app, paper)
 
     def action_toggle_read(self) -> None:
         paper_id = self.topic_view.acted_on_id()

@@ -200,7 +200,7 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
 def _fall_throughs(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
     """A remap replaces every default key of its binding (Textual's rule):
     a default key it drops that a binding underneath it in the same place
-    has by default as well then does that other thing. detail.back = "h"
+    has by default as well then does that other thing. detail.back = "x"
     leaves q in the detail view to app.quit, and the next habitual q quits.
     Said, not refused: it may be meant (remapping the other binding onto the
     key too says so, and is not reported). Each place lists its bindings

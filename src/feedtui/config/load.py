@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from feedtui.config.commands import apply_commands
 from feedtui.config.keymap import apply_keymap
 from feedtui.config.locate import Locator
 from feedtui.config.options import ENV_API_URL, ENV_RSS_URL, OPTIONS, SECTIONS, http_url_problem, set_setting, value_problem
@@ -61,6 +62,9 @@ def _apply_options(config: Config, data: dict[str, Any], where: Locator) -> None
             continue
         if section == "keymap":
             apply_keymap(config, values, where)
+            continue
+        if section == "commands":
+            apply_commands(config, values, where)
             continue
         if section == "topic":
             apply_topics(config, values, where)

@@ -127,6 +127,11 @@ OPTIONS: tuple[Option, ...] = (
         _one_of("followed", "name", "unread", "trending"),
     ),
     Option("general", "date_format", str, "strftime format of the dates on cards and in a paper's detail view.", _strftime_format),
+    Option(
+        "general", "command_timeout", float,
+        "Seconds a command of [commands] may run before it is stopped (see docs/commands.md).",
+        _at_least(0.1, 86_400),
+    ),
     Option("arxiv", "api_url", str, "arXiv API endpoint (env FEEDTUI_ARXIV_API_URL overrides it).", http_url_problem),
     Option(
         "arxiv", "rss_url", str,
@@ -146,7 +151,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("fetch", "retries", int, "Retries after 429, 502, 503, 504 and network errors.", _at_least(0, 100)),
     Option("fetch", "max_redirects", int, "Redirects followed.", _at_least(0, 100)),
 )
-SECTIONS = ("general", "arxiv", "fetch", "keymap", "topic")
+SECTIONS = ("general", "arxiv", "fetch", "keymap", "commands", "topic")
 
 
 def value_problem(option: Option, value: Any) -> str:

@@ -168,6 +168,8 @@ def _taken_by_textual(binding_id: str, key: str) -> str:
 
 
 def _keeps_default(binding_id: str, default: str) -> str:
+    if not default:  # a user command: keys come from [keymap] only
+        return f"{binding_id} has no key"
     return f"{binding_id} keeps its default key{'s' if ',' in default else ''} '{default}'"
 
 
@@ -215,7 +217,7 @@ def _fall_throughs(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]
             if binding_id not in ids:
                 continue
             default = bindings[ids.index(binding_id)][1]
-            dropped = [k.strip() for k in default.split(",") if not _holds(keys, k)]
+            dropped = [k.strip() for k in default.split(",") if k.strip() and not _holds(keys, k)]
             for key in dropped:
                 holders = [b for b, b_keys in bindings if _holds(b_keys, key)]
                 if holders[-1] != binding_id:

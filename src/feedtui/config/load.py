@@ -81,8 +81,12 @@ def _apply_options(config: Config, data: dict[str, Any], where: Locator) -> None
                 continue
             problem = value_problem(option, value)
             if problem:
+                # A problem's own further lines (a query's caret) come after the sentence.
+                first, newline, rest = problem.partition("\n")
                 config.problems.append(
-                    ConfigProblem(path, line, f"{section}.{key} = {show_value(value)}: expected {problem}; using the default")
+                    ConfigProblem(
+                        path, line, f"{section}.{key} = {show_value(value)}: expected {first}; {option.fallback}{newline}{rest}"
+                    )
                 )
                 continue
             set_setting(config.settings, option.path, option.kind(value))

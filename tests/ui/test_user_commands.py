@@ -5,6 +5,7 @@ help and the palette, run on the paper under the cursor as real processes
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import time
 from pathlib import Path
@@ -137,3 +138,29 @@ def test_a_program_that_is_not_there_is_said_and_output_is_plain_text(tmp_path):
     ran = run_argv([str(tmp_path / "nothing-here")], timeout=5)
     assert ran.status is None and ran.not_started == "No such file or directory"
     assert first_line(b"\n\x1b]0;title\x07\xff  one  line \nsecond") == "\ufffd one line"
+
+
+async def test_quitting_stops_a_command_still_running(tmp_path, make_engine):
+    pid_file = tmp_path / "pid"
+    program = tmp_path / "slow"
+    program.write_text(f"#!/bin/sh\necho $$ > {shlex.quote(str(pid_file))}\nexec sleep 30\n", encoding="utf-8")
+    program.chmod(0o755)
+    app = start(tmp_path, make_engine, f"[commands]\nslow = {toml_list(str(program), '{id}')}\n")
+    began = time.monotonic()
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        main.query_one(PaperList).focus()
+        await app.run_action("run_command('slow')")
+        await until(pilot, lambda: pid_file.exists() and pid_file.read_text().strip(), tries=250)
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running, tries=250, or_go_on=True)
+    assert time.monotonic() - began < 20
+    pid = int(pid_file.read_text())
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the command still runs after the app quit")

@@ -333,6 +333,7 @@ class FeedtuiApp(Guarded, App):
         # A refresh under way stores what it has fetched first (it would be
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
+        self.user_commands.stop_all()
         self.leaving.set()
         self.exit()
 

@@ -19,7 +19,8 @@ import os
 import signal
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -84,11 +85,13 @@ class Ran:
     not_started: str = ""
 
 
-def run_argv(argv: Sequence[str], timeout: float) -> Ran:
+def run_argv(
+    argv: Sequence[str], timeout: float, started: Callable[[subprocess.Popen], None] | None = None
+) -> Ran:
     """Run the argument list as it is (no shell), its output and errors to a
     temporary file (a chatty command never fills a pipe nor memory), for at
     most `timeout` seconds; in its own session, so that stopping it stops
-    what it started too."""
+    what it started too. `started` is told the process once it runs."""
     with tempfile.TemporaryFile() as output:
         try:
             process = subprocess.Popen(
@@ -97,6 +100,8 @@ def run_argv(argv: Sequence[str], timeout: float) -> Ran:
             )
         except OSError as error:
             return Ran(None, not_started=error.strerror or str(error))
+        if started is not None:
+            started(process)
         timed_out = False
         try:
             process.wait(timeout)
@@ -111,6 +116,12 @@ def run_argv(argv: Sequence[str], timeout: float) -> Ran:
     if status < 0:
         return Ran(None, line, signal=-status)
     return Ran(status, line)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop the command and what it started: SIGTERM to its process group,
+    SIGKILL if it has not ended `TERM_GRACE_S` later."""
+    _stop(process)
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -183,6 +194,10 @@ class UserCommands:
         self.app = app
         self.commands = dict(commands)
         self.timeout = timeout
+        # The commands running now, stopped when the app quits (its worker
+        # threads are waited for as it ends).
+        self._running: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
 
     def run(self, name: str, paper_id: str) -> None:
         if name not in self.commands:
@@ -211,11 +226,23 @@ class UserCommands:
             self._say(f"{name}: could not write the BibTeX file ({error.strerror or error}); not run", "error")
             return
         try:
-            ran = run_argv(argv, self.timeout)
+            ran = run_argv(argv, self.timeout, self._started)
         finally:
             if bibtex is not None:
                 bibtex.unlink(missing_ok=True)
         self._say(*describe(name, ran, self.timeout))
+
+    def _started(self, process: subprocess.Popen) -> None:
+        with self._lock:
+            self._running = {p for p in self._running if p.poll() is None} | {process}
+
+    def stop_all(self) -> None:
+        """Stop every command still running (the app is quitting), each in a thread of its own."""
+        with self._lock:
+            running = [p for p in self._running if p.poll() is None]
+            self._running = set()
+        for process in running:
+            threading.Thread(target=stop, args=(process,), daemon=True).start()
 
     def _say(self, text: str, severity: str) -> None:
         try:

@@ -36,6 +36,8 @@ GOOD_VALUES = {
     "general.theme": "nord",
     "general.default_sort": "trending",
     "general.date_format": "%Y-%m-%d",
+    "general.command_timeout": 5.0,
+    "general.hide": "ti:survey",
     "arxiv.api_url": "http://127.0.0.1:8080/api/query",
     "arxiv.rss_url": "http://127.0.0.1:8080/rss/",
     "arxiv.min_interval": 0.25,
@@ -218,7 +220,7 @@ def test_an_unknown_section_is_named(tmp_path):
     path = write(tmp_path, "[general]\nwindow_weeks = 4\n\n[genral]\ntheme = \"nord\"\n")
     config = load_config(path)
     assert messages(config) == [
-        f"{path}:4: unknown section [genral] — did you mean 'general'? (sections: general, arxiv, fetch, zotero, keymap, topic)"
+        f"{path}:4: unknown section [genral] — did you mean 'general'? (sections: general, arxiv, fetch, zotero, keymap, commands, topic)"
     ]
     assert config.settings.theme == Settings().theme
     assert config.settings.window_weeks == 4
@@ -489,6 +491,7 @@ def test_the_examples_in_the_default_file_work_when_uncommented(tmp_path):
     config = load_config(write(tmp_path, text))
     assert config.problems == []
     assert config.settings.keymap == {"paper.toggle_read": "x,ctrl+r"}
+    assert config.settings.commands == {"papis": ("papis", "add", "--from", "arxiv", "{id}")}
     assert [t.name for t in config.topics] == ["Sparse Attention", "Lab blog"]
 
 
@@ -504,3 +507,54 @@ def test_reading_the_config_never_imports_textual(tmp_path):
     )
     run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+# -- [commands] ---------------------------------------------------------------------
+
+
+def test_commands_are_argument_lists_and_a_bad_one_is_left_out_with_its_line(tmp_path):
+    path = write(
+        tmp_path,
+        "[commands]\n"
+        'papis = ["papis", "add", "--from", "arxiv", "{id}"]\n'
+        'shell = "papis add {id}"\n'
+        'title = ["notes", "{title}"]\n'
+        'mixed = ["tool", 3]\n'
+        '"two.parts" = ["tool"]\n',
+    )
+    config = load_config(path)
+    assert config.settings.commands == {"papis": ("papis", "add", "--from", "arxiv", "{id}")}
+    assert [str(p) for p in config.problems] == [
+        f"{path}:3: commands.shell: \"papis add {{id}}\" is a string; a command is a list of arguments like "
+        '["papis", "add", "--from", "arxiv", "{id}"] (no shell reads it, so quoting and pipes have no meaning); '
+        "the command is left out",
+        f"{path}:4: commands.title: item 2: unknown placeholder {{title}} (placeholders: {{id}}, {{url}}, "
+        "{pdf_url}, {doi}, {bibtex_file}); the command is left out",
+        f"{path}:5: commands.mixed: expected a list of strings like [\"papis\", \"add\", \"--from\", \"arxiv\", \"{{id}}\"]; "
+        "the command is left out",
+        f"{path}:6: commands.two.parts: a command's name is letters, digits, '-' and '_' (at most 40): "
+        "it becomes the binding id command.NAME; the command is left out",
+    ]
+
+
+def test_a_command_key_that_clashes_is_refused_and_one_for_no_command_is_unknown(tmp_path):
+    from textual.theme import BUILTIN_THEMES
+
+    from feedtui.ui.bindings import keymap_scopes
+    from feedtui.ui.keymap_check import check_ui_settings
+    from feedtui.ui.user_commands import command_bindings
+
+    path = write(
+        tmp_path,
+        '[commands]\npapis = ["papis", "{id}"]\nnotes = ["notes", "{url}"]\n'
+        '[keymap]\ncommand.papis = "P"\ncommand.notes = "s"\ncommand.gone = "X"\n',
+    )
+    config = load_config(path)
+    scopes = keymap_scopes(command_bindings(config.settings.commands, {}))
+    problems = [str(p) for p in check_ui_settings(config, themes=BUILTIN_THEMES, scopes=scopes, list_ids=False)]
+    assert config.settings.keymap == {"command.papis": "P"}
+    assert (
+        f"{path}:6: keymap.command.notes: 's' is also the key of paper.star, detail.star on the same screen, "
+        "so command.notes has no key; to give it 's', give paper.star another key in [keymap] too"
+    ) in problems
+    assert any(p.startswith(f"{path}:7: unknown binding id 'command.gone'") for p in problems)

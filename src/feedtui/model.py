@@ -119,6 +119,12 @@ class Paper:
         return self.abstract_display or self.abstract
 
     @property
+    def html_url(self) -> str:
+        """arXiv's HTML version of the paper (its latest version); "" for a
+        feed item, which has none."""
+        return f"https://arxiv.org/html/{self.id}" if self.is_arxiv else ""
+
+    @property
     def versioned_id(self) -> str:
         return f"{self.id}v{self.version}" if self.is_arxiv else self.id
 

@@ -73,3 +73,9 @@ class Settings:
     default_sort: str = "followed"
     date_format: str = "%b %-d, %Y"
     keymap: dict[str, str] = field(default_factory=dict)
+    # A topic query whose papers are left out of every topic ("": none).
+    hide: str = ""
+    # [commands]: name → argument list with placeholders (config/commands.py).
+    commands: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Seconds a user command may run before it is stopped.
+    command_timeout: float = 60.0

@@ -132,6 +132,7 @@ def test_topics_json_momentum_on_the_boundaries(world, capsys):
         "share": 6 / 6000,
         "share_of": "arxiv",
         "sentence": "6 papers in the last four weeks, against 2 the four weeks before. 0.1% of all new papers.",
+        "hidden": 0,
         "weeks": weeks(date(2026, 7, 13), [1, 0, 0, 2, 0, 0, 0, 2, 0, 1, 1, 3]),
     }
     gizmos = topics["Gizmos"]["momentum"]
@@ -271,6 +272,7 @@ def test_a_leap_day_and_its_28_day_window(tmp_path, httpserver, capsys):
         "share": 4 / 6000,
         "share_of": "arxiv",
         "sentence": "4 papers in the last four weeks, against 1 the four weeks before. <0.1% of all new papers.",
+        "hidden": 0,
         "weeks": weeks(date(2023, 12, 18), [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2, 1]),
     }
 

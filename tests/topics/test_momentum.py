@@ -235,7 +235,7 @@ def test_share_formatting(share, text):
 def test_to_json_shape():
     momentum = compute_momentum([ts(2026, 7, 14), ts(2026, 7, 15), ts(2026, 9, 30)], AS_OF, total_new=100)
     data = momentum.to_json()
-    assert set(data) == {"last4", "prev4", "trending", "share", "share_of", "sentence", "weeks"}
+    assert set(data) == {"last4", "prev4", "trending", "share", "share_of", "sentence", "hidden", "weeks"}
     assert data["weeks"][0] == {"start": "2026-07-13", "count": 2}
     assert data["weeks"][-1] == {"start": "2026-09-28", "count": 1}
     assert len(data["weeks"]) == 12

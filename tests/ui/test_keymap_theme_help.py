@@ -580,10 +580,10 @@ async def test_a_remap_onto_the_command_palettes_key_is_reported_and_the_palette
 
 
 async def test_a_remap_of_detail_back_without_q_is_told_at_start(open_app, tmp_path):
-    """detail.back = "h" made q in the detail view quit the app, unannounced."""
+    """detail.back = "x" made q in the detail view quit the app, unannounced."""
     from feedtui.ui.screens.detail import DetailScreen
 
-    app = open_app('[keymap]\ndetail.back = "h"\n')
+    app = open_app('[keymap]\ndetail.back = "x"\n')
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         main = await ready(pilot)
         await pilot.pause()
@@ -591,13 +591,13 @@ async def test_a_remap_of_detail_back_without_q_is_told_at_start(open_app, tmp_p
             squeezed(
                 f"{tmp_path / 'config.toml'}:4: keymap.detail.back: in the detail view, 'q' now does app.quit instead "
                 "of detail.back (an entry replaces every default key of its binding); to keep it, write "
-                'detail.back = "h,escape,q,backspace"'
+                'detail.back = "x,escape,q,backspace"'
             )
         ]
         main.query_one(PaperList).focus()
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, DetailScreen))
-        await pilot.press("h")
+        await pilot.press("x")
         await pilot.pause()
         assert app.screen is main  # the remap itself still applies
 

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from feedtui.config.commands import apply_commands
 from feedtui.config.keymap import apply_keymap
 from feedtui.config.locate import Locator
 from feedtui.config.options import ENV_API_URL, ENV_RSS_URL, OPTIONS, SECTIONS, http_url_problem, set_setting, value_problem
@@ -62,6 +63,9 @@ def _apply_options(config: Config, data: dict[str, Any], where: Locator) -> None
         if section == "keymap":
             apply_keymap(config, values, where)
             continue
+        if section == "commands":
+            apply_commands(config, values, where)
+            continue
         if section == "topic":
             apply_topics(config, values, where)
             continue
@@ -77,8 +81,12 @@ def _apply_options(config: Config, data: dict[str, Any], where: Locator) -> None
                 continue
             problem = value_problem(option, value)
             if problem:
+                # A problem's own further lines (a query's caret) come after the sentence.
+                first, newline, rest = problem.partition("\n")
                 config.problems.append(
-                    ConfigProblem(path, line, f"{section}.{key} = {show_value(value)}: expected {problem}; using the default")
+                    ConfigProblem(
+                        path, line, f"{section}.{key} = {show_value(value)}: expected {first}; {option.fallback}{newline}{rest}"
+                    )
                 )
                 continue
             set_setting(config.settings, option.path, option.kind(value))

@@ -29,6 +29,8 @@ class Option:
     doc: str
     check: Callable[[Any], str] | None = None  # returns what was expected, or ""
     attribute: str = ""  # dotted path in Settings; defaults to section.key
+    # What a bad value leaves, said after what was expected.
+    fallback: str = "using the default"
 
     @property
     def path(self) -> str:
@@ -66,6 +68,20 @@ def _command_line(value: Any) -> str:
         shlex.split(value)
     except ValueError as error:
         return f"a command line as a shell would split it ({error})"
+    return ""
+
+
+def _topic_query(value: Any) -> str:
+    """A query of the topic language; a bad one's message ends with the
+    query and a caret under the column of the problem, on lines of their own."""
+    if not value.strip():
+        return ""
+    from feedtui.topics.query import QueryError, parse_query
+
+    try:
+        parse_query(value)
+    except QueryError as error:
+        return f"a topic query (docs/queries.md): {error}\n{error.caret_line('    ')}"
     return ""
 
 
@@ -127,6 +143,18 @@ OPTIONS: tuple[Option, ...] = (
         _one_of("followed", "name", "unread", "trending"),
     ),
     Option("general", "date_format", str, "strftime format of the dates on cards and in a paper's detail view.", _strftime_format),
+    Option(
+        "general", "hide", str,
+        "A topic query (docs/queries.md) whose papers are left out of every topic, its counts and its momentum, "
+        'in the reader and the CLI alike: ti:survey OR au:"Ann Example". Empty hides nothing. See docs/commands.md.',
+        _topic_query,
+        fallback="nothing is hidden until it is fixed",
+    ),
+    Option(
+        "general", "command_timeout", float,
+        "Seconds a command of [commands] may run before it is stopped (see docs/commands.md).",
+        _at_least(0.1, 86_400),
+    ),
     Option("arxiv", "api_url", str, "arXiv API endpoint (env FEEDTUI_ARXIV_API_URL overrides it).", http_url_problem),
     Option(
         "arxiv", "rss_url", str,
@@ -152,7 +180,7 @@ OPTIONS: tuple[Option, ...] = (
         http_url_problem,
     ),
 )
-SECTIONS = ("general", "arxiv", "fetch", "zotero", "keymap", "topic")
+SECTIONS = ("general", "arxiv", "fetch", "zotero", "keymap", "commands", "topic")
 
 
 def value_problem(option: Option, value: Any) -> str:

@@ -4,6 +4,12 @@ The library is built from the card index and the stored tags at start-up and
 kept current as refreshes land and marks change. It never touches the disk or
 the network: the engine feeds it. Papers are addressed by position (an int)
 in hot paths, so a 10,000-paper topic is a list of ints, not of objects.
+
+The config's `hide` query is tagged as a topic of its own (`HIDE_TOPIC`),
+which the library keeps apart: its papers are `hidden`, and left out of
+every topic's papers, unread count and momentum here, the one place the
+reader and the CLI both ask. A topic's whole membership (`raw_positions`)
+is kept, so what the tags file is told never depends on what is hidden.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from itertools import compress
 from operator import attrgetter
 
 from feedtui.store.codec import CardRow
+from feedtui.topics.registry import HIDE_TOPIC
 
 __all__ = ["CardRow", "Library"]
 
@@ -37,6 +44,10 @@ class Library:
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
         self.unread: dict[str, int] = {}
+        # Positions of the papers the config's `hide` query matches, and
+        # each topic's members without them (made when first asked).
+        self.hidden: set[int] = set()
+        self._shown: dict[str, list[int]] = {}
         # Bumped whenever rows change, for callers that memoise over them.
         self.version = 0
         # The current read marks (paper id → …); a callable because the state
@@ -49,8 +60,24 @@ class Library:
     # -- questions ---------------------------------------------------------
 
     def topic_positions(self, topic: str) -> list[int]:
-        """The topic's papers, newest first (by first-version date)."""
+        """The topic's papers, newest first (by first-version date), the hidden ones left out."""
+        if not self.hidden:
+            return self.members.get(topic, [])
+        shown = self._shown.get(topic)
+        if shown is None:
+            hidden = self.hidden
+            shown = self._shown[topic] = [i for i in self.members.get(topic, ()) if i not in hidden]
+        return shown
+
+    def raw_positions(self, topic: str) -> list[int]:
+        """Every paper the topic matches, hidden ones too (what its tags are)."""
+        if topic == HIDE_TOPIC:
+            return sorted(self.hidden)
         return self.members.get(topic, [])
+
+    def hidden_count(self, topic: str) -> int:
+        """How many of the topic's papers the hide query leaves out."""
+        return len(self.members.get(topic, ())) - len(self.topic_positions(topic)) if self.hidden else 0
 
     def tags_of(self, position: int) -> tuple[str, ...]:
         """The paper's topics as cards, the detail view and the CLI show them: by name, case aside."""
@@ -73,8 +100,17 @@ class Library:
         """First-version times (epoch seconds) of the topic's papers with exact
         dates, newest first; with `since`, only those at or after it (members
         are kept newest first, so the rest is never looked at)."""
+        return self._published(self.topic_positions(topic), since)
+
+    def hidden_published(self, topic: str, since: int | None = None) -> list[int]:
+        """`published` for the topic's hidden papers: what momentum leaves out, counted."""
+        if not self.hidden:
+            return []
+        hidden = self.hidden
+        return self._published([i for i in self.members.get(topic, ()) if i in hidden], since)
+
+    def _published(self, members: list[int], since: int | None) -> list[int]:
         at, estimated = self.published_at, self.estimated
-        members = self.members.get(topic, [])
         if since is not None:
             members = members[: bisect_right(members, -since, key=lambda i: -at[i])]
         if estimated:
@@ -82,10 +118,11 @@ class Library:
         return list(map(at.__getitem__, members))
 
     def all_published(self) -> list[int]:
-        at, estimated = self.published_at, self.estimated
-        if not estimated:
+        """First-version times of every paper with an exact date, but the hidden."""
+        at, left_out = self.published_at, self.estimated | self.hidden
+        if not left_out:
             return list(at)
-        return [time for i, time in enumerate(at) if i not in estimated]
+        return [time for i, time in enumerate(at) if i not in left_out]
 
     def total_unread(self) -> int:
         read = self._read()
@@ -120,6 +157,9 @@ class Library:
         """Replace a topic's papers (ids not in the library are ignored)."""
         positions = set(map(self.pos.get, paper_ids))
         positions.discard(None)
+        if topic == HIDE_TOPIC:
+            self._set_hidden(positions)  # type: ignore[arg-type]
+            return
         tags = self.tags
         before = self.members.get(topic, ())
         for position in before:
@@ -136,7 +176,20 @@ class Library:
     def update_tags(self, examined: Iterable[str], found: Mapping[str, set[str]]) -> set[str]:
         """New verdicts for some papers: each examined paper belongs to exactly the
         topics whose set in `found` holds it (topics absent from `found` are not
-        touched). Returns the topics whose membership changed."""
+        touched). Returns the topics whose membership changed (or whose hidden
+        papers did)."""
+        hidden_changed: set[str] = set()
+        if HIDE_TOPIC in found:
+            found = dict(found)
+            matched = found.pop(HIDE_TOPIC)
+            examined = list(examined)
+            looked = {p for p in map(self.pos.get, examined) if p is not None}
+            now = {p for p in map(self.pos.get, matched) if p is not None and p in looked}
+            before = self.hidden & looked
+            if now != before:
+                for position in now ^ before:
+                    hidden_changed.update(self.tags[position])
+                self._set_hidden((self.hidden - looked) | now)
         judged = set(found)
         verdicts: dict[int, set[str]] = {}
         for pid in examined:
@@ -172,9 +225,12 @@ class Library:
         for topic in judged - set(self.members):
             self.members[topic] = []
             self.unread[topic] = 0
-        return changed
+        return changed | hidden_changed
 
     def drop_topic(self, topic: str) -> None:
+        if topic == HIDE_TOPIC:
+            self._set_hidden(set())
+            return
         for position in self.members.pop(topic, ()):
             self.tags[position] = tuple(t for t in self.tags[position] if t != topic)
         self.unread.pop(topic, None)
@@ -184,7 +240,7 @@ class Library:
         delta = -1 if now_read else 1
         for pid in paper_ids:
             position = self.pos.get(pid)
-            if position is None:
+            if position is None or position in self.hidden:
                 continue
             for topic in self.tags[position]:
                 self.unread[topic] = self.unread.get(topic, 0) + delta
@@ -193,13 +249,22 @@ class Library:
         for topic in self.members:
             self._count(topic)
 
+    def _set_hidden(self, positions: set[int]) -> None:
+        if positions == self.hidden:
+            return
+        self.hidden = positions
+        self._shown.clear()
+        self.version += 1
+        self.recount()
+
     def _sort(self, topic: str) -> None:
         """Newest first; papers submitted the same second keep position order."""
+        self._shown.pop(topic, None)
         members = self.members[topic]
         members.sort()
         members.sort(key=self.published_at.__getitem__, reverse=True)
 
     def _count(self, topic: str) -> None:
-        members, read = self.members.get(topic, ()), self._read()
+        members, read = self.topic_positions(topic), self._read()
         marked = sum(map(read.__contains__, map(self.ids.__getitem__, members))) if read else 0
         self.unread[topic] = len(members) - marked

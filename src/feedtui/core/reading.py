@@ -62,7 +62,7 @@ class Reading:
         self._member_signatures = {}
         with gc_paused():
             library = Library(load.rows, self.state.read_view)
-            for entry in self.registry:
+            for entry in self.registry.tagged():
                 signature, ids = stored.get(entry.name, ("", []))
                 if signature == entry.signature:
                     library.set_members(entry.name, ids)
@@ -81,7 +81,7 @@ class Reading:
     def compute_tags(self, names: Sequence[str]) -> dict[str, set[str]]:
         """Evaluate these topics over the whole cache (reads every shard; on
         several cores when the cache is large)."""
-        entries = [self.registry.entries[n] for n in names if n in self.registry.entries]
+        entries = [e for e in map(self.registry.tagged_entry, names) if e is not None]
         found: dict[str, set[str]] = {e.name: set() for e in entries if not e.error}
         paths = [str(p) for p in self.cache.shard_paths()]
         from feedtui.cpu_pool import CpuPool, next_token  # multiprocessing: not needed to start the app
@@ -99,7 +99,7 @@ class Reading:
         finally:
             pool.close()
             forget_topics(token)
-        updates = [TagUpdate(name, self.registry.entries[name].signature, ids, None) for name, ids in found.items()]
+        updates = [TagUpdate(name, self.registry.tagged_entry(name).signature, ids, None) for name, ids in found.items()]  # type: ignore[union-attr]
         self.tags.update(updates)
         return found
 
@@ -107,8 +107,8 @@ class Reading:
         library = self.library
         for name, ids in found.items():
             library.set_members(name, ids)
-            if name in self.registry.entries:
-                self._member_signatures[name] = self.registry.entries[name].signature
+            if (entry := self.registry.tagged_entry(name)) is not None:
+                self._member_signatures[name] = entry.signature
         self._stale_topics = [n for n in self._stale_topics if n not in found]
 
     def ensure_tagged(self) -> None:
@@ -285,7 +285,8 @@ class Reading:
                     cache_total = self._cache_total(moment)
                 total, share_of = cache_total, "cache"
             out[entry.name] = compute_momentum(
-                library.published(entry.name, since), moment, total_new=total, share_of=share_of
+                library.published(entry.name, since), moment, total_new=total, share_of=share_of,
+                hidden=library.hidden_published(entry.name, since),
             )
         return out
 

@@ -105,7 +105,7 @@ class RefreshRun:
                 settings=engine.settings,
                 fetch_state=engine.fetch_state,
                 now=self.now,
-                topics=list(engine.registry),
+                topics=engine.registry.tagged(),
                 on_source=self.source_ended,
                 on_page=self.page_came,
                 on_activity=self.activity if self.on_activity else None,
@@ -312,7 +312,7 @@ class Refreshing:
         # Parsing and compiling the topics' queries (slow the first time)
         # stays off the event loop, which may be the reader's; done first, so
         # that what is read of the library below is read without a pause.
-        matchers = await asyncio.to_thread(build_matchers, list(self.registry))
+        matchers = await asyncio.to_thread(build_matchers, self.registry.tagged())
         library = self.library
         known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
 
@@ -325,7 +325,7 @@ class Refreshing:
 
         stale = set(self._stale_topics)
         members = {
-            m.name: {library.ids[i] for i in library.topic_positions(m.name)} for m in matchers if m.name not in stale
+            m.name: {library.ids[i] for i in library.raw_positions(m.name)} for m in matchers if m.name not in stale
         }
         found: dict[str, set[str]] = {m.name: set() for m in matchers}
 

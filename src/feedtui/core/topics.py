@@ -65,7 +65,8 @@ class TopicRules:
 
     def _build_registry(self) -> TopicRegistry:
         return TopicRegistry(
-            load_catalogue(), self.config.topics, self.state.user_topics(), self.state.hidden_topics()
+            load_catalogue(), self.config.topics, self.state.user_topics(), self.state.hidden_topics(),
+            hide=self.settings.hide,
         )
 
     def reload_topics(self) -> list[str]:
@@ -80,7 +81,7 @@ class TopicRules:
                 library.drop_topic(name)
                 self._member_signatures.pop(name, None)
         stale = []
-        for entry in self.registry:
+        for entry in self.registry.tagged():
             if self._member_signatures.get(entry.name) == entry.signature:
                 continue  # the library holds this definition's papers
             signature, ids = stored.get(entry.name, ("", []))

@@ -73,7 +73,7 @@ class Upkeep:
         locations = {pid: library.rows[library.pos[pid]].shard for pid in victims}
         removed = self.cache.remove(locations)
         universe = set(victims)
-        self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry)
+        self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry.tagged())
         self.load_library()
         give_back_freed_memory()  # the weeks read to remove papers, and the old library
         return removed
@@ -95,7 +95,7 @@ class Upkeep:
         cache.index_dir.mkdir(parents=True, exist_ok=True)
         cache.store(list(papers), known={}, now=now)
         self.load_library()
-        self.retag(self.registry.names())
+        self.retag([e.name for e in self.registry.tagged()])
 
     # -- lifecycle ---------------------------------------------------------------
 

@@ -68,6 +68,9 @@ class Momentum:
     share: float | None
     share_of: ShareOf | None
     sentence: str
+    # The topic's papers in the eight weeks counted that the config's `hide`
+    # query left out (counted nowhere above, and said in the sentence).
+    hidden: int = 0
 
     @property
     def first_label(self) -> str:
@@ -91,6 +94,7 @@ class Momentum:
             "share": self.share,
             "share_of": self.share_of,
             "sentence": self.sentence,
+            "hidden": self.hidden,
             "weeks": [{"start": week.start.isoformat(), "count": week.count} for week in self.weeks],
         }
 
@@ -101,8 +105,13 @@ def compute_momentum(
     *,
     total_new: int | None = None,
     share_of: ShareOf = "cache",
+    hidden: Iterable[int] = (),
 ) -> Momentum:
     """Momentum from first-version submission times in epoch seconds, any order.
+
+    `hidden` are the times of the topic's papers that the hide query left
+    out: counted nowhere, but those in the eight weeks of `last4` and
+    `prev4` are counted and said, so that the sentence says what it leaves out.
 
     `total_new` is the number of all new papers in the same 28 days as `last4`
     (the denominator of `share`), and `share_of` says where it came from:
@@ -135,6 +144,7 @@ def compute_momentum(
         Week(start=_utc_date(start), count=edges[index + 1] - edges[index]) for index, start in enumerate(starts)
     )
 
+    left_out = sum(1 for moment in hidden if as_of - 2 * WINDOW < moment <= as_of)
     share = None
     if total_new:
         share = min(1.0, last4 / total_new)
@@ -144,7 +154,8 @@ def compute_momentum(
         prev4=prev4,
         share=share,
         share_of=share_of if share is not None else None,
-        sentence=momentum_sentence(last4, prev4, share),
+        sentence=momentum_sentence(last4, prev4, share, left_out),
+        hidden=left_out,
     )
 
 
@@ -192,12 +203,15 @@ def short_date(day: date) -> str:
     return f"{_MONTHS[day.month - 1]} {day.day}"
 
 
-def momentum_sentence(last4: int, prev4: int, share: float | None) -> str:
+def momentum_sentence(last4: int, prev4: int, share: float | None, hidden: int = 0) -> str:
     """The model page's wording: `6 papers in the last four weeks, against 1 the
     four weeks before. 0.1% of all new papers.`; without a known share the
-    second sentence is left out."""
+    second sentence is left out. With papers hidden by the config's `hide`
+    query, the first sentence says how many it does not count:
+    `…, against 1 the four weeks before (3 hidden, not counted).`"""
     noun = "paper" if last4 == 1 else "papers"
-    sentence = f"{last4:,} {noun} in the last four weeks, against {prev4:,} the four weeks before."
+    left_out = f" ({hidden:,} hidden, not counted)" if hidden else ""
+    sentence = f"{last4:,} {noun} in the last four weeks, against {prev4:,} the four weeks before{left_out}."
     if share is None:
         return sentence
     return f"{sentence} {format_share(share)} of all new papers."

@@ -23,6 +23,11 @@ AMBIGUOUS_LISTED = 6
 # signature changes and stored tags are recomputed.
 MATCHER_VERSION = "1"
 
+# The config's `hide` query, tagged as a topic is under this name, which no
+# topic can have (a name is cleaned of control characters): its papers are
+# left out of every topic (core/library.py).
+HIDE_TOPIC = "\x00hide"
+
 
 @dataclass(frozen=True, slots=True)
 class CompiledTopic:
@@ -143,8 +148,11 @@ class TopicRegistry:
         config_topics: list[Topic],
         user_topics: dict[str, dict],
         hidden: set[str],
+        hide: str = "",
     ) -> None:
         self.entries: dict[str, TopicEntry] = {}
+        # The config's `hide` query as a topic to tag (None: nothing hidden).
+        self.hide = TopicEntry(Topic(HIDE_TOPIC, TopicDefinition(query=hide), origin="config")) if hide else None
         self._names_by_key: dict[str, str] = {}
         for topic in catalogue:
             if topic.name not in hidden:
@@ -168,6 +176,18 @@ class TopicRegistry:
         return list(self.entries)
 
     def get(self, name: str) -> TopicEntry | None:
+        return self.entries.get(name)
+
+    def tagged(self) -> list[TopicEntry]:
+        """What tagging evaluates: the hide query first (when there is one),
+        then every topic. Only the tagging paths see the hide query; every
+        list of topics leaves it out."""
+        return [self.hide, *self.entries.values()] if self.hide is not None else list(self.entries.values())
+
+    def tagged_entry(self, name: str) -> TopicEntry | None:
+        """The topic, or the hide query, tagged under `name`."""
+        if name == HIDE_TOPIC:
+            return self.hide
         return self.entries.get(name)
 
     def same_name(self, name: str) -> str:

@@ -21,6 +21,7 @@ from feedtui.ui.ending import stop_suspending
 from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
+from feedtui.ui.user_commands import UserCommands, command_bindings
 from feedtui.ui.styles import stylesheets
 
 
@@ -44,6 +45,9 @@ class FeedtuiApp(Guarded, App):
         self._check_config()
         if engine.settings.keymap:
             self.set_keymap(with_quit_answer(engine.settings.keymap))
+        self.user_commands = UserCommands(self, engine.settings.commands, engine.settings.command_timeout)
+        for binding in Binding.make_bindings(b for b in self.command_bindings() if b.key):
+            self.bind(binding.key, binding.action, description=binding.description, show=False)
         self.main_screen = MainScreen(engine)
         self.idle_collector = IdleCollector()
         # The signal (SIGTERM, SIGHUP) that ended the app, if one did.
@@ -63,7 +67,8 @@ class FeedtuiApp(Guarded, App):
 
         # The scopes import every screen, before the first frame; with no
         # [keymap] there is nothing to check against them.
-        scopes = keymap_scopes() if self.engine.settings.keymap else {}
+        settings = self.engine.settings
+        scopes = keymap_scopes(command_bindings(settings.commands, {})) if settings.keymap else {}
         problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes, list_ids=False)
         self.engine.problems.messages.extend(str(p) for p in problems)
 
@@ -161,9 +166,10 @@ class FeedtuiApp(Guarded, App):
         return self.works_on(self.screen, action)
 
     def works_on(self, screen: object, action: str) -> bool:
-        """Whether an App action does something on this screen: undo works from
-        the reader and a paper's detail view, not under a form or the help."""
-        if action == "undo":
+        """Whether an App action does something on this screen: undo and the
+        user's commands work from the reader and a paper's detail view, not
+        under a form or the help."""
+        if action in ("undo", "run_command"):
             from feedtui.ui.screens.detail import DetailScreen
 
             return screen is self.main_screen or isinstance(screen, DetailScreen)
@@ -175,6 +181,24 @@ class FeedtuiApp(Guarded, App):
         self.main_screen.action_undo()
         if isinstance(self.screen, DetailScreen):
             self.screen.render_paper()  # its read and starred marks
+
+    def command_bindings(self) -> list[Binding]:
+        """The user's commands as bindings, their keys as [keymap] gives them."""
+        return command_bindings(self.engine.settings.commands, self.engine.settings.keymap)
+
+    def action_run_command(self, name: str) -> None:
+        """A command of [commands], on the paper under the cursor or in the detail view."""
+        from feedtui.ui.screens.detail import DetailScreen
+
+        screen = self.screen
+        if isinstance(screen, DetailScreen):
+            paper_id: str | None = screen.paper_id
+        elif screen is self.main_screen:
+            paper_id = self.main_screen.topic_view.acted_on_id()
+        else:
+            return
+        if paper_id is not None:
+            self.user_commands.run(name, paper_id)
 
     def action_command_palette(self) -> None:
         """Textual's palette, guarded (see ui/screens/palette.py)."""
@@ -199,7 +223,7 @@ class FeedtuiApp(Guarded, App):
         from feedtui.ui.bindings import all_bindings
         from feedtui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(all_bindings(), self.engine.settings.keymap))
+        self.push_screen(HelpScreen([*all_bindings(), *self.command_bindings()], self.engine.settings.keymap))
 
     def save_screen_picture(self) -> None:
         """The palette's Screenshot: an SVG of the screen, saved where it can
@@ -255,7 +279,10 @@ class FeedtuiApp(Guarded, App):
         # a screen underneath it), on the main screen its two lists', and the
         # App's (undo). Quit (Textual's) and Help are offered above already.
         offered = {"app.quit", "app.help"}
-        targets: list[tuple[object, list]] = [(screen, list(getattr(type(screen), "BINDINGS", ()))), (self, self.BINDINGS)]
+        targets: list[tuple[object, list]] = [
+            (screen, list(getattr(type(screen), "BINDINGS", ()))),
+            (self, [*self.BINDINGS, *self.command_bindings()]),
+        ]
         if isinstance(screen, MainScreen):
             from feedtui.ui.widgets.paper_list import PaperList
             from feedtui.ui.widgets.topic_list import TopicList
@@ -312,6 +339,7 @@ class FeedtuiApp(Guarded, App):
         # A refresh under way stores what it has fetched first (it would be
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
+        self.user_commands.stop_all()
         self.leaving.set()
         self.exit()
 

@@ -9,6 +9,7 @@ the tools: the screens themselves never need it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from textual.binding import Binding
@@ -56,14 +57,17 @@ def all_bindings() -> list[Binding]:
     return list(seen.values())
 
 
-def keymap_scopes() -> dict[str, list[tuple[str, str]]]:
+def keymap_scopes(commands: Sequence[Binding] = ()) -> dict[str, list[tuple[str, str]]]:
     """The sets of bindings active at the same time, as (id, default keys),
     the App's first and the focused widget's last, the reverse of the order
     in which Textual looks for a key's binding: a key given twice inside one
     of them hides one of the two bindings. The
     App's bindings do not run on a dialog (a modal screen; the welcome binds
-    help and quit again itself), so they are not counted there."""
+    help and quit again itself), so they are not counted there. The user's
+    `commands` ([commands], ui/user_commands.py) are the App's: they work
+    wherever its keys do, and have no key but the one [keymap] gives them."""
     sources = binding_sources()
+    sources["app"] = [*sources["app"], *commands]
     together = {
         "the topic sidebar": ("app", "main", "topic_list"),
         "the paper list": ("app", "main", "paper_list"),

@@ -168,6 +168,8 @@ def _taken_by_textual(binding_id: str, key: str) -> str:
 
 
 def _keeps_default(binding_id: str, default: str) -> str:
+    if not default:  # a user command: keys come from [keymap] only
+        return f"{binding_id} has no key"
     return f"{binding_id} keeps its default key{'s' if ',' in default else ''} '{default}'"
 
 
@@ -200,7 +202,7 @@ def _clashes(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) ->
 def _fall_throughs(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]]]) -> list[ConfigProblem]:
     """A remap replaces every default key of its binding (Textual's rule):
     a default key it drops that a binding underneath it in the same place
-    has by default as well then does that other thing. detail.back = "h"
+    has by default as well then does that other thing. detail.back = "x"
     leaves q in the detail view to app.quit, and the next habitual q quits.
     Said, not refused: it may be meant (remapping the other binding onto the
     key too says so, and is not reported). Each place lists its bindings
@@ -215,7 +217,7 @@ def _fall_throughs(config: Config, scopes: Mapping[str, Sequence[tuple[str, str]
             if binding_id not in ids:
                 continue
             default = bindings[ids.index(binding_id)][1]
-            dropped = [k.strip() for k in default.split(",") if not _holds(keys, k)]
+            dropped = [k.strip() for k in default.split(",") if k.strip() and not _holds(keys, k)]
             for key in dropped:
                 holders = [b for b, b_keys in bindings if _holds(b_keys, key)]
                 if holders[-1] != binding_id:

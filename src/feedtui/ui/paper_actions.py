@@ -1,7 +1,7 @@
-"""What `o`, `O`, `c` and `b` do with a paper, on the list and in the detail
-view alike: open its abstract page or PDF, copy its link or a BibTeX entry
-(through the terminal and the desktop's clipboard tool, see
-feedtui.clipboard), and say what happened (or why nothing did) in a
+"""What `o`, `O`, `h`, `c` and `b` do with a paper, on the list and in the
+detail view alike: open its abstract page, PDF or arXiv's HTML version, copy
+its link or a BibTeX entry (through the terminal and the desktop's clipboard
+tool, see feedtui.clipboard), and say what happened (or why nothing did) in a
 notification.
 
 Nothing here waits for a browser on the event loop: a command is started
@@ -33,6 +33,16 @@ def open_pdf(app: App, paper: Paper) -> None:
         app.notify("This paper has no PDF link", markup=False)
         return
     _open(app, paper.pdf_url)
+
+
+def open_html(app: App, paper: Paper) -> None:
+    if not paper.html_url:
+        app.notify(
+            "This item is not an arXiv paper: arXiv has no HTML version of it",
+            markup=False,
+        )
+        return
+    _open(app, paper.html_url)
 
 
 def copy_link(app: App, paper: Paper) -> None:

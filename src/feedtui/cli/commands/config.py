@@ -17,6 +17,7 @@ def check_config(path, named_by: str = "") -> int:
     from feedtui.config import in_file_order
     from feedtui.ui.bindings import keymap_scopes
     from feedtui.ui.keymap_check import check_ui_settings
+    from feedtui.ui.user_commands import command_bindings
 
     if named_by and not path.exists():
         print(f"{path}: no config file there ({named_by} names it)", file=sys.stderr)
@@ -25,7 +26,8 @@ def check_config(path, named_by: str = "") -> int:
         print(f"{path}: no config file; feedtui uses the defaults (feedtui config --default writes a commented one)")
         return EXIT_OK
     config = load_config(path)
-    check_ui_settings(config, themes=BUILTIN_THEMES, scopes=keymap_scopes())
+    commands = command_bindings(config.settings.commands, {})
+    check_ui_settings(config, themes=BUILTIN_THEMES, scopes=keymap_scopes(commands))
     for problem in in_file_order(config.problems):
         print(problem, file=sys.stderr)
     if config.problems:

@@ -37,6 +37,7 @@ class DetailScreen(Guarded, Screen):
         Binding("escape,q,backspace", "back", "Back", id="detail.back"),
         Binding("o", "open_abstract", "Open abstract page", id="detail.open"),
         Binding("O", "open_pdf", "Open PDF", id="detail.open_pdf"),
+        Binding("h", "open_html", "Open HTML version", show=False, id="detail.open_html"),
         Binding("c", "copy_link", "Copy link", id="detail.copy_link"),
         Binding("b", "copy_bibtex", "Copy BibTeX", id="detail.copy_bibtex"),
         Binding("z", "send_to_zotero", "Send to Zotero", show=False, id="detail.zotero"),
@@ -154,6 +155,7 @@ class DetailScreen(Guarded, Screen):
             ("DOI", Text(paper.doi)),
             ("Abstract page", Text(shown_link(abstract or ""), style=_on_click("screen.open_abstract"))),
             ("PDF", Text(shown_link(pdf or ""), style=_on_click("screen.open_pdf"))),
+            ("HTML version", Text(paper.html_url, style=_on_click("screen.open_html"))),
             ("Topics", Text("  ").join(Text(name, style=_on_click("screen.go_to_topic", name)) for name in topics)),
         ]
         if paper.date_estimated:
@@ -195,6 +197,10 @@ class DetailScreen(Guarded, Screen):
     def action_open_pdf(self) -> None:
         if self.paper:
             paper_actions.open_pdf(self.app, self.paper)
+
+    def action_open_html(self) -> None:
+        if self.paper:
+            paper_actions.open_html(self.app, self.paper)
 
     def action_copy_link(self) -> None:
         if self.paper:

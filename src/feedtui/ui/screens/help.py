@@ -30,6 +30,7 @@ GROUPS = {
     "paper": "The paper under the cursor",
     "paper_list": "Moving in the list",
     "detail": "Paper detail (enter on a card)",
+    "command": "Your commands ([commands] in the config), on the paper",
     "help": "This help",
     "welcome": "Welcome screen (first run)",
     "pick": "Choosing a topic (t with several tags)",

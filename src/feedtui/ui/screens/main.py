@@ -83,6 +83,7 @@ class MainScreen(Guarded, Screen):
         Binding("s", "star", "Star", id="paper.star"),
         Binding("o", "open_abstract", "Open", id="paper.open"),
         Binding("O", "open_pdf", "PDF", show=False, id="paper.open_pdf"),
+        Binding("h", "open_html", "HTML version", show=False, id="paper.open_html"),
         Binding("c", "copy_link", "Copy link", show=False, id="paper.copy_link"),
         Binding("b", "copy_bibtex", "Copy BibTeX", show=False, id="paper.copy_bibtex"),
         Binding("z", "send_to_zotero", "Send to Zotero", show=False, id="paper.zotero"),
@@ -465,6 +466,10 @@ class MainScreen(Guarded, Screen):
     def action_open_pdf(self) -> None:
         if paper := self._cursor_paper():
             paper_actions.open_pdf(self.app, paper)
+
+    def action_open_html(self) -> None:
+        if paper := self._cursor_paper():
+            paper_actions.open_html(self.app, paper)
 
     def action_copy_link(self) -> None:
         if paper := self._cursor_paper():

@@ -8,6 +8,7 @@ import sys
 
 from feedtui.cli.progress import RefreshProgressView, refresh_summary, say_what_was_kept, ticking
 from feedtui.cli.status import EXIT_FAILED, EXIT_OK, settle
+from feedtui.core.events import RefreshProgress
 from feedtui.text.sanitize import clean_line
 
 
@@ -17,12 +18,17 @@ def cmd_refresh(engine, args) -> int:
         print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
         return EXIT_OK
     view = RefreshProgressView(sys.stderr.isatty())
+    # Each source's end comes as the engine's RefreshProgress event; what an
+    # arXiv query is doing meanwhile (paging, waiting) only where asked for.
+    unsubscribe = engine.subscribe(view.progress, RefreshProgress)
     try:
-        refresh = engine.refresh(names or None, force=args.force, on_progress=view.progress, on_activity=view.activity)
+        refresh = engine.refresh(names or None, force=args.force, on_activity=view.activity)
         report = asyncio.run(ticking(refresh, view.count_down) if view.interactive else refresh)
     except KeyboardInterrupt:
         say_what_was_kept(engine.stopped_refresh, view.interactive)
         raise
+    finally:
+        unsubscribe()
     pruned = engine.after_refresh()
     status = settle(EXIT_OK if report.ok else EXIT_FAILED)
     if pruned:

@@ -1,5 +1,5 @@
-"""The crash boundary (ui/crash.py): a bug in a key action or a message
-handler is written to a crash report and the reader goes on; where it cannot
+"""The crash boundary (ui/crash.py): a bug in a key action, a message
+handler or a worker is written to a crash report and the reader goes on; where it cannot
 go on, the marks are saved first and the app ends, saying where the report is.
 The bug is made on purpose by monkeypatching one method of the screen."""
 
@@ -98,3 +98,29 @@ async def test_where_it_cannot_go_on_marks_are_saved_and_the_report_named(make_e
     boundary = app.crash_boundary
     assert str(boundary.fatal_report) in boundary.stopped_message()
     assert paper in json.loads((engine.data_dir / "state.json").read_text())["read"]
+
+
+async def test_a_worker_that_raises_is_reported_and_the_reader_goes_on(make_engine, monkeypatch):
+    """A worker's exception reaches the app (Textual's exit_on_error): the
+    boundary reports it instead of ending the reader."""
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+
+        def broken() -> None:
+            raise Planted("planted in a thread worker")
+
+        main.run_worker(broken, thread=True, group="planted")
+        for _ in range(100):
+            if reports(engine):
+                break
+            await pilot.pause(0.02)
+        (report,) = reports(engine)
+        assert "planted in a thread worker" in report.read_text()
+        assert len(error_notes(app)) == 1
+        main.query_one(PaperList).focus()
+        await pilot.press("m")
+        await pilot.pause()
+        assert main.query_one(PaperList).cursor_card.read
+        assert app.is_running and app.return_code is None

@@ -3018,7 +3018,14 @@ async def test_removing_an_edited_config_topic_drops_the_copy_and_the_table_defi
         await pilot.press("y")
         await until(pilot, lambda: list_title(main).startswith("Latest papers (2)"))
         assert main.current == "Gizmos"
-        assert f"Gizmos is as {config.path} defines it again" in notifications(app)
+        assert f"Gizmos is as {config.path} defines it again — ctrl+z to undo" in notifications(app)
+        assert engine.topic("Gizmos").topic.definition.query == "abs:gadget"
+        await pilot.press("ctrl+z")  # the edited copy comes back
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (4)"))
+        assert engine.topic("Gizmos").topic.definition.query == "abs:widget"
+        assert "Undone: dropped your edited copy of Gizmos" in notifications(app)
+        await pilot.press("D", "y")
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (2)"))
     assert engine.topic("Gizmos").topic.definition.query == "abs:gadget"
     assert engine.state.is_following("Gizmos")
     engine.close()

@@ -1058,7 +1058,7 @@ async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(op
         await refresh_asked_of(pilot, main, "Missing", httpserver)
         status = str(main.query_one(StatusLine).query_one("#status-text").render())
         assert "refresh failed" in status and "offline" not in status, status
-        assert status.count("1 source failed") == 1, status
+        assert status.count("1 topic not refreshed") == 1, status
 
 
 async def test_a_failed_refresh_is_no_longer_said_once_another_feedtui_refreshed(open_app, httpserver):
@@ -1101,7 +1101,7 @@ async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpse
         await until(pilot, lambda: [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"])
         await refresh_asked_of(pilot, main, "Missing", httpserver)
         parts = [part.strip() for part in lines_of(status)[0].split("·")]
-        assert parts == ["refresh failed", "1 source failed", "never refreshed", "5 papers cached"], parts
+        assert parts == ["refresh failed", "1 topic not refreshed", "never refreshed", "5 papers cached"], parts
 
 
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):

@@ -144,7 +144,7 @@ def compute_momentum(
         prev4=prev4,
         share=share,
         share_of=share_of if share is not None else None,
-        sentence=momentum_sentence(last4, prev4, share),
+        sentence=momentum_sentence(last4, prev4, share, share_of),
     )
 
 
@@ -192,15 +192,22 @@ def short_date(day: date) -> str:
     return f"{_MONTHS[day.month - 1]} {day.day}"
 
 
-def momentum_sentence(last4: int, prev4: int, share: float | None) -> str:
+# What a share is of, in the sentence: arXiv's count is of all new papers;
+# the cache's only of what this data directory holds, which in one with a
+# single topic is that topic's papers (100%, and of nothing like "all").
+SHARE_WORDS = {"arxiv": "of all new papers", "cache": "of the papers in your cache"}
+
+
+def momentum_sentence(last4: int, prev4: int, share: float | None, share_of: ShareOf = "arxiv") -> str:
     """The model page's wording: `6 papers in the last four weeks, against 1 the
-    four weeks before. 0.1% of all new papers.`; without a known share the
-    second sentence is left out."""
+    four weeks before. 0.1% of all new papers.` (a share taken from the cache:
+    `… of the papers in your cache.`); without a known share the second
+    sentence is left out."""
     noun = "paper" if last4 == 1 else "papers"
     sentence = f"{last4:,} {noun} in the last four weeks, against {prev4:,} the four weeks before."
     if share is None:
         return sentence
-    return f"{sentence} {format_share(share)} of all new papers."
+    return f"{sentence} {format_share(share)} {SHARE_WORDS[share_of]}."
 
 
 def format_share(share: float) -> str:

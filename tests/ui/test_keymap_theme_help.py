@@ -753,16 +753,18 @@ async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_pat
         assert "".join(lines) == str(saved[0]).replace(str(Path.home()), "~", 1) if str(saved[0]).startswith(str(Path.home())) else str(saved[0])
         assert all(len(line) <= toast_text_width(80) for line in lines), lines
         assert all(line.endswith("/") for line in lines[:-1]) and lines[-1] == saved[0].name
+        from textual.geometry import Region
         from textual.widgets._toast import Toast
 
-        await until(pilot, lambda: list(app.screen.query(Toast)))
-        from textual.geometry import Region
+        def shown_lines() -> list[str]:
+            return [
+                strip.text.strip(" ▌")
+                for toast in app.screen.query(Toast)
+                for strip in toast.render_lines(Region(0, 0, *toast.outer_size))
+            ]
 
-        shown = [
-            strip.text.strip(" ▌")
-            for toast in app.screen.query(Toast)
-            for strip in toast.render_lines(Region(0, 0, *toast.outer_size))
-        ]
+        await until(pilot, lambda: "Screenshot saved to" in shown_lines(), or_go_on=True)
+        shown = shown_lines()
         assert saved[0].name in shown, shown  # the file name whole, on a line of its own
 
 

@@ -33,6 +33,7 @@ from feedtui.ui.screens.main_parts.refresh import STOP_REFRESH_S, Refresher
 from feedtui.ui.screens.main_parts.sidebar import Sidebar
 from feedtui.ui.screens.main_parts.store_bridge import StoreBridge
 from feedtui.ui.screens.main_parts.topic_dialogs import TopicDialogs
+from feedtui.ui.screens.main_parts.triage import Triage
 from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
 from feedtui.ui.widgets.momentum_chart import MomentumChart
@@ -81,6 +82,7 @@ class MainScreen(Guarded, Screen):
         Binding("M", "mark_all_read", "Mark all read", show=False, id="topic.mark_all_read"),
         Binding("n", "next_unread", "Next unread", id="paper.next_unread"),
         Binding("N", "first_new", "First new paper", show=False, id="paper.first_new"),
+        Binding("d", "read_and_next", "Read, next", show=False, id="paper.read_and_next"),
         Binding("u", "unread_only", "Unread only", id="topic.unread_only"),
         Binding("s", "star", "Star", id="paper.star"),
         Binding("o", "open_abstract", "Open", id="paper.open"),
@@ -124,6 +126,7 @@ class MainScreen(Guarded, Screen):
         self.dialogs = TopicDialogs(self)
         self.bridge = StoreBridge(self)
         self.visit = Visit(self)
+        self.triage = Triage(self)
 
     # -- layout -----------------------------------------------------------------
 
@@ -499,6 +502,9 @@ class MainScreen(Guarded, Screen):
 
     def action_first_new(self) -> None:
         self.visit.first_new()
+
+    def action_read_and_next(self) -> None:
+        self.triage.read_and_next()
 
     def action_undo(self) -> None:
         self.marks.undo()

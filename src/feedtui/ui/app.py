@@ -275,6 +275,7 @@ class FeedtuiApp(Guarded, App):
         if self._quit_question is not None:
             await self.quit_now()
             return
+        self.main_screen.resume.remember()  # saved with the rest, just below
         why, lost, count = await asyncio.to_thread(self._what_quitting_loses)
         if not lost:
             await self.quit_now()
@@ -303,6 +304,7 @@ class FeedtuiApp(Guarded, App):
         # A refresh under way stores what it has fetched first (it would be
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
+        self.main_screen.resume.remember()
         self.leaving.set()
         self.exit()
 

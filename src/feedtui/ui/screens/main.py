@@ -33,6 +33,7 @@ from feedtui.ui.screens.main_parts.refresh import STOP_REFRESH_S, Refresher
 from feedtui.ui.screens.main_parts.sidebar import Sidebar
 from feedtui.ui.screens.main_parts.store_bridge import StoreBridge
 from feedtui.ui.screens.main_parts.topic_dialogs import TopicDialogs
+from feedtui.ui.screens.main_parts.resume import Resume
 from feedtui.ui.screens.main_parts.triage import Triage
 from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
@@ -127,6 +128,7 @@ class MainScreen(Guarded, Screen):
         self.bridge = StoreBridge(self)
         self.visit = Visit(self)
         self.triage = Triage(self)
+        self.resume = Resume(self)
 
     # -- layout -----------------------------------------------------------------
 
@@ -173,7 +175,11 @@ class MainScreen(Guarded, Screen):
         gc.freeze()
         self.ready = True
         self.tell_problems()
-        self.rebuild_sidebar()
+        place = self.resume.place()  # where the last session was left
+        self.current = place[0] if place else None
+        self.rebuild_sidebar(keep=self.current)
+        if place:
+            self.show_topic(place[0], keep=place[1] or None)
         self.refresher.show_status()
         self.call_after_refresh(self.after_first_paint)
 

@@ -124,3 +124,29 @@ async def test_a_first_visit_calls_nothing_new_and_n_says_why(make_engine):
         said = [n.message for n in app._notifications]
         assert said and said[-1].startswith("Nothing is new yet"), said
         assert "· new" not in list_text(main)
+
+
+async def test_in_the_demo_new_means_dated_since_the_last_visit(tmp_path):
+    """The demo stores all its papers again when its dates move on: by when
+    they were stored, every paper would be new each day."""
+    from datetime import UTC, datetime
+
+    from feedtui.config import Config
+    from feedtui.core.engine import open_engine
+
+    thursday = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    config = Config()
+    config.settings.auto_refresh = False
+    engine = open_engine(config, tmp_path / "demo", demo=True, clock=lambda: thursday)
+    last_visit = int(datetime(2026, 12, 2, 12, 0, tzinfo=UTC).timestamp())
+    engine.set_pref(SESSION_PREF, last_visit)
+    library = engine.library
+    dated_since = {library.ids[p] for p, row in enumerate(library.rows) if row.published > last_visit}
+    assert 0 < len(dated_since) < len(library) // 10
+    app = FeedtuiApp(engine)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = await ready(pilot)
+            assert {library.ids[p] for p in range(len(library)) if main.visit.is_new(p)} == dated_since
+    finally:
+        engine.close()

@@ -50,7 +50,7 @@ class TopicCards:
         full_abstracts: dict[str, str] | None = None,
         expanded: set[str] | None = None,
         want_full: Callable[[str, bool], None] | None = None,
-        new_since: int | None = None,
+        is_new: Callable[[int], bool] | None = None,
         days: bool = False,
     ) -> None:
         self.library = library
@@ -71,9 +71,9 @@ class TopicCards:
         self.full_abstracts = full_abstracts if full_abstracts is not None else {}
         self.expanded = expanded if expanded is not None else set()
         self._want_full = want_full
-        # Papers first seen after this (epoch seconds) are new; with `days`
-        # (cards in date order) a line separates each day's cards.
-        self.new_since = new_since
+        # Whether the paper at a library position is new (since the last
+        # visit); with `days` (cards in date order) a line separates each day's cards.
+        self._is_new = is_new
         self.days = days
 
     def __len__(self) -> int:
@@ -116,7 +116,7 @@ class TopicCards:
             starred=paper_id in self._starred,
             expanded=expanded and full is not None,
             highlight=self.highlight,
-            new=self.new_since is not None and row.first_seen > self.new_since,
+            new=self._is_new is not None and self._is_new(position),
             day_after=self._day_after(index),
         )
 

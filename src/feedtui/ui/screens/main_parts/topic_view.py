@@ -80,7 +80,7 @@ class TopicView:
             full_abstracts=self.full_abstracts,
             expanded=screen.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
-            new_since=screen.visit.since,
+            is_new=screen.visit.is_new if screen.visit.since is not None else None,
             days=True,
         )
         self.list_total = total

@@ -5,9 +5,8 @@ sidebar, marked on their cards, and reached with N."""
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import TYPE_CHECKING
-
-from feedtui.core.library import Library
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -27,10 +26,13 @@ class Visit:
         previous = engine.pref(SESSION_PREF)
         self.since: int | None = previous if isinstance(previous, int) and not isinstance(previous, bool) else None
         engine.set_pref(SESSION_PREF, int(engine.clock().timestamp()))
+        # When a paper came: when it was first stored; in the demo, whose
+        # papers are all stored again when its dates move on, its date.
+        self._came = attrgetter("published" if engine.demo else "first_seen")
         self._counted: tuple[object, Counter[str]] | None = None
 
-    def is_new(self, library: Library, position: int) -> bool:
-        return self.since is not None and library.rows[position].first_seen > self.since
+    def is_new(self, position: int) -> bool:
+        return self.since is not None and self._came(self.engine.library.rows[position]) > self.since
 
     def counts(self) -> Counter[str]:
         """New papers per topic, counted in one pass over the library (again
@@ -43,8 +45,9 @@ class Visit:
         since = self.since
         if since is not None:
             tags = library.tags
+            came = self._came
             for position, row in enumerate(library.rows):
-                if row.first_seen > since:
+                if came(row) > since:
                     counts.update(tags[position])
         self._counted = (key, counts)
         return counts
@@ -57,7 +60,7 @@ class Visit:
         cards = screen.topic_view.cards
         if cards is not None and not screen.asking.question:
             for index, position in enumerate(cards.positions):
-                if self.is_new(library, position):
+                if self.is_new(position):
                     from feedtui.ui.widgets.paper_list import PaperList
 
                     paper_list = screen.query_one(PaperList)
@@ -72,7 +75,7 @@ class Visit:
         for name in after:
             if name == screen.current:
                 continue
-            first = next((p for p in library.topic_positions(name) if self.is_new(library, p)), None)
+            first = next((p for p in library.topic_positions(name) if self.is_new(p)), None)
             if first is not None:
                 screen.go_to_topic(name, keep=library.ids[first])
                 return

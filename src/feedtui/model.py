@@ -293,6 +293,8 @@ class SourceReport:
     # and read leniently, entries without an id skipped): for the record.
     reading_notes: tuple[str, ...] = ()
     requests: int = 0
+    # The topics this source is fetched for (one arXiv query serves several).
+    topics: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -308,6 +310,15 @@ class RefreshReport:
     @property
     def failed(self) -> list[SourceReport]:
         return [s for s in self.sources if not s.ok]
+
+    @property
+    def failed_topics(self) -> list[str]:
+        """The topics a failed source was fetched for, each once, in order:
+        what the reader counts, as a source is named by its topics."""
+        names: dict[str, None] = {}
+        for source in self.failed:
+            names.update(dict.fromkeys(source.topics or (source.label,)))
+        return list(names)
 
     @property
     def ok(self) -> bool:

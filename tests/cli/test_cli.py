@@ -547,3 +547,22 @@ def test_arxiv_asking_to_wait_longer_than_feedtui_waits_is_kept_to_by_the_next_r
     second = capsys.readouterr().err
     assert len(httpserver.log) == sent
     assert "Quantum Widgets" in second and "arXiv asked to wait until" in second
+
+
+def test_a_failed_arxiv_query_is_shown_by_host_path_and_a_cut_query(tmp_path, httpserver, monkeypatch, closed_port, capsys):
+    """Offline, the failure line held the whole arXiv query URL (~1,100 characters)."""
+    cli = loopback_cli(tmp_path, httpserver, monkeypatch, "[arxiv]\nmin_interval = 0.05\n")
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", f"http://127.0.0.1:{closed_port}/api/query")
+    words = ["quantum widgets", "gadget calibration", "sprocket tuning", "lever arms", "gear trains"]
+    for number, phrase in enumerate(words):
+        query = " OR ".join(f'abs:"{phrase} {n}"' for n in range(6))
+        assert cli("topic", "add", f"Topic {number}", "--query", query) == 0
+        assert cli("follow", f"Topic {number}") == 0
+    capsys.readouterr()
+    assert cli("refresh") == 1
+    failed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("feedtui: failed: ")]
+    assert failed, "no failure line"
+    for line in failed:
+        assert len(line) < 300, line
+        assert f"(http://127.0.0.1:{closed_port}/api/query?search_query=" in line, line
+        assert "…): could not connect" in line and "%20" not in line, line

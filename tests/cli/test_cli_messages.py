@@ -161,7 +161,7 @@ def test_large_counts_have_thousands_separators(tmp_path, capsys):
     assert env.run("topic", "show", "Widget", *as_of) == 0
     shown = capsys.readouterr().out.splitlines()
     assert "papers: 1,202, unread: 1,202" in shown
-    assert "1,200 papers in the last four weeks, against 0 the four weeks before. 100% of all new papers." in shown
+    assert "1,200 papers in the last four weeks, against 0 the four weeks before. 100% of the papers in your cache." in shown
     assert shown[-2].split()[-1] == "1,200"  # the chart's count of this week
     assert env.run("read", *(p.id for p in widgets)) == 0
     assert capsys.readouterr().err == "mark read: 1,200 changed, 0 already so\n"

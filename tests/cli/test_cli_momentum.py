@@ -152,7 +152,7 @@ def test_topics_json_momentum_on_the_boundaries(world, capsys):
     # 1 gizmo, 3 flatlines and 2 posts.
     blog = topics["Blog"]["momentum"]
     assert blog["share_of"] == "cache" and blog["share"] == 2 / 12
-    assert blog["sentence"] == "2 papers in the last four weeks, against 0 the four weeks before. 17% of all new papers."
+    assert blog["sentence"] == "2 papers in the last four weeks, against 0 the four weeks before. 17% of the papers in your cache."
     catalogue = {t["name"]: t for t in topics.values() if t["origin"] == "catalogue"}
     assert len(catalogue) == len(load_catalogue())
     assert all(t["description"] for t in catalogue.values())

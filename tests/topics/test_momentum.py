@@ -184,7 +184,7 @@ def test_model_page_sentence():
 def test_singular_and_small_share():
     momentum = compute_momentum([AS_OF - 3600], AS_OF, total_new=2000)
     assert momentum.sentence == (
-        "1 paper in the last four weeks, against 0 the four weeks before. <0.1% of all new papers."
+        "1 paper in the last four weeks, against 0 the four weeks before. <0.1% of the papers in your cache."
     )
     assert momentum.share_of == "cache"
 
@@ -203,7 +203,7 @@ def test_unknown_or_zero_denominator_omits_the_share():
 def test_denominator_below_numerator_is_capped_at_all_of_them():
     momentum = compute_momentum([AS_OF - 10, AS_OF - 20, AS_OF - 30], AS_OF, total_new=2)
     assert momentum.share == 1.0
-    assert momentum.sentence.endswith(" 100% of all new papers.")
+    assert momentum.sentence.endswith(" 100% of the papers in your cache.")
 
 
 def test_unknown_share_provenance_is_rejected():
@@ -309,3 +309,13 @@ def test_text_chart_widens_for_big_counts_and_handles_an_empty_topic():
     assert len(empty) == 2
     assert empty[0].split() == ["0"] * 12
     assert empty[1].startswith("Jul 13 ") and empty[1].endswith("Week of Sep 28")
+
+
+def test_a_share_says_what_it_is_a_share_of():
+    """With the share taken from the cache the sentence said "of all new papers"."""
+    papers = [AS_OF - day * 86_400 for day in (1, 3, 5)]
+    from_arxiv = compute_momentum(papers, AS_OF, total_new=3000, share_of="arxiv")
+    from_cache = compute_momentum(papers, AS_OF, total_new=3, share_of="cache")
+    assert from_arxiv.sentence.endswith(" 0.1% of all new papers.")
+    assert from_cache.sentence.endswith(" 100% of the papers in your cache.")
+    assert "all new papers" not in from_cache.sentence

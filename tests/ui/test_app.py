@@ -1914,7 +1914,26 @@ async def test_one_topic_offline_is_one_source_failed_and_the_count_of_new_paper
         assert errors == [f"Widgets: could not connect to 127.0.0.1:{closed_port}: connection refused"]
         assert not [n.message for n in app._notifications if "count" in n.message]
         status = str(main.query_one(StatusLine).query_one("#status-text").render())
-        assert "1 source failed" in status and "2 sources" not in status, status
+        assert "1 topic not refreshed" in status and "2 " not in status, status
+
+
+async def test_one_query_for_two_topics_offline_is_counted_once_by_topic(make_engine, closed_port):
+    """Offline, the notification said "2 topics (…): could not resolve host"
+    while the status line said "1 source failed": two counts of one event."""
+    from feedtui.model import TopicDefinition
+
+    topics = {"Widgets": TopicDefinition(query="abs:widget"), "Gadgets": TopicDefinition(query="abs:gadget")}
+    engine = make_engine(topics=topics, follows=("Widgets", "Gadgets"))
+    engine.settings.arxiv.api_url = f"http://127.0.0.1:{closed_port}/api/query"
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        await pilot.press("R")
+        await refresh_over(pilot, main)
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert len(errors) == 1 and errors[0].startswith("2 topics ("), errors
+        status = str(main.query_one(StatusLine).query_one("#status-text").render())
+        assert "2 topics not refreshed" in status and "source" not in status, status
 
 
 async def test_quitting_during_a_refresh_keeps_what_it_had_fetched(make_engine, tmp_path):
@@ -3021,7 +3040,14 @@ async def test_removing_an_edited_config_topic_drops_the_copy_and_the_table_defi
         await pilot.press("y")
         await until(pilot, lambda: list_title(main).startswith("Latest papers (2)"))
         assert main.current == "Gizmos"
-        assert f"Gizmos is as {config.path} defines it again" in notifications(app)
+        assert f"Gizmos is as {config.path} defines it again — ctrl+z to undo" in notifications(app)
+        assert engine.topic("Gizmos").topic.definition.query == "abs:gadget"
+        await pilot.press("ctrl+z")  # the edited copy comes back
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (4)"))
+        assert engine.topic("Gizmos").topic.definition.query == "abs:widget"
+        assert "Undone: dropped your edited copy of Gizmos" in notifications(app)
+        await pilot.press("D", "y")
+        await until(pilot, lambda: list_title(main).startswith("Latest papers (2)"))
     assert engine.topic("Gizmos").topic.definition.query == "abs:gadget"
     assert engine.state.is_following("Gizmos")
     engine.close()

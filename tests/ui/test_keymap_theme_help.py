@@ -25,7 +25,7 @@ from feedtui.ui.widgets.topic_list import TopicList
 
 from tests.held_feeds import rss
 from tests.ui.conftest import NOW
-from tests.ui.test_app import SIZE, lines_of, notifications, ready, refresh_over, until
+from tests.ui.test_app import SIZE, lines_of, notifications, ready, refresh_over, terminal_lines, until
 
 
 @pytest.fixture
@@ -715,21 +715,27 @@ async def test_muted_sidebar_parts_are_muted_not_white(open_app, theme):
             assert style.color not in (None, Color.parse("#ffffff"), style.bgcolor), (theme, style)
 
 
-@pytest.mark.parametrize("downloads_exists", [False, True])
-async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_path, monkeypatch, downloads_exists):
-    """It failed with no reason given where ~/Downloads does not exist; it is
-    saved there if it does, else in the current directory."""
+@pytest.mark.parametrize("folder", ["Downloads", "Pictures", None])
+async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_path, monkeypatch, folder):
+    """It failed with no reason given where ~/Downloads does not exist, then
+    landed in the current directory (a git checkout); its path was broken
+    mid-word in the notification. It is saved in Downloads, else Pictures,
+    else the data directory's screenshots/, and the path is said in lines
+    broken after a "/"."""
     from textual.command import CommandList, CommandPalette
 
-    downloads, here = tmp_path / "Downloads", tmp_path / "here"
+    from feedtui.ui.screenshot import toast_text_width
+
+    here = tmp_path / "here"
     here.mkdir()
-    if downloads_exists:
-        downloads.mkdir()
-    monkeypatch.setattr("platformdirs.user_downloads_path", lambda: downloads)
+    for name in ("Downloads", "Pictures"):
+        if name == folder:
+            (tmp_path / name).mkdir()
+        monkeypatch.setattr(f"platformdirs.user_{name.lower()}_path", lambda name=name: tmp_path / name)
     monkeypatch.chdir(here)
     app = open_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        main = await ready(pilot)
         await pilot.press("ctrl+p")
         await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"Screenshot")
@@ -738,9 +744,28 @@ async def test_the_palettes_screenshot_is_saved_and_says_where(open_app, tmp_pat
         await pilot.press("enter")
         await until(pilot, lambda: any("creenshot" in message for message in notifications(app)))
         said = notifications(app)
-    saved = list((downloads if downloads_exists else here).glob("*.svg"))
-    assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
-    assert said == [f"Screenshot saved to {saved[0]}"]
+        where = tmp_path / folder if folder else main.engine.data_dir / "screenshots"
+        saved = list(where.glob("*.svg"))
+        assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
+        assert not list(here.iterdir())
+        assert len(said) == 1 and said[0].startswith("Screenshot saved to\n"), said
+        lines = said[0].splitlines()[1:]
+        assert "".join(lines) == str(saved[0]).replace(str(Path.home()), "~", 1) if str(saved[0]).startswith(str(Path.home())) else str(saved[0])
+        assert all(len(line) <= toast_text_width(80) for line in lines), lines
+        assert all(line.endswith("/") for line in lines[:-1]) and lines[-1] == saved[0].name
+        from textual.geometry import Region
+        from textual.widgets._toast import Toast
+
+        def shown_lines() -> list[str]:
+            return [
+                strip.text.strip(" ▌")
+                for toast in app.screen.query(Toast)
+                for strip in toast.render_lines(Region(0, 0, *toast.outer_size))
+            ]
+
+        await until(pilot, lambda: "Screenshot saved to" in shown_lines(), or_go_on=True)
+        shown = shown_lines()
+        assert saved[0].name in shown, shown  # the file name whole, on a line of its own
 
 
 async def test_a_theme_picked_in_the_palette_is_remembered_across_restarts(open_app):
@@ -1058,7 +1083,7 @@ async def test_a_refresh_whose_only_source_fails_says_so_once_and_not_offline(op
         await refresh_asked_of(pilot, main, "Missing", httpserver)
         status = str(main.query_one(StatusLine).query_one("#status-text").render())
         assert "refresh failed" in status and "offline" not in status, status
-        assert status.count("1 source failed") == 1, status
+        assert status.count("1 topic not refreshed") == 1, status
 
 
 async def test_a_failed_refresh_is_no_longer_said_once_another_feedtui_refreshed(open_app, httpserver):
@@ -1101,7 +1126,7 @@ async def test_the_parts_of_the_status_line_are_set_apart_alike(open_app, httpse
         await until(pilot, lambda: [part.strip() for part in lines_of(status)[0].split("·")] == ["never refreshed", "5 papers cached"])
         await refresh_asked_of(pilot, main, "Missing", httpserver)
         parts = [part.strip() for part in lines_of(status)[0].split("·")]
-        assert parts == ["refresh failed", "1 source failed", "never refreshed", "5 papers cached"], parts
+        assert parts == ["refresh failed", "1 topic not refreshed", "never refreshed", "5 papers cached"], parts
 
 
 async def test_an_open_app_refreshes_the_followed_topics_once_they_are_due(open_app, data_dir, arxiv_server, monkeypatch):

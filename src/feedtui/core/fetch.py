@@ -196,7 +196,7 @@ def plan_refresh(
 
     for entry in entries:
         if entry.error:
-            skipped.append(SourceReport(url="", label=entry.name, ok=False, error=entry.error))
+            skipped.append(SourceReport(url="", label=entry.name, ok=False, error=entry.error, topics=(entry.name,)))
             continue
         definition = entry.topic.definition
         last = fetch_state.answered_at(answered_key(entry))
@@ -415,7 +415,10 @@ async def fetch_sources(
                 outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now, on_page, teller)
             except Exception as error:  # one bad source never stops the others
                 outcome = SourceOutcome(
-                    plan, SourceReport(url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}")
+                    plan,
+                    SourceReport(
+                        url=plan.url, label=plan.label, ok=False, error=f"unexpected error: {error!r}", topics=plan.topics
+                    ),
                 )
             _hide_passwords_in(outcome.report)
             if teller is not None:
@@ -479,7 +482,7 @@ async def _fetch_one(
     on_page: ProgressCallback | None = None,
     teller: ActivityTeller | None = None,
 ) -> SourceOutcome:
-    report = SourceReport(url=plan.url, label=plan.label, ok=True)
+    report = SourceReport(url=plan.url, label=plan.label, ok=True, topics=plan.topics)
     outcome = SourceOutcome(plan, report)
     if plan.kind == "api":
         first_page = _first_page(plan, settings)

@@ -12,7 +12,9 @@ from feedtui.store.shapes import is_iso_time
 from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS
 
 # Preferences that describe this machine's cache rather than the user.
-MACHINE_PREFS = frozenset({"last_refresh", "demo_seed"})
+# The reader's session start and its place (topic, card) count as machine notes too:
+# never an unsaved change worth asking about at quit, never exported.
+MACHINE_PREFS = frozenset({"last_refresh", "demo_seed", "session_started", "last_place"})
 
 
 def machine_pref(key: str) -> bool:

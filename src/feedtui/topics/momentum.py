@@ -154,7 +154,7 @@ def compute_momentum(
         prev4=prev4,
         share=share,
         share_of=share_of if share is not None else None,
-        sentence=momentum_sentence(last4, prev4, share, left_out),
+        sentence=momentum_sentence(last4, prev4, share, share_of, hidden=left_out),
         hidden=left_out,
     )
 
@@ -203,18 +203,25 @@ def short_date(day: date) -> str:
     return f"{_MONTHS[day.month - 1]} {day.day}"
 
 
-def momentum_sentence(last4: int, prev4: int, share: float | None, hidden: int = 0) -> str:
+# What a share is of, in the sentence: arXiv's count is of all new papers;
+# the cache's only of what this data directory holds, which in one with a
+# single topic is that topic's papers (100%, and of nothing like "all").
+SHARE_WORDS = {"arxiv": "of all new papers", "cache": "of the papers in your cache"}
+
+
+def momentum_sentence(last4: int, prev4: int, share: float | None, share_of: ShareOf = "arxiv", *, hidden: int = 0) -> str:
     """The model page's wording: `6 papers in the last four weeks, against 1 the
-    four weeks before. 0.1% of all new papers.`; without a known share the
-    second sentence is left out. With papers hidden by the config's `hide`
-    query, the first sentence says how many it does not count:
+    four weeks before. 0.1% of all new papers.` (a share taken from the cache:
+    `… of the papers in your cache.`); without a known share the second
+    sentence is left out. With papers hidden by the config's `hide` query, the
+    first sentence says how many it does not count:
     `…, against 1 the four weeks before (3 hidden, not counted).`"""
     noun = "paper" if last4 == 1 else "papers"
     left_out = f" ({hidden:,} hidden, not counted)" if hidden else ""
     sentence = f"{last4:,} {noun} in the last four weeks, against {prev4:,} the four weeks before{left_out}."
     if share is None:
         return sentence
-    return f"{sentence} {format_share(share)} of all new papers."
+    return f"{sentence} {format_share(share)} {SHARE_WORDS[share_of]}."
 
 
 def format_share(share: float) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
-import platformdirs
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -23,13 +23,6 @@ from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.user_commands import UserCommands, command_bindings
 from feedtui.ui.styles import stylesheets
-
-
-def screenshot_directory() -> Path:
-    """The user's Downloads folder if there is one, else the current directory
-    (servers where a terminal reader runs often have no Downloads)."""
-    downloads = platformdirs.user_downloads_path()
-    return downloads if downloads.is_dir() else Path.cwd()
 
 
 class FeedtuiApp(Guarded, App):
@@ -230,16 +223,20 @@ class FeedtuiApp(Guarded, App):
         be, and a word saying where."""
         if not self.screen_stack:  # q came before the palette's timer: the app is ending
             return
-        directory = screenshot_directory()
+        from feedtui.ui.screenshot import said_path, screenshot_directory, screenshot_name, toast_text_width
+
+        directory = screenshot_directory(self.engine.data_dir)
+        width = toast_text_width(self.size.width)
         try:
-            path = self.save_screenshot(path=str(directory))
+            directory.mkdir(parents=True, exist_ok=True)
+            path = self.save_screenshot(screenshot_name(datetime.now()), path=str(directory))
         except OSError as error:
             self.notify(
-                f"Could not save the screenshot in {directory}: {error.strerror or error}",
+                f"Could not save the screenshot in\n{said_path(directory, width)}\n{error.strerror or error}",
                 severity="error", markup=False,
             )
             return
-        self.notify(f"Screenshot saved to {path}", markup=False)
+        self.notify(f"Screenshot saved to\n{said_path(Path(path), width)}", markup=False)
 
     def action_welcome(self) -> None:
         from feedtui.ui.screens.welcome import WelcomeScreen
@@ -270,7 +267,7 @@ class FeedtuiApp(Guarded, App):
             if command.title == "Screenshot":  # Textual's saves to ~/Downloads, failing where there is none
                 command = SystemCommand(
                     "Screenshot",
-                    "Save an SVG picture of the screen, in Downloads or else the current directory",
+                    "Save an SVG picture of the screen, in Downloads, Pictures or the data directory's screenshots/",
                     lambda: self.set_timer(0.1, self.save_screen_picture),  # once the palette has closed
                 )
             yield command
@@ -311,6 +308,7 @@ class FeedtuiApp(Guarded, App):
         if self._quit_question is not None:
             await self.quit_now()
             return
+        self.main_screen.resume.remember()  # saved with the rest, just below
         why, lost, count = await asyncio.to_thread(self._what_quitting_loses)
         if not lost:
             await self.quit_now()
@@ -340,6 +338,7 @@ class FeedtuiApp(Guarded, App):
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
         self.user_commands.stop_all()
+        self.main_screen.resume.remember()
         self.leaving.set()
         self.exit()
 

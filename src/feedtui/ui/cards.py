@@ -27,6 +27,11 @@ class CardData:
     expanded: bool = False
     # Words of an "ask about this topic" query, highlighted wherever they occur.
     highlight: tuple[str, ...] = field(default_factory=tuple)
+    # Came into the cache since the previous reader session started.
+    new: bool = False
+    # The day of the cards below, when it is not this card's ("Mon Nov 30"):
+    # the line after this card separates the days.
+    day_after: str = ""
 
     @property
     def header(self) -> str:

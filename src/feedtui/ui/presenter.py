@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from feedtui.core.library import CardRow, Library
 from feedtui.model import shown_title, split_arxiv_id
@@ -16,6 +17,7 @@ from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
 
 STARRED_VIEW = READING_LIST
+DAY = 86_400
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,8 @@ class TopicRow:
     weeks: tuple[int, ...] = ()
     error: str = ""
     virtual: bool = False
+    # Papers that came since the previous reader session.
+    new: int = 0
 
 
 class TopicCards:
@@ -46,6 +50,8 @@ class TopicCards:
         full_abstracts: dict[str, str] | None = None,
         expanded: set[str] | None = None,
         want_full: Callable[[str, bool], None] | None = None,
+        is_new: Callable[[int], bool] | None = None,
+        days: bool = False,
     ) -> None:
         self.library = library
         self.positions = list(positions)
@@ -65,6 +71,10 @@ class TopicCards:
         self.full_abstracts = full_abstracts if full_abstracts is not None else {}
         self.expanded = expanded if expanded is not None else set()
         self._want_full = want_full
+        # Whether the paper at a library position is new (since the last
+        # visit); with `days` (cards in date order) a line separates each day's cards.
+        self._is_new = is_new
+        self.days = days
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -106,7 +116,19 @@ class TopicCards:
             starred=paper_id in self._starred,
             expanded=expanded and full is not None,
             highlight=self.highlight,
+            new=self._is_new is not None and self._is_new(position),
+            day_after=self._day_after(index),
         )
+
+    def _day_after(self, index: int) -> str:
+        """The next card's submission day (UTC), when it differs from this one's."""
+        if not self.days or index + 1 >= len(self.positions):
+            return ""
+        rows = self.library.rows
+        this, after = rows[self.positions[index]].published, rows[self.positions[index + 1]].published
+        if this // DAY == after // DAY:
+            return ""
+        return datetime.fromtimestamp(after, UTC).strftime("%a %b %-d")
 
     def _match_past_head(self, head: str, row: CardRow) -> bool:
         """Whether an Ask's card must read its whole abstract to show why it

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from urllib.parse import unquote_plus, urlsplit
 
 from feedtui.cli.progress import RefreshProgressView, refresh_summary, say_what_was_kept, ticking
 from feedtui.cli.status import EXIT_FAILED, EXIT_OK, settle
 from feedtui.core.events import RefreshProgress
+from feedtui.sources.parse.text import cut
 from feedtui.text.sanitize import clean_line
+
+# How much of a failed source's query string its line shows: an arXiv query
+# for several topics runs to a thousand characters, and the topics are named
+# in the line already.
+QUERY_SHOWN = 60
 
 
 def cmd_refresh(engine, args) -> int:
@@ -37,8 +44,9 @@ def cmd_refresh(engine, args) -> int:
     for source in report.sources:
         if not source.ok:
             url = clean_line(source.url, html_allowed=False)
+            shown = short_url(url)
             # A feed's label shows its URL already: "Lab blog (https://…)".
-            where = f" ({url})" if url and f"({url})" not in source.label else ""
+            where = f" ({shown})" if url and f"({url})" not in source.label else ""
             print(f"feedtui: failed: {source.label}{where}: {source.error}", file=sys.stderr)
         elif source.skipped:
             print(f"feedtui: skipped {source.label}: {source.skipped}", file=sys.stderr)
@@ -49,3 +57,13 @@ def cmd_refresh(engine, args) -> int:
         print(f"feedtui: {note}", file=sys.stderr)
     print(refresh_summary(report), file=sys.stderr)
     return status
+
+
+def short_url(url: str) -> str:
+    """Host and path whole, the query (decoded) cut to QUERY_SHOWN characters:
+    `http://export.arxiv.org/api/query?search_query=(abs:"widget" OR …`."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    query = clean_line(unquote_plus(parts.query), html_allowed=False)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}?{cut(query, QUERY_SHOWN)}"

@@ -50,6 +50,8 @@ class DetailScreen(Guarded, Screen):
         Binding("pageup", "page_up", "Page up", show=False, id="detail.page_up"),
         Binding("g,home", "top", "Top", show=False, id="detail.top"),
         Binding("G,end", "bottom", "Bottom", show=False, id="detail.bottom"),
+        Binding("J", "next_paper", "Next paper", id="detail.next_paper"),
+        Binding("K", "previous_paper", "Previous paper", id="detail.previous_paper"),
     ]
 
     def __init__(self, engine: Engine, paper_id: str) -> None:
@@ -223,6 +225,25 @@ class DetailScreen(Guarded, Screen):
         if self.paper:
             self.app.main_screen.toggle_read(self.paper.id)
             self.render_paper()
+
+    def action_next_paper(self) -> None:
+        self._step(1)
+
+    def action_previous_paper(self) -> None:
+        self._step(-1)
+
+    def _step(self, delta: int) -> None:
+        """The list's next (or previous) paper here, its cursor moved along, so
+        that back lands on the paper read last."""
+        if not self.is_active:
+            return
+        paper_id = self.app.main_screen.triage.step(delta)
+        if paper_id is None:
+            self.notify(f"No {'next' if delta > 0 else 'previous'} paper in the list", markup=False)
+            return
+        self.paper_id, self.paper, self.every_author = paper_id, None, False
+        self._scroll(lambda view: view.scroll_home(animate=False))
+        self.load()
 
     def action_all_authors(self) -> None:
         if self.paper and not self.every_author and len(self.paper.authors) > SHOWN_AUTHORS:

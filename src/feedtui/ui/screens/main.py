@@ -33,6 +33,9 @@ from feedtui.ui.screens.main_parts.refresh import STOP_REFRESH_S, Refresher
 from feedtui.ui.screens.main_parts.sidebar import Sidebar
 from feedtui.ui.screens.main_parts.store_bridge import StoreBridge
 from feedtui.ui.screens.main_parts.topic_dialogs import TopicDialogs
+from feedtui.ui.screens.main_parts.resume import Resume
+from feedtui.ui.screens.main_parts.triage import Triage
+from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
 from feedtui.ui.widgets.momentum_chart import MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
@@ -79,6 +82,8 @@ class MainScreen(Guarded, Screen):
         Binding("m", "toggle_read", "Read", id="paper.toggle_read"),
         Binding("M", "mark_all_read", "Mark all read", show=False, id="topic.mark_all_read"),
         Binding("n", "next_unread", "Next unread", id="paper.next_unread"),
+        Binding("N", "first_new", "First new paper", show=False, id="paper.first_new"),
+        Binding("d", "read_and_next", "Read, next", show=False, id="paper.read_and_next"),
         Binding("u", "unread_only", "Unread only", id="topic.unread_only"),
         Binding("s", "star", "Star", id="paper.star"),
         Binding("o", "open_abstract", "Open", id="paper.open"),
@@ -123,6 +128,9 @@ class MainScreen(Guarded, Screen):
         self.marks = Marks(self)
         self.dialogs = TopicDialogs(self)
         self.bridge = StoreBridge(self)
+        self.visit = Visit(self)
+        self.triage = Triage(self)
+        self.resume = Resume(self)
 
     # -- layout -----------------------------------------------------------------
 
@@ -169,7 +177,11 @@ class MainScreen(Guarded, Screen):
         gc.freeze()
         self.ready = True
         self.tell_problems()
-        self.rebuild_sidebar()
+        place = self.resume.place()  # where the last session was left
+        self.current = place[0] if place else None
+        self.rebuild_sidebar(keep=self.current)
+        if place:
+            self.show_topic(place[0], keep=place[1] or None)
         self.refresher.show_status()
         self.call_after_refresh(self.after_first_paint)
 
@@ -503,6 +515,12 @@ class MainScreen(Guarded, Screen):
 
     def action_mark_all_read(self) -> None:
         self.marks.mark_all_read()
+
+    def action_first_new(self) -> None:
+        self.visit.first_new()
+
+    def action_read_and_next(self) -> None:
+        self.triage.read_and_next()
 
     def action_undo(self) -> None:
         self.marks.undo()

@@ -188,6 +188,9 @@ def lay_out(card: CardData, width: int, *, expanded: bool, styles: CardStyles, c
     header = Text(" " if card.read else UNREAD_MARKER, style=styles.unread_marker)
     header.append(" ")
     heading = single(card.header, styles.date)
+    if card.new:  # came since the previous session
+        heading.append(" · new", style=styles.unread_marker)
+        heading.truncate(text_width, overflow="ellipsis")
     if card.starred:
         heading.truncate(max(0, text_width - 2), overflow="ellipsis")
         heading.append(" ")
@@ -216,7 +219,8 @@ def lay_out(card: CardData, width: int, *, expanded: bool, styles: CardStyles, c
     rows.append(single(card.authors, styles.authors, mark=True))
     rows.append(single(card.affiliations, styles.affiliations, mark=True))
     rows.append(tags_line)
-    rows.append(Text())
+    # The line between cards; between two days' cards it names the next day.
+    rows.append(Text(f"── {card.day_after} ".ljust(text_width, "─"), style=styles.date) if card.day_after else Text())
 
     strips: list[Strip] = []
     for number, row in enumerate(rows):

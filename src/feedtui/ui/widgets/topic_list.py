@@ -314,12 +314,15 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         return style
 
     def _text(self, row: TopicRow, width: int, *, selected: bool = False) -> Text:
-        """`★ Name ……… ▁▂▃▅ 12`: marker, name (cut to fit), sparkline, unread count."""
+        """`★ Name ……… ▁▂▃▅ +3 12`: marker, name (cut to fit), sparkline, the
+        papers new since the previous session, unread count."""
         marker = "★ " if row.following else ("  " if not row.virtual else "")
         right = Text()
         if width >= SPARK_MIN_WIDTH and row.weeks:
             right.append(sparkline(row.weeks[-SPARK_WEEKS:]), style=self._style("topic-list--spark"))
             right.append(" ")
+        if row.new:  # papers since the previous session
+            right.append(f"+{row.new:,} ", style=self._style("topic-list--count") + Style(bold=True))
         if row.unread:
             right.append(f"{row.unread:>{self._count_width},}", style=self._style("topic-list--count"))
         else:

@@ -1,7 +1,9 @@
-"""Read and starred marks set from the reader, and ctrl+z that takes them back."""
+"""Read and starred marks set from the reader, removed topics, and ctrl+z
+that takes them back, latest first."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,12 +23,15 @@ UNDO_DEPTH = 100
 @dataclass
 class Undo:
     """One change ctrl+z takes back: the `attribute` ("read" or "starred") of
-    these papers goes back to what it was, `before`."""
+    these papers goes back to what it was, `before`; or, for a change that is
+    not a mark (a topic removed), `take_back` undoes it and says what it could
+    not do ("" when all went well)."""
 
     description: str
     paper_ids: list[str]
     attribute: str = "read"
     before: bool = False
+    take_back: Callable[[], str] | None = None
 
 
 class Marks:
@@ -56,7 +61,7 @@ class Marks:
         self.screen.topic_view.invalidate_ids(ids)
         self.screen.sidebar.update_counts(set())
 
-    def _remember(self, undo: Undo) -> None:
+    def remember(self, undo: Undo) -> None:
         self.undo_stack.append(undo)
         del self.undo_stack[:-UNDO_DEPTH]
 
@@ -71,7 +76,7 @@ class Marks:
         was = self.engine.is_read(paper_id)
         if self._set_read([paper_id], not was):
             now = "unread" if was else "read"
-            self._remember(Undo(f"marked {self._titled(paper_id)} {now}", [paper_id], "read", was))
+            self.remember(Undo(f"marked {self._titled(paper_id)} {now}", [paper_id], "read", was))
 
     def mark_all_read(self) -> None:
         screen = self.screen
@@ -84,7 +89,7 @@ class Marks:
         if changed:
             papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
             where = "the reading list" if screen.current == STARRED_VIEW else screen.current
-            self._remember(Undo(f"marked {papers} read in {where}", changed))
+            self.remember(Undo(f"marked {papers} read in {where}", changed))
             screen.notify(f"Marked {papers} read — {screen._key('app.undo')} to undo", markup=False)
         else:
             screen.notify("Every paper here is read already", markup=False)
@@ -94,7 +99,11 @@ class Marks:
             self.screen.notify("Nothing to undo", markup=False)
             return
         undo = self.undo_stack.pop()
-        if undo.attribute == "starred":
+        if undo.take_back is not None:
+            if refused := undo.take_back():
+                self.screen.notify(f"Could not undo ({undo.description}): {refused}", severity="warning", markup=False)
+                return
+        elif undo.attribute == "starred":
             self._set_starred(undo.paper_ids, undo.before)
         else:
             self._set_read(undo.paper_ids, undo.before)
@@ -106,4 +115,4 @@ class Marks:
         was = self.engine.is_starred(paper_id)
         self._set_starred([paper_id], not was)
         done = "unstarred" if was else "starred"
-        self._remember(Undo(f"{done} {self._titled(paper_id)}", [paper_id], "starred", was))
+        self.remember(Undo(f"{done} {self._titled(paper_id)}", [paper_id], "starred", was))

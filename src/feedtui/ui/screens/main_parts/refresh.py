@@ -220,7 +220,10 @@ class Refresher:
             if source.ok and source.warning:
                 screen.notify(f"{source.label}: {source.warning}", severity="warning", timeout=12, markup=False)
         failed = report.failed
-        failures = f"{len(failed)} source{'s' if len(failed) != 1 else ''} failed"
+        # Counted as the notifications name them: by topic ("2 topics (A, B):
+        # could not resolve host" is one arXiv query, two topics not refreshed).
+        topics = report.failed_topics
+        failures = f"{len(topics)} topic{'s' if len(topics) != 1 else ''} not refreshed"
         # Not "offline": a 404 from a server that is up fails the same way.
         self.refresh_failed = failures if report.offline else ""
         self._refresh_failed_at = report.finished if report.offline else None

@@ -36,6 +36,7 @@ class Sidebar:
         rows: list[TopicRow] = []
         entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
         momenta = engine.momenta([e.name for e in entries])
+        new = self.screen.visit.counts()
         for entry in entries:
             momentum = momenta[entry.name]
             weeks = tuple(w.count for w in momentum.weeks)
@@ -47,6 +48,7 @@ class Sidebar:
                     papers=len(library.topic_positions(entry.name)),
                     weeks=weeks,
                     error=entry.error,
+                    new=new.get(entry.name, 0),
                 )
             )
         if self.sort == "name":
@@ -100,11 +102,7 @@ class Sidebar:
         following = self.engine.is_following
         for row in topic_list.rows:
             if row.name in topics:
-                topic_list.update_row(
-                    TopicRow(
-                        row.name, following(row.name), library.unread_count(row.name), row.papers, row.weeks, row.error
-                    )
-                )
+                topic_list.update_row(replace(row, following=following(row.name), unread=library.unread_count(row.name)))
         topic_list.update_row(self._starred_row())
 
     def follow_the_clock(self) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from feedtui.topics.names import is_reading_list_name
 from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.screens.main_parts.marks import Undo
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -84,15 +85,41 @@ class TopicDialogs:
         elif followed:
             detail += " You follow it: removing it unfollows it."
 
+        take_back = self._bring_back(name, catalogue, followed)
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.engine.remove_topic(name)
                 screen.current = None
                 screen.asking.close()
                 screen.bridge.reload_topics()
-                screen.notify(f"Removed {name}", markup=False)
+                screen.marks.remember(Undo(f"removed the topic {name}", [], take_back=take_back))
+                screen.notify(f"Removed {name} — {screen._key('app.undo')} to undo", markup=False)
 
         screen.app.push_screen(ConfirmScreen(question, detail), answered)
+
+    def _bring_back(self, name: str, catalogue: bool, followed: bool) -> Callable[[], str]:
+        """What undoes the removal of topic `name`: a catalogue topic is shown
+        again (followed again if it was), a topic of the user's is added again
+        as it is now, and followed again if it was. Returns why not, or ""."""
+        topic = self.engine.topic(name).topic
+        definition, description = topic.definition, topic.description
+
+        def take_back() -> str:
+            engine = self.engine
+            try:
+                if catalogue:
+                    engine.restore_topic(name)
+                else:
+                    engine.add_topic(name, definition, description)
+                    if followed:
+                        engine.follow(name)
+            except (KeyError, ValueError) as error:  # TopicNotFound, TopicRefused, QueryError
+                return str(error).strip("'\"")
+            self._show_saved(name, said=f"{name} is back" + (", followed" if followed else ""))
+            return ""
+
+        return take_back
 
     def _drop_config_copy(self, name: str, copy_of: str) -> None:
         from feedtui.ui.screens.topic_form import ConfirmScreen
@@ -101,11 +128,26 @@ class TopicDialogs:
         question = f"Drop your edited copy of {name}?"
         detail = f"It overrides the topic's [[topic]] table in {copy_of}, which then defines it again."
 
+        definition = self.engine.topic(name).topic.definition
+        description = self.engine.topic(name).topic.description
+
+        def take_back() -> str:
+            try:
+                self.engine.edit_topic(
+                    name, query=definition.query, categories=definition.categories,
+                    feeds=definition.feeds, description=description,
+                )
+            except (KeyError, ValueError) as error:
+                return str(error).strip("'\"")
+            self._show_saved(name, said=f"Your edited copy of {name} is back")
+            return ""
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.engine.remove_topic(name)
                 screen.bridge.reload_topics()
-                screen.notify(f"{name} is as {copy_of} defines it again", markup=False)
+                screen.marks.remember(Undo(f"dropped your edited copy of {name}", [], take_back=take_back))
+                screen.notify(f"{name} is as {copy_of} defines it again — {screen._key('app.undo')} to undo", markup=False)
 
         screen.app.push_screen(ConfirmScreen(question, detail), answered)
 
@@ -160,13 +202,14 @@ class TopicDialogs:
         self._show_saved(draft.name)
         return None
 
-    def _show_saved(self, typed: str) -> None:
+    def _show_saved(self, typed: str, said: str = "") -> None:
         screen = self.screen
         name = self.engine.topic_name(typed)
         screen.bridge.reload_topics()  # the registry, the retag of the topic, the sidebar
         screen.asking.close()
         screen.go_to_topic(name)
         following = self.engine.is_following(name)
-        screen.notify(f"Saved {name}" + ("" if following else f" — {screen._key('topic.follow')} follows it"), markup=False)
+        said = said or f"Saved {name}" + ("" if following else f" — {screen._key('topic.follow')} follows it")
+        screen.notify(said, markup=False)
         if note := self.engine.override_note(name):
             screen.notify(note, severity="warning", markup=False)

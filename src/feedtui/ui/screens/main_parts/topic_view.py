@@ -80,6 +80,8 @@ class TopicView:
             full_abstracts=self.full_abstracts,
             expanded=screen.query_one(PaperList).expanded,
             want_full=self.load_full_abstract,
+            is_new=screen.visit.is_new if screen.visit.since is not None else None,
+            days=True,
         )
         self.list_total = total
         self.show_list_title()

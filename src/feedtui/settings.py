@@ -64,4 +64,6 @@ class Settings:
     theme: str = "textual-dark"
     default_sort: str = "followed"
     date_format: str = "%b %-d, %Y"
+    # Paper cards: "comfortable", "compact", or "auto" (compact on short terminals).
+    density: str = "auto"
     keymap: dict[str, str] = field(default_factory=dict)

@@ -19,11 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
 from feedtui.ui import paper_actions
+from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
 from feedtui.ui.presenter import STARRED_VIEW
@@ -36,6 +37,7 @@ from feedtui.ui.screens.main_parts.topic_dialogs import TopicDialogs
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
 from feedtui.ui.widgets.momentum_chart import MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.reader_footer import ReaderFooter
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.text_input import TextInput
 from feedtui.ui.widgets.topic_header import TopicHeader
@@ -144,7 +146,7 @@ class MainScreen(Guarded, Screen):
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
             yield StatusLine(id="status")
-            yield Footer(compact=True)
+            yield ReaderFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False
@@ -213,13 +215,17 @@ class MainScreen(Guarded, Screen):
         self.bridge.detach()
 
     def on_resize(self, event) -> None:
-        """Small terminals (down to 60×20) keep room for the cards: a shorter chart,
-        then none; a narrower sidebar; below that, a header of two lines at most."""
+        """Small terminals keep room for the cards: a shorter chart, then its
+        compact form (80×24), then none; a narrower sidebar, narrower again
+        under 60 columns; under 16 lines a header of two lines at most; and
+        compact cards on short terminals (the `density` setting)."""
         width, height = event.size.width, event.size.height
         self.set_class(height < 34, "-short")
         self.set_class(height < 26, "-tiny")
         self.set_class(height < 16, "-cramped")
         self.set_class(width < 90, "-narrow")
+        self.set_class(width < 60, "-slim")
+        self.query_one(PaperList).set_shape(card_shape(self.engine.settings.density, height))
 
     # -- the state store's reports -------------------------------------------------
 
@@ -393,7 +399,7 @@ class MainScreen(Guarded, Screen):
         shown = (following, name == STARRED_VIEW)
         if shown != self._footer_shows:
             self._footer_shows = shown
-            if self.query_one(Footer).children:
+            if self.query_one(ReaderFooter).children:
                 # Drawn already; a footer not yet drawn asks check_action when it is
                 # (at start that saves the footer one more compose).
                 self.refresh_bindings()

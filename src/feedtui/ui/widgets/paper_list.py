@@ -2,8 +2,9 @@
 
 Nothing here mounts a widget per paper. `PaperList` is a `ScrollView` whose
 `render_line(y)` finds the card under line `y` by arithmetic (every card is
-`CARD_HEIGHT` lines tall, expanded cards are taller), lays that card out once
-per (width, card data) and caches the strips, so a list of 10,000 cards
+`shape.height` lines tall, see `ui.cards.CardShape`; expanded cards are
+taller), lays that card out once per (width, card data) and caches the
+strips, so a list of 10,000 cards
 costs what the ~4 cards on screen cost.
 
 The widget does no I/O: the caller hands it a `CardSource` and listens for
@@ -34,13 +35,14 @@ from textual.strip import Strip
 
 from feedtui.search import highlight_pattern as search_highlight_pattern
 from feedtui.text.sanitize import clean_block, strip_controls
-from feedtui.ui.cards import CardData
+from feedtui.ui.cards import COMFORTABLE, CardData, CardShape, byline
 from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 
-TITLE_LINES = 2
-ABSTRACT_LINES = 3
+TITLE_LINES = COMFORTABLE.title_lines
+ABSTRACT_LINES = COMFORTABLE.abstract_lines
 # header, title, abstract, authors, affiliations, tags, blank separator
-CARD_HEIGHT = 1 + TITLE_LINES + ABSTRACT_LINES + 1 + 1 + 1 + 1
+# (the comfortable shape; `PaperList.set_shape` gives the list another).
+CARD_HEIGHT = COMFORTABLE.height
 
 # Columns left of the text: the cursor bar, the unread marker, a space.
 BAR_WIDTH = 1
@@ -366,7 +368,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._expanded_at: dict[int, str] = {}  # index in the source -> paper id
         self._source: CardSource = source if source is not None else EmptySource()
         self._count = len(self._source)
-        self._heights = CardHeights(CARD_HEIGHT)
+        self.shape: CardShape = COMFORTABLE
+        self._heights = CardHeights(self.shape.height)
         self._cards: LRUCache[int, CardData] = LRUCache(CARD_CACHE_SIZE)
         # Keyed by what a layout depends on, not by position: cards keep
         # their layouts when a refresh inserts papers above them.
@@ -470,7 +473,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         extras: dict[int, int] = {}
         if width > 0:
             for index in self._expanded_at:
-                extras[index] = len(self._layout(index, width).strips) - CARD_HEIGHT
+                extras[index] = len(self._layout(index, width).strips) - self.shape.height
         self._heights.set_extras(extras)
         self._update_virtual_size()
 
@@ -513,7 +516,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         return range(first, last + 1)
 
     def _cards_per_page(self) -> int:
-        return max(1, self._view_height // CARD_HEIGHT)
+        return max(1, self._view_height // self.shape.height)
 
     # -------------------------------------------------------------- cursor
 
@@ -556,6 +559,18 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         row = self._heights.top(self.cursor) - round(self.scroll_y)
         self._scroll_keeping_row(target, row)
         self.cursor = target
+
+    def set_shape(self, shape: CardShape) -> None:
+        """Lay every card out in `shape` (the density), the cursor card kept in view."""
+        if shape == self.shape:
+            return
+        self.shape = shape
+        self._layouts.clear()
+        self._heights = CardHeights(shape.height)
+        self._remeasure_expanded(remap=False)
+        self.refresh()
+        if self._count:
+            self._scroll_to_card(self.cursor)
 
     def toggle_expand(self) -> None:
         """Show the whole abstract of the cursor card, or clamp it again."""
@@ -821,11 +836,11 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
                     return segment
                 return Segment(segment.text, segment_style + tint, segment.control)
 
-            *card_strips, separator = layout.strips
+            card_strips = layout.strips[:-1] if self.shape.separator else layout.strips
             layout.cursor_strips = [
                 Strip([bar, *map(tinted, strip.crop(BAR_WIDTH))], strip.cell_length) for strip in card_strips
             ]
-            layout.cursor_strips.append(separator)
+            layout.cursor_strips += layout.strips[len(card_strips) :]
             layout.cursor_style = styles
         return layout.cursor_strips
 
@@ -871,29 +886,37 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
             heading.append(STAR, style=styles.star)
         header.append(heading)
 
+        shape = self.shape
         title = marked(one_line_safe(card.title), styles.title)
-        title_lines = clamp_lines(list(title.wrap(console, text_width)), TITLE_LINES, text_width)
+        title_lines = clamp_lines(list(title.wrap(console, text_width)), shape.title_lines, text_width)
+        # A compact card's abstract has the lines its title leaves.
+        abstract_room = shape.text_lines - len(title_lines) if shape.fill else shape.abstract_lines
 
         if expanded:
             abstract_plain = clean_block(card.abstract, html_allowed=False)
         else:
-            abstract_plain = one_line_safe(card.abstract)
-            if pattern is not None and not pattern.search(card.title):
-                abstract_plain = around_first_match(abstract_plain, pattern, text_width)
+            abstract_plain = one_line_safe(card.abstract) if abstract_room else ""
+            if abstract_plain and pattern is not None and not pattern.search(card.title):
+                abstract_plain = around_first_match(abstract_plain, pattern, text_width, abstract_room)
         abstract = marked(abstract_plain, styles.abstract)
         abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
         if not expanded:
-            abstract_lines = clamp_lines(abstract_lines, ABSTRACT_LINES, text_width)
+            abstract_lines = clamp_lines(abstract_lines, abstract_room, text_width)
 
         tags_line, tag_spans = self._tags_line(card, text_width)
 
         rows: list[Text] = [header]
-        rows += _padded(title_lines, TITLE_LINES)
-        rows += _padded(abstract_lines, ABSTRACT_LINES)
-        rows.append(single(card.authors, styles.authors, mark=True))
-        rows.append(single(card.affiliations, styles.affiliations, mark=True))
+        rows += title_lines if shape.fill else _padded(title_lines, shape.title_lines)
+        rows += _padded(abstract_lines, abstract_room)
+        if shape.affiliations:
+            rows.append(single(card.authors, styles.authors, mark=True))
+            rows.append(single(card.affiliations, styles.affiliations, mark=True))
+        else:
+            rows.append(single(byline(card), styles.authors, mark=True))
         rows.append(tags_line)
-        rows.append(Text())
+        tag_row = len(rows) - 1
+        if shape.separator:
+            rows.append(Text())
 
         strips: list[Strip] = []
         for number, row in enumerate(rows):
@@ -902,7 +925,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
             if card.read:
                 line.stylize(styles.read, BAR_WIDTH)
             strips.append(self._strip(line, width))
-        return CardLayout(strips=strips, tag_row=len(rows) - 2, tags=tag_spans)
+        return CardLayout(strips=strips, tag_row=tag_row, tags=tag_spans)
 
     def _tags_line(self, card: CardData, text_width: int) -> tuple[Text, tuple[TagSpan, ...]]:
         """The tags row and where each tag landed, for clicks.

@@ -121,3 +121,36 @@ def test_compact_chart_has_bars_axis_and_both_labels():
     assert set(rows[-2].strip()) <= {"─", "╌"}
     assert "█" in rows[0] + rows[1], "the busiest week fills both bar lines"
     assert not re.search(r"\d", rows[0] + rows[1]), "no counts: no headroom for them"
+
+
+@pytest.mark.parametrize(("width", "height", "widest"), [(80, 24, 24), (60, 20, 20), (40, 12, 16)])
+async def test_sidebar_narrows_with_the_terminal(tmp_path, width, height, widest):
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(width, height)) as pilot:
+        main = await ready(pilot)
+        sidebar = main.query_one("#sidebar")
+        assert sidebar.size.width + 1 <= widest  # + its border
+        # Counts stay whole: "★ Federa…   16", not a cut "1".
+        unread = main.engine.library.unread_count("Federated Learning")
+        rows = [line[: sidebar.size.width] for line in terminal_lines(app) if line.startswith("★ Fede")]
+        assert rows and rows[0].rstrip(" ▁▂▃▄▅▆▇█").endswith(f" {unread}"), rows
+
+
+async def test_40x12_breaks_no_word_in_the_middle(tmp_path):
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(40, 12)) as pilot:
+        main = await ready(pilot)
+        await show(pilot, "LLM Inference")
+        paper_list = main.query_one(PaperList)
+        words = set()
+        for index in range(paper_list.card_count):
+            card = paper_list.source.card(index)
+            words.update(re.findall(r"\w+", " ".join([card.header, card.title, card.abstract, card.authors, card.affiliations, *card.tags])))
+        for index in range(min(6, paper_list.card_count)):
+            paper_list.go_to(index)
+            await pilot.pause()
+            region = paper_list.region
+            for line in terminal_lines(app)[region.y : region.bottom]:
+                pane = line[region.x :]
+                for word in re.findall(r"\w+…?", pane):
+                    assert word.endswith("…") or word in words or not word.isalpha(), (word, pane)

@@ -217,14 +217,14 @@ class MainScreen(Guarded, Screen):
     def on_resize(self, event) -> None:
         """Small terminals keep room for the cards: a shorter chart, then its
         compact form (80×24), then none; a narrower sidebar, narrower again
-        under 60 columns; under 16 lines a header of two lines at most; and
+        under 70 columns; under 16 lines a header of two lines at most; and
         compact cards on short terminals (the `density` setting)."""
         width, height = event.size.width, event.size.height
         self.set_class(height < 34, "-short")
         self.set_class(height < 26, "-tiny")
         self.set_class(height < 16, "-cramped")
         self.set_class(width < 90, "-narrow")
-        self.set_class(width < 60, "-slim")
+        self.set_class(width < 70, "-slim")
         self.query_one(PaperList).set_shape(card_shape(self.engine.settings.density, height))
 
     # -- the state store's reports -------------------------------------------------

@@ -888,7 +888,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
 
         shape = self.shape
         title = marked(one_line_safe(card.title), styles.title)
-        title_lines = clamp_lines(list(title.wrap(console, text_width)), shape.title_lines, text_width)
+        # A word longer than the line ends in … rather than being broken.
+        title_lines = clamp_lines(list(title.wrap(console, text_width, overflow="ellipsis")), shape.title_lines, text_width)
         # A compact card's abstract has the lines its title leaves.
         abstract_room = shape.text_lines - len(title_lines) if shape.fill else shape.abstract_lines
 
@@ -899,7 +900,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
             if abstract_plain and pattern is not None and not pattern.search(card.title):
                 abstract_plain = around_first_match(abstract_plain, pattern, text_width, abstract_room)
         abstract = marked(abstract_plain, styles.abstract)
-        abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
+        abstract_lines = list(abstract.wrap(console, text_width, overflow="ellipsis")) if abstract_plain else []
         if not expanded:
             abstract_lines = clamp_lines(abstract_lines, abstract_room, text_width)
 

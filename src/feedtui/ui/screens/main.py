@@ -129,6 +129,7 @@ class MainScreen(Guarded, Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
+                yield Static(id="sidebar-title")
                 yield TextInput(placeholder=f"Filter topics…  ({self._key('topics.filter')})", id="topic-filter")
                 yield TopicList(id="topics")
             with Vertical(id="main"):

@@ -813,10 +813,13 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         return paint.strips[row] if row < len(paint.strips) else paint.blank
 
     def _empty_line(self, y: int, width: int) -> Strip:
+        """The empty message, centred; each of its lines (split at newlines) on one."""
         styles = self.card_styles
-        if y != self._view_height // 2:
+        lines = self.empty_message.split("\n")
+        row = y - self._view_height // 2
+        if not 0 <= row < len(lines):
             return Strip.blank(width, styles.base)
-        message = Text(one_line_safe(self.empty_message), style=styles.empty)
+        message = Text(one_line_safe(lines[row]), style=styles.empty)
         message.truncate(width, overflow="ellipsis")
         pad = max(0, (width - message.cell_len) // 2)
         return self._strip(Text(" " * pad) + message, width)

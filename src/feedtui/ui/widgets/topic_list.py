@@ -32,6 +32,8 @@ SPARK_MIN_WIDTH = 38
 COUNT_WIDTH = 4
 SPARK_WEEKS = 12
 FOLLOWING = "Following"
+# Over the counts, on each section's line: every count is of unread papers.
+COUNTS_LABEL = "unread"
 TOPICS = "Topics"
 
 
@@ -74,6 +76,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         "topic-list--count-zero",
         "topic-list--spark",
         "topic-list--error",
+        "topic-list--no-papers",
     }
 
     DEFAULT_CSS = """
@@ -282,7 +285,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if cached is not None:
             return cached
         if line.row is None:
-            text = Text(line.title, style=self._style("topic-list--section"), no_wrap=True)
+            text = self._section_text(line.title, width)
         else:
             text = self._text(line.row, width, selected=selected)
         if selected:
@@ -290,6 +293,16 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         strip = self._strip(text, width, base)
         self._cache[key] = strip
         return strip
+
+    def _section_text(self, title: str, width: int) -> Text:
+        """`Following      unread`: the section's title, and over the counts
+        what they count (the reading list's too), where the width allows."""
+        text = Text(title, style=self._style("topic-list--section"), no_wrap=True)
+        gap = width - text.cell_len - len(COUNTS_LABEL)
+        if gap >= 2:
+            text.append(" " * gap)
+            text.append(COUNTS_LABEL, style=self._style("topic-list--count-zero"))
+        return text
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         """One line of `width` cells: `text` on the row's style."""
@@ -328,6 +341,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         name = Text(clean_line(row.name, html_allowed=False), no_wrap=True)
         if row.error:
             name.stylize(self._style("topic-list--error"))
+        elif not row.papers and not row.virtual:
+            # No papers at all: the topic view says why.
+            name.stylize(self._style("topic-list--no-papers"))
         if name.cell_len > room:
             name.truncate(room, overflow="ellipsis")
         line = Text(no_wrap=True)

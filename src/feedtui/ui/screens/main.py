@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.reactive import Reactive
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -73,6 +74,10 @@ class MainScreen(Guarded, Screen):
     """
 
     AUTO_FOCUS = "#topics"
+    # Textual's Screen repaints all of itself when the focus moves; the widgets
+    # that gain and lose it repaint themselves already. That whole repaint was
+    # most of what Tab cost (bench/bench_tab.py).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     BINDINGS = [
         # One key, two bindings: check_action lets through the one that applies,
         # so the footer says Follow or Unfollow; one id, so [keymap] moves both.

@@ -14,6 +14,7 @@ its messages. All text is untrusted, so every line is built from
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -684,8 +685,12 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles = None
-        self._layouts.clear()
+        old, self._styles = self._styles, None
+        # Focus and blur change the cursor's colours only (`PaperList:blur`):
+        # cards keep their layouts, and the cursor card's are made again (see
+        # `_cursor_strips`). Laying out every card on screen again made Tab slow.
+        if old is None or dataclasses.replace(old, cursor=(new := self.card_styles).cursor) != new:
+            self._layouts.clear()
 
     @property
     def card_styles(self) -> CardStyles:

@@ -94,6 +94,10 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             self.name = name
             super().__init__()
 
+    # The colours the cached rows were drawn in (see notify_style_update).
+    _colours: tuple[Style, ...] = ()
+    _colours_checked = False
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._lines: list[_Line] = []
@@ -250,8 +254,19 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles.clear()
-        self._cache.clear()  # rows drawn in the old theme's colours
+        # Focus and blur restyle the widget too, but rows are cached by focus
+        # already: only new colours (a theme, a stylesheet) draw every row anew
+        # (drawing them all again on each focus change made Tab slow). The
+        # component classes are not restyled yet here: the next paint compares.
+        self._colours_checked = False
+
+    def _check_colours(self) -> None:
+        self._colours_checked = True
+        colours = (self.rich_style, *(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)))
+        if colours != self._colours:
+            self._colours = colours
+            self._styles.clear()
+            self._cache.clear()  # rows drawn in the old theme's colours
 
     def on_resize(self) -> None:
         self._cache.clear()
@@ -269,6 +284,8 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         return max(self.scrollable_content_region.width, 12)
 
     def render_line(self, y: int) -> Strip:
+        if not self._colours_checked:
+            self._check_colours()
         index = int(self.scroll_y) + y
         width = self._width()
         base = self.rich_style

@@ -59,10 +59,11 @@ def open_app(data_dir, tmp_path):
 
 
 def footer_keys(app) -> dict[str, str]:
-    """What the footer shows: description -> key."""
+    """What the footer offers: description -> key (not the keys it hides or
+    dims because they do not apply now)."""
     shown: dict[str, str] = {}
     for footer_key in app.screen.query(FooterKey):
-        if footer_key.display:  # the footer hides keys that do not apply now
+        if footer_key.display and not footer_key.has_class("-disabled"):
             shown[footer_key.description] = footer_key.key_display
     return shown
 

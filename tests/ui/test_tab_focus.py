@@ -1,6 +1,6 @@
 """Tab between the sidebar and the list does only what it must: the lists
-redraw their cursor, cards keep their layouts, the footer shows and hides
-the list's keys without composing itself anew, the screen is not redrawn
+redraw their cursor, cards keep their layouts, the footer dims the list's
+keys without composing itself anew or moving the others, the screen is not redrawn
 whole (bench/bench_tab.py times it)."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from tests.ui.test_app import SIZE, ready
 
 
 def shown_keys(app) -> list[str]:
-    return [key.description for key in app.screen.query(FooterKey) if key.display]
+    """The keys the footer offers (not those hidden or dimmed)."""
+    return [key.description for key in app.screen.query(FooterKey) if key.display and not key.has_class("-disabled")]
 
 
 async def test_tab_moves_the_focus_and_the_footer_follows_without_recomposing(make_engine, monkeypatch):
@@ -47,5 +48,6 @@ async def test_tab_moves_the_focus_and_the_footer_follows_without_recomposing(ma
             assert ("Details" in shown_keys(app)) == (has_focus is paper_list)
             assert shown_keys(app)[:2] == ["Quit", "Help"]
         assert list(main.query_one(ReaderFooter).query(FooterKey)) == widgets, "no widget mounted anew"
+        assert all(key.display for key in widgets), "dimmed, not hidden: the other keys stay where they are"
         assert paper_list._layout(0, paper_list.size.width) is layout, "the card was not laid out again"
         assert not any("MainScreen" in names for names in updated), "the screen was not redrawn whole"

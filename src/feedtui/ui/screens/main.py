@@ -445,8 +445,11 @@ class MainScreen(Guarded, Screen):
         waits for the app's next turn, so the key queued behind the one that
         moved the focus (K j typed fast, or held up while a topic was saved)
         went to the widget focused before: j moved the list, not the sidebar.
-        Every focus change of the reader goes through here."""
+        Every focus change of the reader goes through here. The footer
+        follows at once, in the same frame (Textual tells it once idle: a
+        frame later, and another for its layout)."""
         self.set_focus(widget)
+        self.query_one(ReaderFooter).show_now()
 
     def action_switch_focus(self) -> None:
         if self.query_one(PaperList).has_focus:

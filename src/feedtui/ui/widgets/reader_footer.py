@@ -10,7 +10,7 @@ per key, then laying them out: three more frames) each time the screen's
 bindings are said to have changed, twice for one focus change (the blur,
 then the focus): most of what Tab cost, as the list's keys come and go
 with its focus. `ReaderFooter` looks once per such burst, and when every
-key to show has a widget already, shows and hides those widgets instead.
+key to show has a widget already, dims, shows and hides those widgets instead.
 """
 
 from __future__ import annotations
@@ -74,6 +74,15 @@ class ReaderFooter(Footer):
             self._recompose_pending = True
             self.call_after_refresh(self._recompose_if_changed)
 
+    def show_now(self) -> None:
+        """Show the keys as they are now, if the widgets there are can (the
+        screen calls this as it moves the focus: Textual tells the footer
+        once idle, a frame later)."""
+        if self._drawn is not None and self.is_attached and self.app.app_focus:
+            shown = self.shown()
+            if shown != self._drawn:
+                self._show_in_place(shown)
+
     async def _recompose_if_changed(self) -> None:
         self._recompose_pending = False
         if not self.is_attached:
@@ -90,11 +99,15 @@ class ReaderFooter(Footer):
         have = {(w.key, w.description, w.action) for w in keys}
         if not wanted.keys() <= have or any(w.has_class("-grouped") for w in keys):
             return False
+        used = {key for key, _, _ in wanted}
         for widget in keys:
             enabled = wanted.get((widget.key, widget.description, widget.action))
-            widget.display = enabled is not None
-            if enabled is not None:
-                widget._disabled = not enabled  # read when the key is clicked
-                widget.set_class(not enabled, "-disabled")
+            # A key that does not apply now is dimmed where it is (the list's
+            # keys while the sidebar has the focus): hiding it would move the
+            # others, a layout and a frame more. Hidden only when its key now
+            # does something else (f: Follow, Unfollow).
+            widget.display = enabled is not None or widget.key not in used
+            widget._disabled = not enabled  # read when the key is clicked
+            widget.set_class(not enabled, "-disabled")
         self._drawn = shown
         return True

@@ -106,7 +106,9 @@ class ReaderFooter(Footer):
             # keys while the sidebar has the focus): hiding it would move the
             # others, a layout and a frame more. Hidden only when its key now
             # does something else (f: Follow, Unfollow).
-            widget.display = enabled is not None or widget.key not in used
+            display = enabled is not None or widget.key not in used
+            if widget.display != display:  # set even unchanged, it lays the footer out again
+                widget.display = display
             widget._disabled = not enabled  # read when the key is clicked
             widget.set_class(not enabled, "-disabled")
         self._drawn = shown

@@ -38,6 +38,7 @@ GOOD_VALUES = {
     "general.date_format": "%Y-%m-%d",
     "general.command_timeout": 5.0,
     "general.hide": "ti:survey",
+    "general.density": "compact",
     "arxiv.api_url": "http://127.0.0.1:8080/api/query",
     "arxiv.rss_url": "http://127.0.0.1:8080/rss/",
     "arxiv.min_interval": 0.25,

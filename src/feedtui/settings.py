@@ -72,6 +72,8 @@ class Settings:
     theme: str = "textual-dark"
     default_sort: str = "followed"
     date_format: str = "%b %-d, %Y"
+    # Paper cards: "comfortable", "compact", or "auto" (compact on short terminals).
+    density: str = "auto"
     keymap: dict[str, str] = field(default_factory=dict)
     # A topic query whose papers are left out of every topic ("": none).
     hide: str = ""

@@ -29,3 +29,17 @@ async def wait_ready(pilot) -> None:
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 def test_main_screen(snap_compare, tmp_path, theme):
     assert snap_compare(demo_app(tmp_path, theme), terminal_size=(120, 40), run_before=wait_ready)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+def test_main_screen_small_and_large_with_the_chart(snap_compare, tmp_path, theme, size):
+    """80×24 (compact chart and cards, Quit and Help first in the footer) and
+    160×48 (the full chart, comfortable cards)."""
+
+    async def ready_with_chart(pilot) -> None:
+        await wait_ready(pilot)
+        chart = pilot.app.main_screen.query_one("#chart")
+        assert chart.display and chart.size.height >= 4, "the chart is on screen"
+
+    assert snap_compare(demo_app(tmp_path, theme), terminal_size=size, run_before=ready_with_chart)

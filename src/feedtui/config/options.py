@@ -142,6 +142,13 @@ OPTIONS: tuple[Option, ...] = (
         "Topic sidebar order until you pick one with S; followed topics are always on top: followed or name (both by name), unread, trending.",
         _one_of("followed", "name", "unread", "trending"),
     ),
+    Option(
+        "general", "density", str,
+        "Paper cards: comfortable (a line each for title, abstract, authors, affiliations and a blank between cards), "
+        "compact (five lines: the abstract fills what the title leaves, affiliations follow the authors, no blank), "
+        "or auto: compact on a terminal of fewer than 34 lines.",
+        _one_of("auto", "compact", "comfortable"),
+    ),
     Option("general", "date_format", str, "strftime format of the dates on cards and in a paper's detail view.", _strftime_format),
     Option(
         "general", "hide", str,

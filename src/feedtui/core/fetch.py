@@ -49,7 +49,7 @@ from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import API_ERROR_PREFIX, build_id_list_url, build_query_url, category_feed_url, fetch_query
 from feedtui.sources.base import FeedError, Validators
 from feedtui.sources.http import Fetcher
-from feedtui.store.fetch_state import FetchState, new_papers_key
+from feedtui.store.fetch_state import FetchState, new_papers_key, topic_answered_key
 from feedtui.text.links import hide_passwords
 from feedtui.text.sanitize import clean_line
 from feedtui.topics.query import combine_any
@@ -165,7 +165,7 @@ def _cut(text: str, width: int) -> str:
 
 
 def answered_key(entry: TopicEntry) -> str:
-    return f"topic:{entry.signature}"
+    return topic_answered_key(entry.signature)
 
 
 def rss_category(category: str) -> str:

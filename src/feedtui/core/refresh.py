@@ -25,6 +25,7 @@ from feedtui.core.library import Library
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
+from feedtui.store.fetch_state import topic_answered_key
 from feedtui.store.files import StoreError, atomic_write
 from feedtui.store.tags import TagUpdate
 from feedtui.topics.tagging import MatchRows, Tagger, build_matchers, tag_papers
@@ -198,6 +199,13 @@ class RefreshRun:
 
 class Refreshing:
     """The Engine's refresh methods (see core/engine.py for the state they use)."""
+
+    def topic_fetched_at(self, name: str) -> datetime | None:
+        """When a refresh last fetched this topic's arXiv query or categories in
+        full (None: never, or a topic of feeds only, whose answers are kept by
+        feed rather than by topic)."""
+        entry = self.registry.get(name)
+        return self.fetch_state.answered_at(topic_answered_key(entry.signature)) if entry is not None else None
 
     def starred_arxiv_not_cached(self) -> list[str]:
         """The arXiv ids of starred papers the cache lacks (stars imported from

@@ -42,6 +42,11 @@ def new_papers_key(now: datetime) -> str:
     return f"new:{start.isoformat()}..{now.date().isoformat()}"
 
 
+def topic_answered_key(signature: str) -> str:
+    """The key under which a topic's query (by its signature) last answered in full."""
+    return f"topic:{signature}"
+
+
 class FetchState:
     def __init__(self, path: Path, lock: DataDirLock) -> None:
         self.path = path

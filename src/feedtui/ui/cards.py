@@ -8,8 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from feedtui.model import UTC
+
+# The `density` setting's values; "auto" is compact on a terminal of fewer
+# than AUTO_COMPACT_BELOW lines.
+DENSITIES = ("auto", "compact", "comfortable")
+AUTO_COMPACT_BELOW = 34
 
 @dataclass(frozen=True, slots=True)
 class CardData:
@@ -50,3 +56,46 @@ def paper_date(moment: datetime, date_format: str = "%b %-d, %Y") -> str:
         return moment.strftime(date_format)
     except ValueError:
         return moment.strftime("%Y-%m-%d")
+
+
+class CardShape(NamedTuple):
+    """How many lines each part of a card gets; every card of a list has
+    the same shape, so the list finds a card by arithmetic.
+
+    With `fill`, the title and the abstract share their lines: a title of
+    one line leaves its second to the abstract rather than blank. Without
+    `affiliations`, they follow the authors on the authors' line, so a paper
+    without any leaves no empty line. `separator` is a blank line after the
+    card."""
+
+    title_lines: int
+    abstract_lines: int
+    fill: bool
+    affiliations: bool
+    separator: bool
+
+    @property
+    def text_lines(self) -> int:
+        return self.title_lines + self.abstract_lines
+
+    @property
+    def height(self) -> int:
+        """Header, title, abstract, authors, affiliations, tags, separator."""
+        return 1 + self.text_lines + 1 + self.affiliations + 1 + self.separator
+
+
+COMFORTABLE = CardShape(title_lines=2, abstract_lines=3, fill=False, affiliations=True, separator=True)
+# Five lines: header, title and abstract in two, authors and affiliations, tags.
+COMPACT = CardShape(title_lines=2, abstract_lines=0, fill=True, affiliations=False, separator=False)
+
+
+def card_shape(density: str, terminal_height: int) -> CardShape:
+    """The shape the `density` setting asks for on a terminal this tall."""
+    if density == "compact" or (density == "auto" and terminal_height < AUTO_COMPACT_BELOW):
+        return COMPACT
+    return COMFORTABLE
+
+
+def byline(card: CardData) -> str:
+    """Authors, then affiliations after a `·`, for a card with no line of its own for them."""
+    return f"{card.authors} · {card.affiliations}" if card.affiliations else card.authors

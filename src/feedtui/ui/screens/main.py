@@ -17,13 +17,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.reactive import Reactive
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
 from feedtui.ui import paper_actions, zotero_action
+from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
 from feedtui.ui.presenter import STARRED_VIEW
@@ -39,6 +41,7 @@ from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
 from feedtui.ui.widgets.momentum_chart import MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.reader_footer import ReaderFooter
 from feedtui.ui.widgets.status_line import StatusLine
 from feedtui.ui.widgets.text_input import TextInput
 from feedtui.ui.widgets.topic_header import TopicHeader
@@ -74,6 +77,10 @@ class MainScreen(Guarded, Screen):
     """
 
     AUTO_FOCUS = "#topics"
+    # Textual's Screen repaints all of itself when the focus moves; the widgets
+    # that gain and lose it repaint themselves already. That whole repaint was
+    # most of what Tab cost (bench/bench_tab.py).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     BINDINGS = [
         # One key, two bindings: check_action lets through the one that applies,
         # so the footer says Follow or Unfollow; one id, so [keymap] moves both.
@@ -137,6 +144,7 @@ class MainScreen(Guarded, Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
+                yield Static(id="sidebar-title")
                 yield TextInput(placeholder=f"Filter topics…  ({self._key('topics.filter')})", id="topic-filter")
                 yield TopicList(id="topics")
             with Vertical(id="main"):
@@ -154,7 +162,7 @@ class MainScreen(Guarded, Screen):
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
             yield StatusLine(id="status")
-            yield Footer(compact=True)
+            yield ReaderFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False
@@ -227,13 +235,17 @@ class MainScreen(Guarded, Screen):
         self.bridge.detach()
 
     def on_resize(self, event) -> None:
-        """Small terminals (down to 60×20) keep room for the cards: a shorter chart,
-        then none; a narrower sidebar; below that, a header of two lines at most."""
+        """Small terminals keep room for the cards: a shorter chart, then its
+        compact form (80×24), then none; a narrower sidebar, narrower again
+        under 70 columns; under 16 lines a header of two lines at most; and
+        compact cards on short terminals (the `density` setting)."""
         width, height = event.size.width, event.size.height
         self.set_class(height < 34, "-short")
         self.set_class(height < 26, "-tiny")
         self.set_class(height < 16, "-cramped")
         self.set_class(width < 90, "-narrow")
+        self.set_class(width < 70, "-slim")
+        self.query_one(PaperList).set_shape(card_shape(self.engine.settings.density, height))
 
     # -- the state store's reports -------------------------------------------------
 
@@ -407,7 +419,7 @@ class MainScreen(Guarded, Screen):
         shown = (following, name == STARRED_VIEW)
         if shown != self._footer_shows:
             self._footer_shows = shown
-            if self.query_one(Footer).children:
+            if self.query_one(ReaderFooter).children:
                 # Drawn already; a footer not yet drawn asks check_action when it is
                 # (at start that saves the footer one more compose).
                 self.refresh_bindings()
@@ -447,8 +459,11 @@ class MainScreen(Guarded, Screen):
         waits for the app's next turn, so the key queued behind the one that
         moved the focus (K j typed fast, or held up while a topic was saved)
         went to the widget focused before: j moved the list, not the sidebar.
-        Every focus change of the reader goes through here."""
+        Every focus change of the reader goes through here. The footer
+        follows at once, in the same frame (Textual tells it once idle: a
+        frame later, and another for its layout)."""
         self.set_focus(widget)
+        self.query_one(ReaderFooter).show_now()
 
     def action_switch_focus(self) -> None:
         if self.query_one(PaperList).has_focus:

@@ -25,12 +25,12 @@ from textual.widget import Widget
 
 from feedtui.search import highlight_pattern as search_highlight_pattern
 from feedtui.text.sanitize import clean_block, strip_controls
-from feedtui.ui.cards import CardData
+from feedtui.ui.cards import COMFORTABLE, CardData, CardShape, byline
 
-TITLE_LINES = 2
-ABSTRACT_LINES = 3
+TITLE_LINES = COMFORTABLE.title_lines
+ABSTRACT_LINES = COMFORTABLE.abstract_lines
 # header, title, abstract, authors, affiliations, tags, blank separator
-CARD_HEIGHT = 1 + TITLE_LINES + ABSTRACT_LINES + 1 + 1 + 1 + 1
+CARD_HEIGHT = COMFORTABLE.height  # the comfortable shape; PaperList.set_shape gives the list another
 
 # Columns left of the text: the cursor bar, the unread marker, a space.
 BAR_WIDTH = 1
@@ -169,8 +169,10 @@ def to_strip(text: Text, width: int, base: Style, console: Console) -> Strip:
     return Strip(segments, text.cell_len).crop_extend(0, width, base).simplify()
 
 
-def lay_out(card: CardData, width: int, *, expanded: bool, styles: CardStyles, console: Console) -> CardLayout:
-    """Lay out one card at `width` columns (the bar column included)."""
+def lay_out(
+    card: CardData, width: int, *, expanded: bool, styles: CardStyles, console: Console, shape: CardShape = COMFORTABLE
+) -> CardLayout:
+    """Lay out one card at `width` columns (the bar column included), in `shape` (the density)."""
     text_width = max(1, width - BAR_WIDTH - INDENT - RIGHT_MARGIN)
     pattern = highlight_pattern(card.highlight) if card.highlight else None
 
@@ -198,29 +200,37 @@ def lay_out(card: CardData, width: int, *, expanded: bool, styles: CardStyles, c
     header.append(heading)
 
     title = marked(one_line_safe(card.title), styles.title)
-    title_lines = clamp_lines(list(title.wrap(console, text_width)), TITLE_LINES, text_width)
+    # A word longer than the line ends in … rather than being broken.
+    title_lines = clamp_lines(list(title.wrap(console, text_width, overflow="ellipsis")), shape.title_lines, text_width)
+    # A compact card's abstract has the lines its title leaves.
+    abstract_room = shape.text_lines - len(title_lines) if shape.fill else shape.abstract_lines
 
     if expanded:
         abstract_plain = clean_block(card.abstract, html_allowed=False)
     else:
-        abstract_plain = one_line_safe(card.abstract)
-        if pattern is not None and not pattern.search(card.title):
-            abstract_plain = around_first_match(abstract_plain, pattern, text_width)
+        abstract_plain = one_line_safe(card.abstract) if abstract_room else ""
+        if abstract_plain and pattern is not None and not pattern.search(card.title):
+            abstract_plain = around_first_match(abstract_plain, pattern, text_width, abstract_room)
     abstract = marked(abstract_plain, styles.abstract)
-    abstract_lines = list(abstract.wrap(console, text_width)) if abstract_plain else []
+    abstract_lines = list(abstract.wrap(console, text_width, overflow="ellipsis")) if abstract_plain else []
     if not expanded:
-        abstract_lines = clamp_lines(abstract_lines, ABSTRACT_LINES, text_width)
+        abstract_lines = clamp_lines(abstract_lines, abstract_room, text_width)
 
     tags_line, tag_spans = _tags_line(card, text_width, styles)
 
     rows: list[Text] = [header]
-    rows += _padded(title_lines, TITLE_LINES)
-    rows += _padded(abstract_lines, ABSTRACT_LINES)
-    rows.append(single(card.authors, styles.authors, mark=True))
-    rows.append(single(card.affiliations, styles.affiliations, mark=True))
+    rows += title_lines if shape.fill else _padded(title_lines, shape.title_lines)
+    rows += _padded(abstract_lines, abstract_room)
+    if shape.affiliations:
+        rows.append(single(card.authors, styles.authors, mark=True))
+        rows.append(single(card.affiliations, styles.affiliations, mark=True))
+    else:
+        rows.append(single(byline(card), styles.authors, mark=True))
     rows.append(tags_line)
-    # The line between cards; between two days' cards it names the next day.
-    rows.append(Text(f"── {card.day_after} ".ljust(text_width, "─"), style=styles.date) if card.day_after else Text())
+    tag_row = len(rows) - 1
+    if shape.separator:
+        # The line between cards; between two days' cards it names the next day.
+        rows.append(Text(f"── {card.day_after} ".ljust(text_width, "─"), style=styles.date) if card.day_after else Text())
 
     strips: list[Strip] = []
     for number, row in enumerate(rows):
@@ -229,7 +239,7 @@ def lay_out(card: CardData, width: int, *, expanded: bool, styles: CardStyles, c
         if card.read:
             line.stylize(styles.read, BAR_WIDTH)
         strips.append(to_strip(line, width, styles.base, console))
-    return CardLayout(strips=strips, tag_row=len(rows) - 2, tags=tag_spans)
+    return CardLayout(strips=strips, tag_row=tag_row, tags=tag_spans)
 
 
 def _tags_line(card: CardData, text_width: int, styles: CardStyles) -> tuple[Text, tuple[TagSpan, ...]]:
@@ -262,7 +272,7 @@ def _tags_line(card: CardData, text_width: int, styles: CardStyles) -> tuple[Tex
     return line, tuple(spans)
 
 
-def cursor_strips(layout: CardLayout, styles: CardStyles) -> list[Strip]:
+def cursor_strips(layout: CardLayout, styles: CardStyles, *, separator: bool = True) -> list[Strip]:
     """The card's lines with the cursor bar, and the cursor's background
     behind everything that has the list's own background (kept on `layout`
     until the styles change)."""
@@ -277,11 +287,12 @@ def cursor_strips(layout: CardLayout, styles: CardStyles) -> list[Strip]:
                 return segment
             return Segment(segment.text, segment_style + tint, segment.control)
 
-        *card_strips, separator = layout.strips
+        # The line between cards (when the shape has one) takes no cursor.
+        card_strips = layout.strips[:-1] if separator else layout.strips
         layout.cursor_strips = [
             Strip([bar, *map(tinted, strip.crop(BAR_WIDTH))], strip.cell_length) for strip in card_strips
         ]
-        layout.cursor_strips.append(separator)
+        layout.cursor_strips += layout.strips[len(card_strips) :]
         layout.cursor_style = styles
     return layout.cursor_strips
 

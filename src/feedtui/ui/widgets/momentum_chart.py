@@ -7,8 +7,10 @@ component classes (colours live in `styles/momentum_chart.tcss`).
 
 Layout, top to bottom, for a height of H lines:
 
-- one line of headroom, so the busiest week's count sits above its bar;
-- H - 3 lines of bars in eighth blocks (`▁▂▃▄▅▆▇█`), the busiest week full
+- one line of headroom, so the busiest week's count sits above its bar
+  (not in the compact form, under COUNTS_FROM_HEIGHT lines: there the bars
+  take that line and the momentum sentence gives the numbers);
+- H - 3 lines of bars (H - 2 in the compact form) in eighth blocks (`▁▂▃▄▅▆▇█`), the busiest week full
   height; each week's count sits on the line just above its bar;
 - the axis `───`, dashed `╌╌` under the current, partial week;
 - the first week's label under the first bar, `Week of …` ending under the
@@ -48,6 +50,9 @@ EMPTY_NOTE = "no papers in the last 12 weeks"
 LAST_LABEL_PREFIX = "Week of "
 # Lines that are not bars: the count headroom, the axis and the labels.
 FRAME_LINES = 3
+# The least height that has a line of headroom for the counts; below it the
+# chart takes its compact form (bars, axis and labels only).
+COUNTS_FROM_HEIGHT = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +145,14 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
     if data is None or not data.weeks:
         return tuple(((" " * width, ""),) for _ in range(height))
     counts = data.counts
-    plot_rows = max(1, height - FRAME_LINES)
+    # The compact form (fewer than COUNTS_FROM_HEIGHT lines) has no headroom:
+    # its lines go to the bars, and the counts, which would have no line
+    # above the busiest bar, are left to the momentum sentence.
+    headroom = 1 if height >= COUNTS_FROM_HEIGHT else 0
+    plot_rows = max(1, height - FRAME_LINES + 1 - headroom)
     columns = _Columns.fit(len(counts), width)
     # Grid rows from the bottom: 0 .. plot_rows - 1 are bars, plot_rows is headroom.
-    grid = _Grid(width, plot_rows + 1)
+    grid = _Grid(width, plot_rows + headroom)
     busiest = max(counts)
     partial_index = len(counts) - 1 if data.partial_last else -1
     levels = [bar_level(count, busiest, plot_rows * 8) for count in counts]
@@ -155,7 +164,7 @@ def layout_chart(data: ChartData | None, width: int, height: int) -> tuple[Row, 
             if fill:
                 glyph = PARTIAL_FULL if fill == 8 and part == "bar-partial" else EIGHTHS[fill]
                 grid.put(x, row, glyph * columns.bar, part)
-    if busiest:
+    if busiest and headroom:
         _put_counts(grid, counts, levels, columns)
     if not busiest:
         note = set_cell_size(EMPTY_NOTE, min(width, len(EMPTY_NOTE)))

@@ -2,7 +2,7 @@
 
 Nothing here mounts a widget per paper. `PaperList` is a `ScrollView` whose
 `render_line(y)` finds the card under line `y` by arithmetic (every card is
-`CARD_HEIGHT` lines tall, expanded cards are taller), lays that card out once
+`shape.height` lines tall, see `ui.cards.CardShape`; expanded cards are taller), lays that card out once
 per (width, card data) and caches the strips, so a list of 10,000 cards
 costs what the ~4 cards on screen cost.
 
@@ -14,6 +14,7 @@ its messages. All text is untrusted, so every line is built from
 from __future__ import annotations
 
 from collections.abc import Iterable
+import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -28,7 +29,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from feedtui.ui.cards import CardData
+from feedtui.ui.cards import COMFORTABLE, CardData, CardShape
 from feedtui.ui.widgets.card_heights import CardHeights
 from feedtui.ui.widgets.card_layout import (
     ABSTRACT_LINES,
@@ -215,7 +216,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._expanded_at: dict[int, str] = {}  # index in the source -> paper id
         self._source: CardSource = source if source is not None else EmptySource()
         self._count = len(self._source)
-        self._heights = CardHeights(CARD_HEIGHT)
+        self.shape: CardShape = COMFORTABLE
+        self._heights = CardHeights(self.shape.height)
         self._cards: LRUCache[int, CardData] = LRUCache(CARD_CACHE_SIZE)
         # Keyed by what a layout depends on, not by position: cards keep
         # their layouts when a refresh inserts papers above them.
@@ -319,7 +321,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         extras: dict[int, int] = {}
         if width > 0:
             for index in self._expanded_at:
-                extras[index] = len(self._layout(index, width).strips) - CARD_HEIGHT
+                extras[index] = len(self._layout(index, width).strips) - self.shape.height
         self._heights.set_extras(extras)
         self._update_virtual_size()
 
@@ -362,7 +364,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         return range(first, last + 1)
 
     def _cards_per_page(self) -> int:
-        return max(1, self._view_height // CARD_HEIGHT)
+        return max(1, self._view_height // self.shape.height)
 
     # -------------------------------------------------------------- cursor
 
@@ -405,6 +407,18 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         row = self._heights.top(self.cursor) - round(self.scroll_y)
         self._scroll_keeping_row(target, row)
         self.cursor = target
+
+    def set_shape(self, shape: CardShape) -> None:
+        """Lay every card out in `shape` (the density), the cursor card kept in view."""
+        if shape == self.shape:
+            return
+        self.shape = shape
+        self._layouts.clear()
+        self._heights = CardHeights(shape.height)
+        self._remeasure_expanded(remap=False)
+        self.refresh()
+        if self._count:
+            self._scroll_to_card(self.cursor)
 
     def toggle_expand(self) -> None:
         """Show the whole abstract of the cursor card, or clamp it again."""
@@ -518,8 +532,12 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles = None
-        self._layouts.clear()
+        old, self._styles = self._styles, None
+        # Focus and blur change the cursor's colours only (`PaperList:blur`):
+        # cards keep their layouts, and the cursor card's are made again (see
+        # `cursor_strips`). Laying out every card on screen again made Tab slow.
+        if old is None or dataclasses.replace(old, cursor=(new := self.card_styles).cursor) != new:
+            self._layouts.clear()
 
     @property
     def card_styles(self) -> CardStyles:
@@ -565,7 +583,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
                     return
         for index in (self.cursor + 1, self.cursor - 1):
             if 0 <= index < self._count:
-                cursor_strips(self._layout(index, width), self.card_styles)
+                cursor_strips(self._layout(index, width), self.card_styles, separator=self.shape.separator)
 
     def _has_layout(self, index: int, width: int) -> bool:
         card = self._card(index)
@@ -643,14 +661,17 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         if index != paint.index:
             layout = self._layout(index, paint.width)
             paint.index = index
-            paint.strips = cursor_strips(layout, self.card_styles) if index == paint.cursor else layout.strips
+            paint.strips = cursor_strips(layout, self.card_styles, separator=self.shape.separator) if index == paint.cursor else layout.strips
         return paint.strips[row] if row < len(paint.strips) else paint.blank
 
     def _empty_line(self, y: int, width: int) -> Strip:
+        """The empty message, centred; each of its lines (split at newlines) on one."""
         styles = self.card_styles
-        if y != self._view_height // 2:
+        lines = self.empty_message.split("\n")
+        row = y - self._view_height // 2
+        if not 0 <= row < len(lines):
             return Strip.blank(width, styles.base)
-        message = Text(one_line_safe(self.empty_message), style=styles.empty)
+        message = Text(one_line_safe(lines[row]), style=styles.empty)
         message.truncate(width, overflow="ellipsis")
         pad = max(0, (width - message.cell_len) // 2)
         return self._strip(Text(" " * pad) + message, width)
@@ -660,7 +681,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         key = (width, card, card.paper_id in self.expanded)
         layout = self._layouts.get(key)
         if layout is None:
-            layout = lay_out(card, width, expanded=key[2], styles=self.card_styles, console=self.app.console)
+            layout = lay_out(card, width, expanded=key[2], styles=self.card_styles, console=self.app.console, shape=self.shape)
             self._layouts.set(key, layout)
         return layout
 

@@ -32,6 +32,8 @@ SPARK_MIN_WIDTH = 38
 COUNT_WIDTH = 4
 SPARK_WEEKS = 12
 FOLLOWING = "Following"
+# Over the counts, on each section's line: every count is of unread papers.
+COUNTS_LABEL = "unread"
 TOPICS = "Topics"
 
 
@@ -74,6 +76,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         "topic-list--count-zero",
         "topic-list--spark",
         "topic-list--error",
+        "topic-list--no-papers",
     }
 
     DEFAULT_CSS = """
@@ -90,6 +93,10 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         def __init__(self, name: str) -> None:
             self.name = name
             super().__init__()
+
+    # The colours the cached rows were drawn in (see notify_style_update).
+    _colours: tuple[Style, ...] = ()
+    _colours_checked = False
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -247,8 +254,19 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles.clear()
-        self._cache.clear()  # rows drawn in the old theme's colours
+        # Focus and blur restyle the widget too, but rows are cached by focus
+        # already: only new colours (a theme, a stylesheet) draw every row anew
+        # (drawing them all again on each focus change made Tab slow). The
+        # component classes are not restyled yet here: the next paint compares.
+        self._colours_checked = False
+
+    def _check_colours(self) -> None:
+        self._colours_checked = True
+        colours = (self.rich_style, *(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)))
+        if colours != self._colours:
+            self._colours = colours
+            self._styles.clear()
+            self._cache.clear()  # rows drawn in the old theme's colours
 
     def on_resize(self) -> None:
         self._cache.clear()
@@ -266,6 +284,8 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         return max(self.scrollable_content_region.width, 12)
 
     def render_line(self, y: int) -> Strip:
+        if not self._colours_checked:
+            self._check_colours()
         index = int(self.scroll_y) + y
         width = self._width()
         base = self.rich_style
@@ -282,7 +302,7 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         if cached is not None:
             return cached
         if line.row is None:
-            text = Text(line.title, style=self._style("topic-list--section"), no_wrap=True)
+            text = self._section_text(line.title, width)
         else:
             text = self._text(line.row, width, selected=selected)
         if selected:
@@ -290,6 +310,16 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         strip = self._strip(text, width, base)
         self._cache[key] = strip
         return strip
+
+    def _section_text(self, title: str, width: int) -> Text:
+        """`Following      unread`: the section's title, and over the counts
+        what they count (the reading list's too), where the width allows."""
+        text = Text(title, style=self._style("topic-list--section"), no_wrap=True)
+        gap = width - text.cell_len - len(COUNTS_LABEL)
+        if gap >= 2:
+            text.append(" " * gap)
+            text.append(COUNTS_LABEL, style=self._style("topic-list--count-zero"))
+        return text
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         """One line of `width` cells: `text` on the row's style."""
@@ -331,6 +361,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
         name = Text(clean_line(row.name, html_allowed=False), no_wrap=True)
         if row.error:
             name.stylize(self._style("topic-list--error"))
+        elif not row.papers and not row.virtual:
+            # No papers at all: the topic view says why.
+            name.stylize(self._style("topic-list--no-papers"))
         if name.cell_len > room:
             name.truncate(room, overflow="ellipsis")
         line = Text(no_wrap=True)

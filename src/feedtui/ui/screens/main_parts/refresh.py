@@ -262,7 +262,7 @@ class Refresher:
             self.show_refreshing()
 
     def show_status(self, note: str = "") -> None:
-        last = self._last_refresh()
+        last = self.last_refresh()
         failed_at = self._refresh_failed_at
         # Saved to the second: one within the failed refresh's second came after it.
         if self.refresh_failed and last and failed_at and last >= failed_at.replace(microsecond=0):
@@ -271,7 +271,7 @@ class Refresher:
             last_refresh=last, failed=self.refresh_failed, note=note, papers=len(self.engine.library)
         )
 
-    def _last_refresh(self) -> datetime | None:
+    def last_refresh(self) -> datetime | None:
         """The last refresh that fetched something, this reader's or another
         feedtui's on the same data (saved with the state)."""
         own = self.engine.last_refresh

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from textual.widgets import Input
+from rich.text import Text
+from textual.widgets import Input, Static
 
 from feedtui.topics.momentum import sort_trending
 from feedtui.ui.presenter import STARRED_VIEW, TopicRow, starred_positions
@@ -15,7 +16,24 @@ from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from feedtui.topics.registry import TopicEntry
+
 SORTS = ("followed", "name", "unread", "trending")
+# How the sidebar's title says each order (followed topics are on top in all).
+SORT_WORDS = {"followed": "name", "name": "name", "unread": "unread", "trending": "trending"}
+# How a topic matches the sidebar's filter: by its name, or by its
+# description or definition (query, categories, feeds) only.
+BY_NAME, BY_DEFINITION = 0, 1
+
+
+def filter_match(entry: TopicEntry, text: str) -> int | None:
+    """How `entry` matches the casefolded filter `text` (BY_NAME first), or None."""
+    if not text or text in entry.name.casefold():
+        return BY_NAME
+    topic = entry.topic
+    if text in topic.description.casefold() or text in topic.definition.describe().casefold():
+        return BY_DEFINITION
+    return None
 
 
 class Sidebar:
@@ -34,7 +52,12 @@ class Sidebar:
         following = engine.is_following
         filter_text = self.screen.query_one("#topic-filter", Input).value.casefold().strip()
         rows: list[TopicRow] = []
-        entries = [e for e in engine.topics() if not filter_text or filter_text in e.name.casefold()]
+        matches: dict[str, int] = {}
+        entries = []
+        for entry in engine.topics():
+            if (match := filter_match(entry, filter_text)) is not None:
+                matches[entry.name] = match
+                entries.append(entry)
         momenta = engine.momenta([e.name for e in entries])
         new = self.screen.visit.counts()
         for entry in entries:
@@ -60,6 +83,9 @@ class Sidebar:
             rows = sort_trending((row, momenta[row.name]) for row in rows)
         else:
             rows.sort(key=lambda r: r.name.casefold())
+        if filter_text:
+            # Names that match first, each part in the order chosen (a stable sort).
+            rows.sort(key=lambda r: matches[r.name])
         if not filter_text or filter_text in STARRED_VIEW.casefold():
             rows.insert(0, self._starred_row())
         return rows
@@ -78,6 +104,7 @@ class Sidebar:
         moved the cursor to a topic not shown yet (its TopicList.Shown
         message on its way); putting the cursor back lost that key."""
         screen = self.screen
+        self.show_title()
         topic_list = screen.query_one(TopicList)
         topic_list.show_rows(self.topic_rows(), keep=keep or topic_list.current or screen.current)
         filter_input = screen.query_one("#topic-filter", Input)
@@ -90,6 +117,14 @@ class Sidebar:
             chosen = topic_list.current
             if chosen:
                 screen.show_topic(chosen)
+
+    def show_title(self) -> None:
+        """The sidebar's title: the order its topics are in, and the key that changes it."""
+        title = Text()
+        title.append("Topics", style="bold")
+        title.append(f" by {SORT_WORDS[self.sort]}", style="")
+        title.append(f" ({self.screen._key('topics.sort')})", style="dim")
+        self.screen.query_one("#sidebar-title", Static).update(title)
 
     def update_counts(self, topics: set[str]) -> None:
         """Unread counts changed for these topics: redraw their rows only (and

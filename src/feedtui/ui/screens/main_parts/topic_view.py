@@ -52,7 +52,11 @@ class TopicView:
         library = engine.library
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.starred_view())
-            about = f"Your reading list: papers you starred with {screen._key('paper.star')}."
+            unread = sum(1 for position in positions if not library.is_read(position))
+            about = (
+                f"Your reading list: papers you starred with {screen._key('paper.star')}"
+                f" ({unread:,} unread, the sidebar's count)."
+            )
             missing = starred_not_cached(library, engine.starred_view())
             if missing:
                 about += f" {not_cached_note(missing, screen._key('app.refresh_all'))}."
@@ -143,13 +147,30 @@ class TopicView:
                 f"All read here — {key('topic.unread_only')} shows every paper, "
                 f"{key('paper.next_unread')} goes to the next unread"
             )
-        if self.engine.demo:
-            return "No papers in this topic in the demo data"
-        if self.engine.is_following(name):
-            if screen.refresher.fetching(name):
-                return "No papers yet — fetching this topic now"
-            return f"No papers yet — press {key('topic.refresh')} to fetch this topic"
-        return f"No papers yet — press {key('topic.follow')} to follow this topic and fetch it"
+        return self.why_no_papers(name)
+
+    def why_no_papers(self, name: str) -> str:
+        """Why a topic has no papers: the demo has none for it, it was never
+        fetched, or it was and nothing in the window matched."""
+        engine, key = self.engine, self.screen._key
+        if engine.demo:
+            return "The demo data has no papers for this topic"
+        following = engine.is_following(name)
+        if following and self.screen.refresher.fetching(name):
+            return "No papers yet — fetching this topic now"
+        fetched = engine.topic_fetched_at(name)
+        entry = engine.topic_entry(name)
+        if fetched is None and entry is not None and entry.topic.definition.feeds and following:
+            # A topic of feeds only: its answers are kept by feed, so the last refresh tells.
+            fetched = self.screen.refresher.last_refresh()
+        if fetched is not None:
+            return (
+                f"Nothing in the last {engine.settings.window_weeks} weeks\n"
+                f"Fetched {fetched.astimezone():%b %-d %H:%M}, nothing matched — {key('topic.edit')} edits the topic"
+            )
+        if following:
+            return f"Never refreshed — press {key('topic.refresh')} to fetch this topic"
+        return f"Not followed, so never fetched\npress {key('topic.follow')} to follow this topic and fetch it"
 
     # -- whole abstracts ---------------------------------------------------------------
 

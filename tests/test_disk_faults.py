@@ -139,4 +139,4 @@ def test_the_reader_says_why_a_refresh_could_not_be_stored(tmp_path, feeds, mode
     assert "/data/cache/" in error and error.endswith(words), errors
     [other] = labels - {first}
     assert errors[1] == f"“{other}” failed the same way: {error}", errors
-    assert "2 sources failed" in seen["status"], seen["status"]
+    assert "2 topics not refreshed" in seen["status"], seen["status"]

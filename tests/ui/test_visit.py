@@ -102,6 +102,9 @@ async def test_the_session_start_is_kept_and_the_next_visit_counts_from_it(make_
     app = FeedtuiApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
+        assert engine.pref(SESSION_PREF) != int(NOW.timestamp())  # written at quit, not at start
+        await pilot.press("q")
+        await pilot.pause()
     assert engine.pref(SESSION_PREF) == int(NOW.timestamp())
     assert engine.unsaved_changes()[1] == 0  # no question at quit for it
     app = FeedtuiApp(engine)

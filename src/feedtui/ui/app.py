@@ -309,6 +309,7 @@ class FeedtuiApp(Guarded, App):
             await self.quit_now()
             return
         self.main_screen.resume.remember()  # saved with the rest, just below
+        self.main_screen.visit.remember()
         why, lost, count = await asyncio.to_thread(self._what_quitting_loses)
         if not lost:
             await self.quit_now()
@@ -339,6 +340,7 @@ class FeedtuiApp(Guarded, App):
         await self.main_screen.stop_refresh()
         self.user_commands.stop_all()
         self.main_screen.resume.remember()
+        self.main_screen.visit.remember()
         self.leaving.set()
         self.exit()
 

@@ -25,11 +25,17 @@ class Visit:
         self.engine = engine = screen.engine
         previous = engine.pref(SESSION_PREF)
         self.since: int | None = previous if isinstance(previous, int) and not isinstance(previous, bool) else None
-        engine.set_pref(SESSION_PREF, int(engine.clock().timestamp()))
+        # Kept at quit, with the place left (a write now, on a full or
+        # read-only disk, would be one more failure to tell for nothing).
+        self.started = int(engine.clock().timestamp())
         # When a paper came: when it was first stored; in the demo, whose
         # papers are all stored again when its dates move on, its date.
         self._came = attrgetter("published" if engine.demo else "first_seen")
         self._counted: tuple[object, Counter[str]] | None = None
+
+    def remember(self) -> None:
+        """Keep when this session started, for the next one (at quit)."""
+        self.engine.set_pref(SESSION_PREF, self.started)
 
     def is_new(self, position: int) -> bool:
         return self.since is not None and self._came(self.engine.library.rows[position]) > self.since

@@ -7,6 +7,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests on the same examples every time: a run is
+# judged by the change it tests, not by the examples it happened to draw. At
+# a desk they draw new ones each run, and a failure prints its example.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # Where feedtui would look without --data-dir or --config: the user's own
 # folders. Each test process (each xdist worker too) gets folders of its own

@@ -174,6 +174,12 @@ def _may_hold_controls(text: str) -> bool:
     return not text.isprintable()
 
 
+def has_mark_flood(text: str) -> bool:
+    """Whether some character carries more than MAX_COMBINING marks (what
+    strip_controls would cut)."""
+    return not text.isascii() and _limit_combining(text) != text
+
+
 def _limit_combining(text: str) -> str:
     """Keep at most MAX_COMBINING non-spacing marks on any one character.
 

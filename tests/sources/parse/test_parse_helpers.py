@@ -236,3 +236,16 @@ def test_prepared_documents_are_utf8_with_a_matching_declaration():
 def test_prepare_rejects_a_document_without_a_root():
     with pytest.raises(FeedError, match="^not a feed: the XML document has no root element$"):
         prepare(b'<?xml version="1.0"?>\n<!-- nothing -->\n')
+
+
+def test_a_link_with_a_flood_of_combining_marks_is_dropped():
+    """A relative link made of marks, resolved against the feed's address,
+    gave `https://hostile.example/\u0301\u0301\u0301/…`; a link is shown, and
+    no address needs more marks on one character than text may carry (found
+    by the hostile-feed property test)."""
+    from urllib.parse import urljoin
+
+    from feedtui.sources.parse.links import http_url
+
+    assert http_url(urljoin("https://hostile.example/feed", "\u0301\u0301\u0301//arxiv.org/abs/2609.01234v2")) == ""
+    assert http_url("https://example.org/cafe\u0301") == "https://example.org/cafe\u0301"  # an accent is fine

@@ -35,7 +35,8 @@ class Visit:
 
     def remember(self) -> None:
         """Keep when this session started, for the next one (at quit)."""
-        self.engine.set_pref(SESSION_PREF, self.started)
+        if self.engine.pref(SESSION_PREF) != self.started:
+            self.engine.set_pref(SESSION_PREF, self.started)
 
     def is_new(self, position: int) -> bool:
         return self.since is not None and self._came(self.engine.library.rows[position]) > self.since

@@ -160,21 +160,9 @@ def main() -> int:
         if args.bench:
             args.json.unlink()
     run = load()
-    stale = []
-    for page in (PAGE, README):
-        path = ROOT / page
-        current = path.read_text(encoding="utf-8")
-        fresh_text = updated(page, current, run)
-        if fresh_text == current:
-            continue
-        stale.append(page)
-        if not args.check:
-            path.write_text(fresh_text, encoding="utf-8")
-            print(f"{page} updated", file=sys.stderr)
-    if args.check and stale:
-        print(f"out of date: {', '.join(stale)}; run python scripts/perf_page.py", file=sys.stderr)
-        return 1
-    return 0
+    return _tables().write_pages(
+        (PAGE, README), lambda page, text: updated(page, text, run), check=args.check, command="python scripts/perf_page.py"
+    )
 
 
 if __name__ == "__main__":

@@ -72,25 +72,31 @@ def updated(page: str, text: str) -> str:
     return text
 
 
+def write_pages(pages, fresh_text, *, check: bool, command: str) -> int:
+    """Rewrite each page whose generated blocks are out of date (`fresh_text(page,
+    current)`), or with `check` only say which are; 1 when `check` found one."""
+    stale = []
+    for page in pages:
+        path = ROOT / page
+        current = path.read_text(encoding="utf-8")
+        fresh = fresh_text(page, current)
+        if fresh == current:
+            continue
+        stale.append(page)
+        if not check:
+            path.write_text(fresh, encoding="utf-8")
+            print(f"{page} updated", file=sys.stderr)
+    if check and stale:
+        print(f"out of date: {', '.join(stale)}; run {command}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a page is out of date")
     args = parser.parse_args()
-    stale = []
-    for page in PAGES:
-        path = ROOT / page
-        current = path.read_text(encoding="utf-8")
-        fresh = updated(page, current)
-        if fresh == current:
-            continue
-        stale.append(page)
-        if not args.check:
-            path.write_text(fresh, encoding="utf-8")
-            print(f"{page} updated", file=sys.stderr)
-    if args.check and stale:
-        print(f"out of date: {', '.join(stale)}; run python scripts/readme_tables.py", file=sys.stderr)
-        return 1
-    return 0
+    return write_pages(PAGES, updated, check=args.check, command="python scripts/readme_tables.py")
 
 
 if __name__ == "__main__":

@@ -308,8 +308,7 @@ class FeedtuiApp(Guarded, App):
         if self._quit_question is not None:
             await self.quit_now()
             return
-        self.main_screen.resume.remember()  # saved with the rest, just below
-        self.main_screen.visit.remember()
+        self.main_screen.remember_session()  # saved with the rest, just below
         why, lost, count = await asyncio.to_thread(self._what_quitting_loses)
         if not lost:
             await self.quit_now()
@@ -339,8 +338,7 @@ class FeedtuiApp(Guarded, App):
         # fetched again, but a feed may have moved on by then).
         await self.main_screen.stop_refresh()
         self.user_commands.stop_all()
-        self.main_screen.resume.remember()
-        self.main_screen.visit.remember()
+        self.main_screen.remember_session()
         self.leaving.set()
         self.exit()
 

@@ -531,6 +531,11 @@ class MainScreen(Guarded, Screen):
     def action_mark_all_read(self) -> None:
         self.marks.mark_all_read()
 
+    def remember_session(self) -> None:
+        """What the next start reads (at quit): the place left and when this session began."""
+        self.resume.remember()
+        self.visit.remember()
+
     def action_first_new(self) -> None:
         self.visit.first_new()
 

@@ -11,23 +11,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 
-from feedtui.cli.commands.config import check_config
-from feedtui.cli.commands.export import cmd_export
-from feedtui.cli.commands.imports import cmd_import
-from feedtui.cli.commands.papers import cmd_papers, marks
-from feedtui.cli.commands.refresh import cmd_refresh
-from feedtui.cli.commands.topics import (
-    cmd_follow,
-    cmd_topic_add,
-    cmd_topic_edit,
-    cmd_topic_restore,
-    cmd_topic_rm,
-    cmd_topic_show,
-    cmd_topics,
-    cmd_unfollow,
-)
 from feedtui.cli.parser import build_parser
 from feedtui.cli.status import (
     EXIT_FAILED,
@@ -82,6 +68,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exit
         if args.path:
             print(config_path(getattr(args, "config", None)))
         elif args.check:
+            from feedtui.cli.commands.config import check_config
+
             named = getattr(args, "config", None)
             return check_config(config_path(named), config_named_by(named))
         else:
@@ -176,7 +164,7 @@ def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
     try:
         if key in _READS_TAGS and not getattr(args, "names", False):  # `topics --names` reads no paper
             engine.ensure_tagged()
-        return _HANDLERS[key](engine, args)
+        return handler_of(key)(engine, args)
     except TopicNotFound as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
@@ -208,21 +196,34 @@ def _close(engine) -> bool:
 # catalogue, an interrupted retag) are recomputed first.
 _READS_TAGS = {"topics", "papers", "topic show", "export"}
 
+# Each command's handler, as (module under cli/commands, name): a command
+# imports only its own module, and the reader none of them.
 _HANDLERS = {
-    "refresh": cmd_refresh,
-    "topics": cmd_topics,
-    "papers": cmd_papers,
-    "follow": cmd_follow,
-    "unfollow": cmd_unfollow,
-    "read": marks("mark_read"),
-    "unread": marks("mark_unread"),
-    "star": marks("star"),
-    "unstar": marks("unstar"),
-    "topic add": cmd_topic_add,
-    "topic rm": cmd_topic_rm,
-    "topic restore": cmd_topic_restore,
-    "topic edit": cmd_topic_edit,
-    "topic show": cmd_topic_show,
-    "export": cmd_export,
-    "import": cmd_import,
+    "refresh": ("refresh", "cmd_refresh"),
+    "topics": ("topics", "cmd_topics"),
+    "papers": ("papers", "cmd_papers"),
+    "follow": ("topics", "cmd_follow"),
+    "unfollow": ("topics", "cmd_unfollow"),
+    "read": ("papers", "mark_read"),
+    "unread": ("papers", "mark_unread"),
+    "star": ("papers", "star"),
+    "unstar": ("papers", "unstar"),
+    "topic add": ("topics", "cmd_topic_add"),
+    "topic rm": ("topics", "cmd_topic_rm"),
+    "topic restore": ("topics", "cmd_topic_restore"),
+    "topic edit": ("topics", "cmd_topic_edit"),
+    "topic show": ("topics", "cmd_topic_show"),
+    "export": ("export", "cmd_export"),
+    "import": ("imports", "cmd_import"),
 }
+# The mark commands share one handler, made for the engine method they call.
+_MARKS = {"mark_read", "mark_unread", "star", "unstar"}
+
+
+def handler_of(key: str):
+    """The handler of a command (`topic add`, `refresh`, …), its module imported now."""
+    module_name, name = _HANDLERS[key]
+    module = importlib.import_module(f"feedtui.cli.commands.{module_name}")
+    if name in _MARKS:
+        return module.marks(name)
+    return getattr(module, name)

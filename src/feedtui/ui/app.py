@@ -55,13 +55,16 @@ class FeedtuiApp(Guarded, App):
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""
-        from feedtui.ui.bindings import keymap_scopes
         from feedtui.ui.keymap_check import check_ui_settings
 
         # The scopes import every screen, before the first frame; with no
         # [keymap] there is nothing to check against them.
         settings = self.engine.settings
-        scopes = keymap_scopes(command_bindings(settings.commands, {})) if settings.keymap else {}
+        scopes = {}
+        if settings.keymap:
+            from feedtui.ui.bindings import keymap_scopes
+
+            scopes = keymap_scopes(command_bindings(settings.commands, {}))
         problems = check_ui_settings(self.engine.config, themes=self.available_themes, scopes=scopes, list_ids=False)
         self.engine.problems.messages.extend(str(p) for p in problems)
 
@@ -163,9 +166,11 @@ class FeedtuiApp(Guarded, App):
         user's commands work from the reader and a paper's detail view, not
         under a form or the help."""
         if action in ("undo", "run_command"):
+            if screen is self.main_screen:  # asked at every frame of the footer: the detail view is imported when needed
+                return True
             from feedtui.ui.screens.detail import DetailScreen
 
-            return screen is self.main_screen or isinstance(screen, DetailScreen)
+            return isinstance(screen, DetailScreen)
         return True
 
     def action_undo(self) -> None:

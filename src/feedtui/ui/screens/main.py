@@ -24,7 +24,6 @@ from textual.widgets import Input, Static
 
 from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
-from feedtui.ui import paper_actions, zotero_action
 from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
@@ -62,6 +61,13 @@ WELCOME_SKIPPED = "welcome_skipped"
 # one each; with more, the first ones and a count, this many in all (a tall
 # stack of notifications runs off the top of the screen).
 CONFIG_PROBLEMS_SHOWN = 2
+
+
+def _paper_actions():
+    """Opening, copying and citing papers: imported at the first such key, not at start."""
+    from feedtui.ui import paper_actions
+
+    return paper_actions
 
 
 class MainScreen(Guarded, Screen):
@@ -488,27 +494,29 @@ class MainScreen(Guarded, Screen):
 
     def action_open_abstract(self) -> None:
         if paper := self._cursor_paper():
-            paper_actions.open_abstract(self.app, paper)
+            _paper_actions().open_abstract(self.app, paper)
 
     def action_open_pdf(self) -> None:
         if paper := self._cursor_paper():
-            paper_actions.open_pdf(self.app, paper)
+            _paper_actions().open_pdf(self.app, paper)
 
     def action_open_html(self) -> None:
         if paper := self._cursor_paper():
-            paper_actions.open_html(self.app, paper)
+            _paper_actions().open_html(self.app, paper)
 
     def action_copy_link(self) -> None:
         if paper := self._cursor_paper():
-            paper_actions.copy_link(self.app, paper)
+            _paper_actions().copy_link(self.app, paper)
 
     def action_copy_bibtex(self) -> None:
         if paper := self._cursor_paper():
-            paper_actions.copy_bibtex(self.app, paper)
+            _paper_actions().copy_bibtex(self.app, paper)
 
     def action_send_to_zotero(self) -> None:
         if paper := self._cursor_paper():
-            zotero_action.send_to_zotero(self.app, paper)
+            from feedtui.ui.zotero_action import send_to_zotero
+
+            send_to_zotero(self.app, paper)
 
     def action_toggle_read(self) -> None:
         paper_id = self.topic_view.acted_on_id()

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from feedtui.model import shown_title
-from feedtui.sources.parse.text import cut
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE
 from feedtui.ui.widgets.paper_list import one_line_safe
@@ -67,6 +66,8 @@ class Marks:
 
     def _titled(self, paper_id: str) -> str:
         """“A paper's title”, cut to fit a notification."""
+        from feedtui.sources.parse.text import cut  # the parse path's LaTeX tables: not needed to start
+
         row = self.engine.card(paper_id)
         title = one_line_safe(shown_title(row.title)) if row is not None else paper_id
         return f"“{cut(title, 60)}”"

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from feedtui.core.events import RefreshProgress
-from feedtui.sources.parse.text import cut
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
@@ -208,6 +207,8 @@ class Refresher:
             if untold[source.error] > 0:
                 untold[source.error] -= 1
                 tell_failure(source.label, source.error)
+        from feedtui.sources.parse.text import cut  # the parse path's LaTeX tables: not needed to start
+
         for error, labels in failed_alike.items():
             if others := labels[1:]:
                 named = ", ".join(f"“{cut(one_line_safe(label), 50)}”" for label in others[:2])

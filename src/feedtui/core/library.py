@@ -43,6 +43,8 @@ class Library:
         # Each paper's topics, in no set order: `tags_of` gives them in the order shown.
         self.tags: list[tuple[str, ...]] = [_NO_TAGS] * len(self.ids)
         self.members: dict[str, list[int]] = {}
+        # One tuple per combination of topics (most papers share theirs with thousands).
+        self._tag_tuples: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.unread: dict[str, int] = {}
         # Positions of the papers the config's `hide` query matches, and
         # each topic's members without them (made when first asked).
@@ -166,9 +168,12 @@ class Library:
             if position not in positions:
                 tags[position] = tuple(t for t in tags[position] if t != topic)
         # A paper's tags hold the topic exactly when it is among the members.
+        # Papers with the same topics share one tuple of them.
         this_topic = (topic,)
-        for position in positions.difference(before):
-            tags[position] += this_topic
+        same = self._tag_tuples
+        for position in positions.difference(before) if before else positions:
+            grown = tags[position] + this_topic
+            tags[position] = same.setdefault(grown, grown)
         self.members[topic] = list(positions)  # type: ignore[arg-type]
         self._sort(topic)
         self._count(topic)

@@ -72,6 +72,12 @@ CARDS = "cards"
 # Positions in a card row as read from disk (a list), set before it becomes a CardRow.
 _PRIMARY = CardRow._fields.index("primary")
 _SHARD = CardRow._fields.index("shard")
+_PUBLISHED = CardRow._fields.index("published")
+_UPDATED = CardRow._fields.index("updated")
+_FETCHED_FOR = CardRow._fields.index("fetched_for")
+_FIRST_SEEN = CardRow._fields.index("first_seen")
+# The `fetched_for` of every row loaded without one: a list like the others, shared.
+_NO_FETCHES: list[str] = []
 # A list read from disk as a CardRow, without the keyword handling of CardRow._make.
 _as_card = tuple.__new__
 HEADS = "heads"
@@ -149,6 +155,7 @@ class PaperCache:
         rows: dict[str, CardRow] = {}
         problems: list[str] = []
         shared: dict[str, str] = {}
+        stamps: dict[int, int] = {}
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
         # Read again because another process stored papers: the abstract heads
@@ -172,9 +179,17 @@ class PaperCache:
                     if not index_trusted:
                         verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
                 for pid, row in cards.items():
-                    # One string object per category and week, not one per paper.
+                    # One string object per category and week, not one per paper;
+                    # one int per store time; no list of its own for the many
+                    # papers fetched for no topic's query (rows are never changed
+                    # in place); `updated` the same int as `published` when equal.
                     row[_PRIMARY] = shared.setdefault(row[_PRIMARY], row[_PRIMARY])
                     row[_SHARD] = shared.setdefault(row[_SHARD], row[_SHARD])
+                    row[_FIRST_SEEN] = stamps.setdefault(row[_FIRST_SEEN], row[_FIRST_SEEN])
+                    if not row[_FETCHED_FOR]:
+                        row[_FETCHED_FOR] = _NO_FETCHES
+                    if row[_UPDATED] == row[_PUBLISHED]:
+                        row[_UPDATED] = row[_PUBLISHED]
                     rows[pid] = _as_card(CardRow, row)
         if verified:
             try:

@@ -135,3 +135,20 @@ async def test_a_demo_topic_with_no_papers_says_the_demo_has_none(tmp_path):
         empty = next(name for name in main.engine.topic_names() if not main.engine.library.topic_positions(name))
         await show(pilot, empty)
         assert "The demo data has no papers for this topic" in "\n".join(lines_of(main.query_one(PaperList)))
+
+
+async def test_rows_below_the_first_screen_get_their_sparklines_once_drawn(tmp_path):
+    """At start only the rows of the first screen get their momentum; the
+    others get theirs after the first frame, the same as a full rebuild's."""
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(100, 20)) as pilot:
+        main = await ready(pilot)
+        await pilot.pause()
+        topic_list = main.query_one(TopicList)
+        shown = {row.name: row.weeks for row in topic_list.rows if not row.virtual}
+        assert len(shown) > 20  # more topics than the first screen's rows
+        full = {row.name: row.weeks for row in main.sidebar.topic_rows() if not row.virtual}
+        assert shown == full
+        assert all(weeks for weeks in shown.values())
+        assert main.sidebar.topic_rows(sparklines=5)  # partial rows leave the rest waiting …
+        assert len(main.sidebar._without_sparklines) == len(shown) - 5

@@ -193,7 +193,7 @@ class MainScreen(Guarded, Screen):
         self.tell_problems()
         place = self.resume.place()  # where the last session was left
         self.current = place[0] if place else None
-        self.rebuild_sidebar(keep=self.current)
+        self.sidebar.rebuild(self.current, sparklines=self.app.size.height)  # the rest after the first frame
         if place:
             self.show_topic(place[0], keep=place[1] or None)
         self.refresher.show_status()
@@ -222,6 +222,7 @@ class MainScreen(Guarded, Screen):
     def after_first_paint(self) -> None:
         """Work that can wait until the reader sees the screen."""
         engine = self.engine
+        self.sidebar.fill_sparklines()
         self.bridge.attach()
         self.set_interval(2.0, self.refresher.check_cache_elsewhere)
         if engine.stale_topics:

@@ -45,8 +45,14 @@ class Sidebar:
         self.sort = engine.pref("sort", engine.settings.default_sort)
         if self.sort not in SORTS:
             self.sort = "followed"
+        # Rows drawn without their momentum yet (see topic_rows).
+        self._without_sparklines: set[str] = set()
 
-    def topic_rows(self) -> list[TopicRow]:
+    def topic_rows(self, sparklines: int | None = None) -> list[TopicRow]:
+        """Every topic's row, in the order drawn. With `sparklines`, only the
+        first that many rows drawn get their momentum (a sidebar of hundreds
+        of topics shows a few dozen), the others theirs from `fill_sparklines`
+        once the screen is drawn; the trending order needs every topic's."""
         engine = self.engine
         library = engine.library
         following = engine.is_following
@@ -58,11 +64,12 @@ class Sidebar:
             if (match := filter_match(entry, filter_text)) is not None:
                 matches[entry.name] = match
                 entries.append(entry)
-        momenta = engine.momenta([e.name for e in entries])
+        partial = sparklines is not None and self.sort != "trending"
+        momenta = {} if partial else engine.momenta([e.name for e in entries])
         new = self.screen.visit.counts()
         for entry in entries:
-            momentum = momenta[entry.name]
-            weeks = tuple(w.count for w in momentum.weeks)
+            momentum = momenta.get(entry.name)
+            weeks = tuple(w.count for w in momentum.weeks) if momentum is not None else ()
             rows.append(
                 TopicRow(
                     name=entry.name,
@@ -88,7 +95,24 @@ class Sidebar:
             rows.sort(key=lambda r: matches[r.name])
         if not filter_text or filter_text in STARRED_VIEW.casefold():
             rows.insert(0, self._starred_row())
+        self._without_sparklines = set()
+        if partial:
+            following, others = as_drawn(rows)
+            drawn = [r.name for r in (*following, *others) if not r.virtual]
+            first = engine.momenta(drawn[:sparklines])
+            rows = [replace(r, weeks=tuple(w.count for w in first[r.name].weeks)) if r.name in first else r for r in rows]
+            self._without_sparklines = set(drawn[sparklines:])
         return rows
+
+    def fill_sparklines(self) -> None:
+        """The momentum of the rows `topic_rows` left without it (below the first screen)."""
+        waiting, self._without_sparklines = self._without_sparklines, set()
+        topic_list = self.screen.query_one(TopicList)
+        names = [row.name for row in topic_list.rows if row.name in waiting and self.engine.has_topic(row.name)]
+        momenta = self.engine.momenta(names) if names else {}
+        for row in topic_list.rows:
+            if (momentum := momenta.get(row.name)) is not None:
+                topic_list.update_row(replace(row, weeks=tuple(w.count for w in momentum.weeks)))
 
     def _starred_row(self) -> TopicRow:
         """The reading list's row counts its unread papers, as the topics' rows do."""
@@ -97,7 +121,7 @@ class Sidebar:
         unread = sum(1 for position in positions if not library.is_read(position))
         return TopicRow(STARRED_VIEW, False, unread, len(positions), virtual=True)
 
-    def rebuild(self, keep: str | None = None) -> None:
+    def rebuild(self, keep: str | None = None, *, sparklines: int | None = None) -> None:
         """The sidebar's rows anew, its cursor on `keep`, else on the row it is
         on, never put back on the topic shown: a retag, a refresh or another
         feedtui's change ends in catch_up, and a key just before may have
@@ -106,7 +130,7 @@ class Sidebar:
         screen = self.screen
         self.show_title()
         topic_list = screen.query_one(TopicList)
-        topic_list.show_rows(self.topic_rows(), keep=keep or topic_list.current or screen.current)
+        topic_list.show_rows(self.topic_rows(sparklines), keep=keep or topic_list.current or screen.current)
         filter_input = screen.query_one("#topic-filter", Input)
         if screen.current is None and not topic_list.rows and filter_input.value:
             # The topic shown is gone (removed here or elsewhere) and the filter

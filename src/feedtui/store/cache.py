@@ -105,6 +105,30 @@ class IndexLoad:
     problems: list[str] = field(default_factory=list)
 
 
+def _share_rows(cards: dict[str, list], rows: dict[str, CardRow], shared: dict[str, str], stamps: dict[int, int]) -> None:
+    """Add a week's rows read from disk to `rows` as CardRows, sharing what
+    papers have in common: one string object per category and week, not one
+    per paper; one int per store time; no list of its own for the many papers
+    fetched for no topic's query (rows are never changed in place); `updated`
+    the same int as `published` when equal. (Names bound locally: this runs
+    for every cached paper at start.)"""
+    text, stamp, card = shared.setdefault, stamps.setdefault, _as_card
+    primary, shard, published, updated, fetched_for, first_seen = _PRIMARY, _SHARD, _PUBLISHED, _UPDATED, _FETCHED_FOR, _FIRST_SEEN
+    no_fetches = _NO_FETCHES
+    for pid, row in cards.items():
+        value = row[primary]
+        row[primary] = text(value, value)
+        value = row[shard]
+        row[shard] = text(value, value)
+        value = row[first_seen]
+        row[first_seen] = stamp(value, value)
+        if not row[fetched_for]:
+            row[fetched_for] = no_fetches
+        if row[updated] == row[published]:
+            row[updated] = row[published]
+        rows[pid] = card(CardRow, row)
+
+
 def read_documents(path: Path) -> Mapping[str, dict]:
     """The paper documents of one shard file ({} if it is missing or damaged)."""
     try:
@@ -178,19 +202,7 @@ class PaperCache:
                 else:
                     if not index_trusted:
                         verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
-                for pid, row in cards.items():
-                    # One string object per category and week, not one per paper;
-                    # one int per store time; no list of its own for the many
-                    # papers fetched for no topic's query (rows are never changed
-                    # in place); `updated` the same int as `published` when equal.
-                    row[_PRIMARY] = shared.setdefault(row[_PRIMARY], row[_PRIMARY])
-                    row[_SHARD] = shared.setdefault(row[_SHARD], row[_SHARD])
-                    row[_FIRST_SEEN] = stamps.setdefault(row[_FIRST_SEEN], row[_FIRST_SEEN])
-                    if not row[_FETCHED_FOR]:
-                        row[_FETCHED_FOR] = _NO_FETCHES
-                    if row[_UPDATED] == row[_PUBLISHED]:
-                        row[_UPDATED] = row[_PUBLISHED]
-                    rows[pid] = _as_card(CardRow, row)
+                _share_rows(cards, rows, shared, stamps)
         if verified:
             try:
                 self._write_meta(verified, bump=False, wait=False)

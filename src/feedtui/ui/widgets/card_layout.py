@@ -146,6 +146,7 @@ class CardStyles:
     highlight: Style
     read: Style
     cursor: Style
+    cursor_blurred: Style
     empty: Style
 
     @classmethod

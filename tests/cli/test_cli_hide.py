@@ -31,8 +31,10 @@ def setup(tmp_path, hide: str):
     return run
 
 
-def test_papers_and_topics_leave_the_hidden_out_and_say_how_many(tmp_path, capsys):
+def test_papers_and_topics_leave_the_hidden_out_and_say_how_many(tmp_path, capsys, monkeypatch, closed_port):
     run = setup(tmp_path, "ti:survey*")
+    # Offline: the past window's count of arXiv's new papers is not had.
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", f"http://127.0.0.1:{closed_port}/api/query")
     assert run("papers", "Widgets", "--json") == 0
     assert [p["id"] for p in json.loads(capsys.readouterr().out)] == ["2611.00001", "2611.00003"]
     assert run("topics", "--json", "--as-of", "2026-11-27T18:00:00Z") == 0

@@ -107,9 +107,15 @@ def world(tmp_path, httpserver):
 
 
 def topics_json(cli, capsys, *args: str) -> list[dict]:
+    return topics_json_said(cli, capsys, *args)[0]
+
+
+def topics_json_said(cli, capsys, *args: str) -> tuple[list[dict], str]:
+    """`topics --json` and what it said on stderr."""
     capsys.readouterr()
     assert cli("topics", "--json", *args) == 0
-    return json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    return json.loads(out), err
 
 
 def weeks(first: date, counts: list[int]) -> list[dict]:
@@ -158,7 +164,7 @@ def test_topics_json_momentum_on_the_boundaries(world, capsys):
     assert all(t["description"] for t in catalogue.values())
 
 
-def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys):
+def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys, monkeypatch, closed_port):
     arxiv, cli, refresh_at = world
     refresh_at(FIRST)
     searches = len(arxiv.search_requests)
@@ -166,6 +172,8 @@ def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys):
     assert len(arxiv.search_requests) > searches  # arXiv was asked again …
     assert len(arxiv.total_requests) == 1  # … but the day's total is cached
 
+    # Offline from here (the past windows' counts are not asked for).
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", f"http://127.0.0.1:{closed_port}/api/query")
     # The next day, before any refresh (offline): the day before's count still
     # stands. (The share jumped to one of the cache, 50%, at 00:00 UTC.)
     next_day = "2026-10-02T00:00:00Z"
@@ -180,6 +188,7 @@ def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys):
     widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", "2026-09-30T23:59:59Z")}["Widgets"]["momentum"]
     assert widgets["share_of"] == "cache"
 
+    monkeypatch.delenv("FEEDTUI_ARXIV_API_URL")
     arxiv.total_new = 6100
     refresh_at(FIRST + timedelta(days=1))
     assert [r.search_query for r in arxiv.total_requests] == [
@@ -190,6 +199,48 @@ def test_the_count_of_all_new_papers_is_asked_once_a_day(world, capsys):
     for as_of, total in (("2026-10-01T12:00Z", 6000), ("2026-10-02T12:00Z", 6100), ("2026-10-05T12:00Z", 6100)):
         widgets = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", as_of)}["Widgets"]["momentum"]
         assert (widgets["share_of"], widgets["share"]) == ("arxiv", widgets["last4"] / total), as_of
+
+
+def test_a_past_windows_count_is_asked_for_once_and_said(world, capsys, monkeypatch, closed_port):
+    """`topics --as-of` a past day no refresh counted: arXiv is asked for that
+    window's count, once (kept in the data directory), and the shares of arXiv
+    topics are of it; offline, of the cache, and both are said."""
+    arxiv, cli, refresh_at = world
+    refresh_at(FIRST)
+    assert len(arxiv.total_requests) == 1
+    past = "2026-09-20T12:00:00Z"
+    arxiv.total_new = 5000
+    topics, err = topics_json_said(cli, capsys, "--as-of", past)
+    widgets = {t["name"]: t for t in topics}["Widgets"]["momentum"]
+    assert [r.search_query for r in arxiv.total_requests][1:] == ["submittedDate:[202608231200 TO 202609201200]"]
+    assert (widgets["share_of"], widgets["share"]) == ("arxiv", widgets["last4"] / 5000)
+    assert widgets["sentence"].endswith(" of all new papers.")
+    assert err == (
+        "feedtui: arXiv topics' shares are of arXiv's count of all new papers in the 28 days to Sep 20, 2026: 5,000\n"
+    )
+    # Asked again: the kept count, no request; the same in `topic show`.
+    topics = {t["name"]: t for t in topics_json(cli, capsys, "--as-of", past)}
+    assert topics["Widgets"]["momentum"] == widgets
+    assert topics["Blog"]["momentum"]["share_of"] == "cache"  # a feed topic's share stays of the cache
+    assert cli("topic", "show", "Widgets", "--as-of", past) == 0
+    shown = capsys.readouterr()
+    assert f"{widgets['sentence']}\n(share of arXiv's count" in shown.out
+    assert "5,000" in shown.err
+    assert len(arxiv.total_requests) == 2
+
+    # Offline, another past day: the cache's share, and said so.
+    monkeypatch.setenv("FEEDTUI_ARXIV_API_URL", f"http://127.0.0.1:{closed_port}/api/query")
+    offline = "2026-09-10T12:00:00Z"
+    topics, err = topics_json_said(cli, capsys, "--as-of", offline)
+    widgets = {t["name"]: t for t in topics}["Widgets"]["momentum"]
+    assert widgets["share_of"] == "cache"
+    assert widgets["sentence"].endswith(" of the papers in your cache.")
+    assert err.startswith("feedtui: arXiv's count of all new papers in the 28 days to Sep 10, 2026 could not be fetched (")
+    assert err.endswith("); shares are of the papers in your cache\n")
+    assert len(arxiv.total_requests) == 2
+    # A feed-only topic shown needs no count: nothing asked, nothing said.
+    assert cli("topic", "show", "Blog", "--as-of", offline) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_sorting_by_trending_unread_and_name(world, capsys):

@@ -7,11 +7,12 @@ from datetime import timedelta
 
 from feedtui.model import TopicDefinition
 from feedtui.ui.app import FeedtuiApp
+from feedtui.ui.cards import COMPACT
 from feedtui.ui.screens.main_parts.visit import SESSION_PREF
 from feedtui.ui.widgets.paper_list import PaperList
 
 from tests.ui.conftest import NOW, invented_papers
-from tests.ui.test_app import SIZE, lines_of, ready, show, sidebar_row, until
+from tests.ui.test_app import SIZE, lines_of, ready, show, sidebar_row, terminal_lines, until
 
 EARLIER = NOW - timedelta(days=3)
 # 2611.00001 and 2611.00003 came since the last visit; the others before it.
@@ -49,6 +50,27 @@ async def test_new_cards_are_marked_and_days_are_separated(make_engine):
         # Cards newest first (Nov 25, Nov 24, Nov 10, …): a line names each next day.
         assert "── Tue Nov 24 ──" in shown and "── Tue Nov 10 ──" in shown, shown
         assert shown.index("Nov 25, 2026") < shown.index("── Tue Nov 24") < shown.index("Nov 24, 2026")
+
+
+async def test_compact_cards_separate_days_too_and_three_still_fit_at_80x24(make_engine):
+    """Compact cards have no line between them: the last card of a day names
+    the next day in a rule on its tags line, so no card gets taller."""
+    engine = engine_with_a_last_visit(make_engine)
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = await show(pilot, "Widgets")
+        await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        assert paper_list.shape == COMPACT  # picked on a short terminal
+        lines = terminal_lines(app)
+        shown = "\n".join(lines)
+        assert sum("Nov" in line and ", 2026 · cs." in line for line in lines) >= 3, shown  # three cards' headers
+        [rule] = [line for line in lines if "── Tue Nov 24 ──" in line]
+        # The rule ends the Nov 25 card's tags line, and the Nov 24 card follows.
+        assert "Widgets" in rule and rule.rstrip().endswith("── Tue Nov 24 ──"), rule
+        after = lines[lines.index(rule) + 1]
+        assert "Nov 24, 2026" in after, shown
+        assert paper_list.virtual_size.height == paper_list.card_count * COMPACT.height
 
 
 async def test_the_sidebar_counts_each_topics_new_papers(make_engine):

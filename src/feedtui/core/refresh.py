@@ -17,6 +17,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ from feedtui.core.library import Library
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
-from feedtui.store.fetch_state import topic_answered_key
+from feedtui.store.fetch_state import new_papers_key, topic_answered_key
 from feedtui.store.files import StoreError, atomic_write
 from feedtui.store.tags import TagUpdate
 from feedtui.topics.tagging import MatchRows, Tagger, build_matchers, tag_papers
@@ -197,8 +198,46 @@ class RefreshRun:
         self.engine.stopped_refresh = self.report
 
 
+@dataclass(frozen=True, slots=True)
+class NewPaperCount:
+    """arXiv's count of all new papers in 28 days, the denominator of
+    momentum's share: `total` (None: not known), the day its 28 days end on,
+    whether it was asked for now, and why it could not be (`error`)."""
+
+    total: int | None
+    day: date | None = None
+    asked: bool = False
+    error: str = ""
+
+
 class Refreshing:
     """The Engine's refresh methods (see core/engine.py for the state they use)."""
+
+    async def count_new_papers(self, as_of: datetime) -> NewPaperCount:
+        """arXiv's count of all new papers in the 28 days up to `as_of`, for
+        the share of momentum at that moment (a past one: a refresh takes
+        today's). A count kept for that window (or for one ending up to
+        TOTAL_KEPT_DAYS before it) stands; otherwise one request asks arXiv,
+        and the answer is kept in the fetch state for the next time. Not
+        answered (offline, say), `error` says why: the shares are then of the
+        papers in the cache."""
+        from feedtui.core.fetch import PlannedSource, fetch_sources, total_query
+
+        if recent := self.fetch_state.recent_count(as_of):
+            return NewPaperCount(*recent)
+        if self.demo:
+            return NewPaperCount(None, error="demo mode fetches nothing")
+        key = new_papers_key(as_of)
+        plan = PlannedSource("total", "arXiv new-paper count", query=total_query(as_of), answers=(key,))
+        [outcome] = await fetch_sources([plan], settings=self.settings, fetch_state=self.fetch_state, now=self.clock())
+        report = outcome.report
+        if not report.ok or not outcome.total:
+            return NewPaperCount(None, asked=True, error=report.error or "arXiv counted no new papers")
+        try:
+            self.fetch_state.save(totals={key: (outcome.total, self.clock().date())})
+        except StoreError:
+            pass  # used now all the same; asked for again next time
+        return NewPaperCount(outcome.total, as_of.date(), asked=True)
 
     def topic_fetched_at(self, name: str) -> datetime | None:
         """When a refresh last fetched this topic's arXiv query or categories in

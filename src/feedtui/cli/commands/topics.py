@@ -26,6 +26,31 @@ def _parse_as_of(text: str | None) -> datetime | None:
     return moment
 
 
+def _count_for_shares(engine, as_of: datetime | None, entries) -> None:
+    """For a past moment, arXiv's count of all new papers in its 28 days,
+    asked for once and kept (a refresh only takes today's), so that arXiv
+    topics' shares are of it; said on stderr, as is the cache's share taken
+    instead when arXiv cannot be asked."""
+    import asyncio
+    import sys
+
+    if as_of is None or as_of.date() >= engine.clock().date():
+        return
+    if all(entry.topic.definition.feeds for entry in entries):
+        return  # feed topics' shares are of the cache whatever arXiv counts
+    count = asyncio.run(engine.count_new_papers(as_of))
+    end = count.day or as_of.date()
+    window = f"the 28 days to {end:%b} {end.day}, {end.year}"
+    if count.total is not None:
+        print(f"feedtui: arXiv topics' shares are of arXiv's count of all new papers in {window}: {count.total:,}", file=sys.stderr)
+    else:
+        print(
+            f"feedtui: arXiv's count of all new papers in {window} could not be fetched ({count.error}); "
+            "shares are of the papers in your cache",
+            file=sys.stderr,
+        )
+
+
 def cmd_topics(engine, args) -> int:
     if args.names:
         for name in sorted(engine.topic_names(), key=str.casefold):
@@ -34,6 +59,7 @@ def cmd_topics(engine, args) -> int:
     as_of = _parse_as_of(args.as_of)
     library = engine.library
     following = engine.is_following
+    _count_for_shares(engine, as_of, engine.topics())
     momenta = engine.momenta(None, as_of)
     rows = sorted(((entry, momenta[entry.name]) for entry in engine.topics()), key=lambda r: r[0].name.casefold())
     if args.sort == "unread":
@@ -193,7 +219,9 @@ def cmd_topic_show(engine, args) -> int:
 
     entry = engine.topic(args.name)
     library = engine.library
-    momentum = engine.momentum(entry.name, _parse_as_of(args.as_of))
+    as_of = _parse_as_of(args.as_of)
+    _count_for_shares(engine, as_of, [entry])
+    momentum = engine.momentum(entry.name, as_of)
     following = "following" if engine.is_following(entry.name) else "not following"
     print(f"{entry.name}  ({following})")
     if entry.topic.description:

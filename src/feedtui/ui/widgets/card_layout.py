@@ -37,6 +37,10 @@ BAR_WIDTH = 1
 INDENT = 2
 RIGHT_MARGIN = 1
 CURSOR_BAR = "▌"
+# The day rule of a compact card: dashes around the day's name at least,
+# and the cells its tags keep at least, or it is left out.
+DAY_RULE_DASHES = 6
+DAY_RULE_MIN_TAGS = 12
 UNREAD_MARKER = "●"
 STAR = "★"
 ELLIPSIS = "…"
@@ -146,6 +150,7 @@ class CardStyles:
     highlight: Style
     read: Style
     cursor: Style
+    cursor_blurred: Style
     empty: Style
 
     @classmethod
@@ -216,7 +221,14 @@ def lay_out(
     if not expanded:
         abstract_lines = clamp_lines(abstract_lines, abstract_room, text_width)
 
-    tags_line, tag_spans = _tags_line(card, text_width, styles)
+    # A compact card has no line after it: the last card of a day names the
+    # next day on its tags line instead, in a rule to the line's end.
+    rule_room = day_rule_room(card.day_after, text_width) if not shape.separator else 0
+    tags_line, tag_spans = _tags_line(card, text_width - rule_room, styles)
+    if rule_room:
+        if tags_line.cell_len:
+            tags_line.append(" ")
+        tags_line.append(day_rule(card.day_after, text_width - tags_line.cell_len), style=styles.date)
 
     rows: list[Text] = [header]
     rows += title_lines if shape.fill else _padded(title_lines, shape.title_lines)
@@ -240,6 +252,21 @@ def lay_out(
             line.stylize(styles.read, BAR_WIDTH)
         strips.append(to_strip(line, width, styles.base, console))
     return CardLayout(strips=strips, tag_row=tag_row, tags=tag_spans)
+
+
+def day_rule_room(day: str, text_width: int) -> int:
+    """The cells a compact card's tags line leaves to the rule naming the
+    next `day` (none without one, or on a line too narrow for it and a tag)."""
+    if not day:
+        return 0
+    room = len(day) + DAY_RULE_DASHES + 1  # the rule, and a space before it
+    return room if text_width - room >= DAY_RULE_MIN_TAGS else 0
+
+
+def day_rule(day: str, width: int) -> str:
+    """`──── Tue Nov 24 ──`, `width` cells, the day's name near its end."""
+    label = f" {day} ──"
+    return "─" * max(0, width - len(label)) + label
 
 
 def _tags_line(card: CardData, text_width: int, styles: CardStyles) -> tuple[Text, tuple[TagSpan, ...]]:

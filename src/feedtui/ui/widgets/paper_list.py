@@ -47,6 +47,7 @@ from feedtui.ui.widgets.card_layout import (
     one_line_safe,
     to_strip,
 )
+from feedtui.ui.widgets.focus_restyle import FocusColours
 from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 
 # Names callers import from here (the card's parts live in card_layout and card_heights).
@@ -112,7 +113,7 @@ class _Paint:
     strips: list[Strip] = field(default_factory=list)
 
 
-class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
+class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
     """Paper cards, newest first, with a cursor; smooth at tens of thousands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -138,6 +139,7 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         "paper-list--tag-current",
         "paper-list--unread-marker",
         "paper-list--cursor",
+        "paper-list--cursor-blurred",
         "paper-list--read",
         "paper-list--star",
         "paper-list--highlight",
@@ -224,7 +226,8 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         self._layouts: LRUCache[tuple[int, CardData, bool], CardLayout] = LRUCache(LAYOUT_CACHE_SIZE)
         self._layout_width = 0
         self._paint: _Paint | None = None
-        self._styles: CardStyles | None = None
+        # The card styles with the focused and with the blurred cursor.
+        self._styles: tuple[CardStyles, CardStyles] | None = None
         self._warm_up_pending = False
         self._click_opened = False
         self._update_virtual_size()
@@ -332,6 +335,11 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
         """Lines of card `index` relative to the top of the visible area."""
         top = self._heights.top(index) - round(self.scroll_y)
         return Region(0, top, self._view_width, self._heights.height(index))
+
+    def refresh_cursor(self) -> None:
+        """The focus changes the cursor card's colours only (`FocusColours`)."""
+        if self._count:
+            self._refresh_card(self.cursor)
 
     def _refresh_card(self, index: int) -> None:
         region = self.card_region(index)
@@ -533,19 +541,22 @@ class PaperList(LineScrollBarMixin, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         old, self._styles = self._styles, None
-        # Focus and blur change the cursor's colours only (`PaperList:blur`):
-        # cards keep their layouts, and the cursor card's are made again (see
-        # `cursor_strips`). Laying out every card on screen again made Tab slow.
-        if old is None or dataclasses.replace(old, cursor=(new := self.card_styles).cursor) != new:
+        # The cursor's colours change only the cursor card's lines (see
+        # `cursor_strips`): cards keep their layouts unless another part's
+        # style changed. Laying out every card on screen again made Tab slow.
+        if old is None or old[0] != dataclasses.replace(
+            new := self.card_styles, cursor=old[0].cursor, cursor_blurred=old[0].cursor_blurred
+        ):
             self._layouts.clear()
 
     @property
     def card_styles(self) -> CardStyles:
         """The card parts' styles from the component classes (cached until
-        the CSS or the pseudo-classes change)."""
+        the CSS changes), the cursor's in the focused or the blurred colours."""
         if self._styles is None:
-            self._styles = CardStyles.from_widget(self)
-        return self._styles
+            styles = CardStyles.from_widget(self)
+            self._styles = (styles, dataclasses.replace(styles, cursor=styles.cursor_blurred))
+        return self._styles[0] if self.has_focus else self._styles[1]
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)

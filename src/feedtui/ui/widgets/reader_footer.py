@@ -80,8 +80,9 @@ class ReaderFooter(Footer):
         once idle, a frame later)."""
         if self._drawn is not None and self.is_attached and self.app.app_focus:
             shown = self.shown()
-            if shown != self._drawn:
-                self._show_in_place(shown)
+            if shown != self._drawn and self._show_in_place(shown):
+                for key in self.query_children(FooterKey):
+                    key._check_refresh()
 
     async def _recompose_if_changed(self) -> None:
         self._recompose_pending = False

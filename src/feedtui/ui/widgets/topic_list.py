@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from feedtui.text.sanitize import clean_line
 from feedtui.ui.presenter import TopicRow
+from feedtui.ui.widgets.focus_restyle import FocusColours
 from feedtui.ui.widgets.line_scrollbar import LineScrollBarMixin
 from feedtui.ui.widgets.sparkline import sparkline
 
@@ -53,7 +54,7 @@ class _Line:
     row: TopicRow | None = None
 
 
-class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
+class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
     """Topics as one-line rows; moving onto one posts `TopicList.Shown`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -246,18 +247,16 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             else:
                 self.cursor = index
 
-    def on_focus(self) -> None:
-        self.refresh_line(self.cursor)
-
-    def on_blur(self) -> None:
+    def refresh_cursor(self) -> None:
+        """The focus changes the cursor row's colours only (`FocusColours`)."""
         self.refresh_line(self.cursor)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        # Focus and blur restyle the widget too, but rows are cached by focus
-        # already: only new colours (a theme, a stylesheet) draw every row anew
-        # (drawing them all again on each focus change made Tab slow). The
-        # component classes are not restyled yet here: the next paint compares.
+        # Rows are cached with the focus they were drawn in: only new colours
+        # (a theme, a stylesheet) draw every row anew (drawing them all again
+        # on each focus change made Tab slow). The component classes are not
+        # restyled yet here: the next paint compares.
         self._colours_checked = False
 
     def _check_colours(self) -> None:
@@ -297,7 +296,9 @@ class TopicList(LineScrollBarMixin, ScrollView, can_focus=True):
             return Strip.blank(width, base)
         line = self._lines[index]
         selected = index == self.cursor
-        key = (index, width, line.row, selected, self.has_focus)
+        # Only the cursor row is drawn differently with the focus: the others
+        # stay cached across Tab.
+        key = (index, width, line.row, selected, selected and self.has_focus)
         cached = self._cache.get(key)
         if cached is not None:
             return cached

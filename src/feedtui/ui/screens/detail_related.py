@@ -85,7 +85,8 @@ class DetailRelated:
     def focus(self) -> None:
         widgets = self._widgets()
         if widgets is not None and widgets[1].option_count:
-            widgets[1].focus()
+            # At once (Widget.focus waits a turn): `l` then ↓ typed fast moves in the list.
+            self.screen.set_focus(widgets[1])
             if widgets[1].highlighted is None:
                 widgets[1].highlighted = 0
         else:

@@ -45,6 +45,7 @@ FOR_YOU_LIMIT = 50
 # What a view says while its worker runs.
 FINDING_FOR_YOU = "Finding papers for you…"
 ASKING_EVERYTHING = "Asking every paper in the cache…"
+ASKED_ABOUT = "Every paper in the cache, ranked for the question; the sentences that best answer it come first."
 
 
 @dataclass
@@ -204,6 +205,7 @@ class Discover:
         self._for_you_running = False
         self.for_you, self.for_you_stale = message.for_you, False
         screen = self.screen
+        screen.sidebar.update_counts(set())  # For you's row counts its unread papers
         if screen.current == FOR_YOU_VIEW:
             screen.show_topic(FOR_YOU_VIEW, keep=screen.topic_view.cursor_id())
 
@@ -231,8 +233,6 @@ class Discover:
         screen, key = self.screen, self.screen._key
         author = self.author
         if screen.asking.question:
-            about = "Every paper in the cache, ranked for the question; the sentences that best answer it come first."
-            self._header(EVERYTHING_VIEW, about)
             screen.asking.ask(screen.asking.question, keep=keep)
             return
         screen.query_one(AnswerPanel).clear()
@@ -259,6 +259,7 @@ class Discover:
     def ask_everything(self, question: str, keep: str | None) -> None:
         """Ask the whole cache, in a worker: AnswerReady comes back."""
         self.used = True
+        self._header(EVERYTHING_VIEW, ASKED_ABOUT)
         self._title(Text(ASKING_EVERYTHING, style="dim"))
         cards = self.screen.topic_view.cards
         if cards is None or cards.current_topic != EVERYTHING_VIEW:  # not a topic's cards under the question

@@ -37,6 +37,8 @@ def cmd_refresh(engine, args) -> int:
     finally:
         unsubscribe()
     pruned = engine.after_refresh()
+    # Ask, Related and For you by meaning: the new papers' vectors, kept with the cache.
+    engine.compute_vectors()
     status = settle(EXIT_OK if report.ok else EXIT_FAILED)
     if pruned:
         print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)

@@ -75,13 +75,6 @@ async def test_for_you_says_why_and_learns_from_plus_and_minus(make_engine):
         assert first.why and first.why == for_you.hits[0].why
         assert first.why[:20] in "\n".join(lines_of(paper_list))
         paper_list.focus()
-        await pilot.press("plus")
-        await pilot.pause()
-        assert engine.feedback_of(first.paper_id) == 1
-        await until(pilot, lambda: "more like this" in "\n".join(lines_of(paper_list)), tries=200)
-        await pilot.press("plus")  # given again: taken back
-        await pilot.pause()
-        assert engine.feedback_of(first.paper_id) == 0
         before = main.discover.for_you
         await pilot.press("minus")
         await pilot.pause()
@@ -202,3 +195,50 @@ async def test_the_detail_view_lists_related_papers_each_openable(make_engine):
         title = engine.card(first).title
         assert title.split()[0] in detail_text(detail)
         assert isinstance(app.screen, DetailScreen)
+
+
+async def test_plus_and_minus_are_shown_on_the_card_and_taken_back(make_engine):
+    engine = make_engine()
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        paper_list = main.query_one(PaperList)
+        paper_list.focus()
+        paper_id = paper_list.cursor_card.paper_id
+        await pilot.press("plus")
+        await pilot.pause()
+        assert engine.feedback_of(paper_id) == 1
+        assert "+ more like this" in lines_of(paper_list)[0]
+        await pilot.press("minus")
+        await pilot.pause()
+        assert engine.feedback_of(paper_id) == -1
+        assert "- less like this" in lines_of(paper_list)[0]
+        await pilot.press("minus")  # given again: taken back
+        await pilot.pause()
+        assert engine.feedback_of(paper_id) == 0
+        assert "like this" not in lines_of(paper_list)[0]
+
+
+async def test_a_refresh_in_the_reader_computes_the_new_papers_vectors(make_engine, httpserver):
+    from werkzeug import Response
+
+    from feedtui.core.discovery import VECTORS_FILE
+    from feedtui.model import TopicDefinition
+
+    from tests.atom import Entry, api_feed
+    from tests.ui.test_app import refresh_over
+
+    entry = Entry("2611.09999", title="A fresh widget", summary="New widget results.", published="2026-11-26T09:00:00Z")
+    httpserver.expect_request("/good.xml").respond_with_handler(
+        lambda request: Response(api_feed([entry]), content_type="application/atom+xml")
+    )
+    engine = make_engine(topics={"Good feed": TopicDefinition(feeds=(httpserver.url_for("/good.xml"),))}, follows=("Good feed",))
+    vectors = engine.data_dir / "cache" / VECTORS_FILE
+    app = FeedtuiApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        main = await ready(pilot)
+        assert not vectors.exists()  # nothing heavy at start
+        await pilot.press("r")
+        await refresh_over(pilot, main)
+        await until(pilot, lambda: vectors.exists() and not main.workers, tries=600, step=0.05)
+        assert vectors.stat().st_size > 0

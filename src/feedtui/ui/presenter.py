@@ -60,7 +60,7 @@ class TopicCards:
         is_new: Callable[[int], bool] | None = None,
         days: bool = False,
         why: Mapping[str, str] | None = None,
-        feedback: Mapping[str, int] | None = None,
+        feedback_of: Callable[[str], int] | None = None,
     ) -> None:
         self.library = library
         self.positions = list(positions)
@@ -87,7 +87,7 @@ class TopicCards:
         # For you: why each paper is there; and the user's "more / less like
         # this" of each paper (+1 / -1), shown on its card.
         self._why = why or {}
-        self._feedback = feedback or {}
+        self._feedback_of = feedback_of
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -132,7 +132,7 @@ class TopicCards:
             new=self._is_new is not None and self._is_new(position),
             day_after=self._day_after(index),
             why=self._why.get(paper_id, ""),
-            feedback=self._feedback.get(paper_id, 0),
+            feedback=self._feedback_of(paper_id) if self._feedback_of is not None else 0,
         )
 
     def _day_after(self, index: int) -> str:

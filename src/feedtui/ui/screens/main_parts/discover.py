@@ -152,7 +152,7 @@ class Discover:
             expanded=screen.query_one(PaperList).expanded,
             want_full=view.load_full_abstract,
             why=why,
-            feedback=engine.feedback(),
+            feedback_of=engine.feedback_of,
         )
 
     def _show_cards(self, cards: TopicCards, empty: str, keep: str | None, focus_list: bool) -> None:

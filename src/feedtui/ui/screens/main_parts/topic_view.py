@@ -92,7 +92,7 @@ class TopicView:
             want_full=self.load_full_abstract,
             is_new=screen.visit.is_new if screen.visit.since is not None else None,
             days=True,
-            feedback=engine.feedback(),
+            feedback_of=engine.feedback_of,
         )
         self.list_total = total
         self.show_list_title()

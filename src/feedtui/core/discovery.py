@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from feedtui.core.events import TasteChanged, VectorsUpdated
 from feedtui.discovery.answer import best_quotes
-from feedtui.discovery.authors import author_query
+from feedtui.discovery.authors import author_key, author_query
 from feedtui.discovery.corpus import Corpus
 from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
 from feedtui.discovery.records import Answer, ForYou, Hit, Quote
@@ -133,7 +133,15 @@ class Discovery:
             return held.corpus[1]
 
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
-        for paper_id, doc in self._documents(self.library.ids):
+        """Every paper's authors and categories: as the vectors file keeps them,
+        and read from the week files for the papers it lacks."""
+        semantic = self._semantic()
+        missing: list[str] = list(self.library.ids)
+        if not isinstance(semantic, str):
+            vectors = semantic.vectors
+            missing = [pid for pid in missing if pid not in vectors.pos]
+            yield from zip(vectors.ids, vectors.authors, vectors.categories)
+        for paper_id, doc in self._documents(missing):
             yield paper_id, [name for name, _ in doc.get("authors", ())], doc.get("categories", ())
 
     def _documents(self, ids: Sequence[str]) -> Iterator[tuple[str, dict]]:
@@ -475,12 +483,16 @@ class Discovery:
             versions: list[int] = []
             scales: list[np.ndarray] = []
             codes: list[np.ndarray] = []
+            authors: list[list[str]] = []
+            categories: list[list[str]] = []
             done = 0
             for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
                 step_scales, step_codes = quantize(vectors)
                 ids += (pid for pid, _ in docs)
                 versions += (int(doc.get("version", 1)) for _, doc in docs)
+                authors += ([author_key(name) for name, _ in doc.get("authors", ())] for _, doc in docs)
+                categories += (list(doc.get("categories", ())) for _, doc in docs)
                 scales.append(step_scales)
                 codes.append(step_codes)
                 done += len(docs)
@@ -493,6 +505,8 @@ class Discovery:
                 np.concatenate(scales) if scales else np.zeros(0, np.float32),
                 np.concatenate(codes) if codes else np.zeros((0, dim), np.int8),
                 keep,
+                authors,
+                categories,
             )
             self._write_vectors(encode(updated))
             semantic.vectors = updated

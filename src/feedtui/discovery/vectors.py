@@ -6,7 +6,8 @@ A 256-dimension vector takes 260 bytes (256 int8 and a float32 scale), so
     b"FTVEC1\\n", u32 header length, JSON header, scales (f32), vectors (int8)
 
 where the header names the model, the dimension, the paper ids with each
-one's version, and a CRC-32 of what follows it: a file that fails any check
+one's version, authors and categories (what Related needs of every paper),
+and a CRC-32 of what follows it: a file that fails any check
 is damaged, and the vectors are computed again (`decode` raises
 VectorsDamaged; nothing crashes). Writing the file is the caller's job
 (atomically, under the data directory's lock).
@@ -42,9 +43,17 @@ class Vectors:
     versions: list[int]
     scales: np.ndarray  # float32 (n,)
     codes: np.ndarray  # int8 (n, dim)
+    # Each paper's authors (as discovery.authors.author_key makes them) and
+    # categories: what Related needs of every paper, without reading them all.
+    authors: list[list[str]] = field(default_factory=list)
+    categories: list[list[str]] = field(default_factory=list)
     pos: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if len(self.authors) != len(self.ids):
+            self.authors = [[] for _ in self.ids]
+        if len(self.categories) != len(self.ids):
+            self.categories = [[] for _ in self.ids]
         if not self.pos:
             self.pos = dict(zip(self.ids, range(len(self.ids))))
 
@@ -81,7 +90,16 @@ class Vectors:
         out *= self.scales * (peak / QUERY_STEPS)
         return out
 
-    def with_added(self, ids: Sequence[str], versions: Sequence[int], scales: np.ndarray, codes: np.ndarray, keep: set[str] | None) -> Vectors:
+    def with_added(
+        self,
+        ids: Sequence[str],
+        versions: Sequence[int],
+        scales: np.ndarray,
+        codes: np.ndarray,
+        keep: set[str] | None,
+        authors: Sequence[list[str]] | None = None,
+        categories: Sequence[list[str]] | None = None,
+    ) -> Vectors:
         """These quantized vectors added (replacing any of the same ids), and
         only the papers in `keep` kept of the old ones (all, with None)."""
         import numpy as np
@@ -94,6 +112,8 @@ class Vectors:
             [self.versions[i] for i in kept] + list(versions),
             np.concatenate([self.scales[kept], scales]),
             np.concatenate([self.codes[kept], codes]),
+            [self.authors[i] for i in kept] + list(authors or [[] for _ in ids]),
+            [self.categories[i] for i in kept] + list(categories or [[] for _ in ids]),
         )
 
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -115,6 +135,8 @@ def encode(vectors: Vectors) -> bytes:
             "dim": int(vectors.codes.shape[1]),
             "ids": vectors.ids,
             "versions": vectors.versions,
+            "authors": vectors.authors,
+            "categories": vectors.categories,
             "crc": zlib.crc32(body),
         },
         separators=(",", ":"),
@@ -137,10 +159,13 @@ def decode(data: bytes, model: str) -> Vectors:
             raise ValueError(f"made by {header['model']}, not {model}")
         body = memoryview(data)[start + size :]
         count = len(ids)
+        authors, categories = header["authors"], header["categories"]
+        if len(authors) != count or len(categories) != count:
+            raise ValueError("its authors or categories do not match its papers")
         if len(versions) != count or len(body) != count * 4 + count * dim or zlib.crc32(body) != header["crc"]:
             raise ValueError("its size or checksum is wrong")
         scales = np.frombuffer(body, dtype="<f4", count=count).astype(np.float32)
         codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim)
-        return Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes)
+        return Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes, authors, categories)
     except (ValueError, KeyError, TypeError, struct.error) as error:
         raise VectorsDamaged(str(error)) from error

@@ -142,7 +142,7 @@ class Discovery:
             missing = [pid for pid in missing if pid not in vectors.pos]
             yield from zip(vectors.ids, vectors.authors, vectors.categories)
         for paper_id, doc in self._documents(missing):
-            yield paper_id, [name for name, _ in doc.get("authors", ())], doc.get("categories", ())
+            yield paper_id, [author_key(name) for name, _ in doc.get("authors", ())], doc.get("categories", ())
 
     def _documents(self, ids: Sequence[str]) -> Iterator[tuple[str, dict]]:
         """(id, stored document) of these papers, week file by week file."""

@@ -135,12 +135,12 @@ class Discovery:
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
         """Every paper's authors and categories: as the vectors file keeps them,
         and read from the week files for the papers it lacks."""
-        semantic = self._semantic()
         missing: list[str] = list(self.library.ids)
-        if not isinstance(semantic, str):
-            vectors = semantic.vectors
+        if not isinstance(self._semantic(), str):
+            vectors = self._read_vectors(meta=True)
             missing = [pid for pid in missing if pid not in vectors.pos]
             yield from zip(vectors.ids, vectors.authors, vectors.categories)
+            del vectors
         for paper_id, doc in self._documents(missing):
             yield paper_id, [author_key(name) for name, _ in doc.get("authors", ())], doc.get("categories", ())
 
@@ -203,15 +203,16 @@ class Discovery:
             return None
         return (info.st_mtime_ns, info.st_size, info.st_ino)
 
-    def _read_vectors(self) -> Vectors:
-        """The stored vectors; none when the file is missing or damaged (they are computed again)."""
+    def _read_vectors(self, *, meta: bool = False) -> Vectors:
+        """The stored vectors (with their papers' authors and categories with
+        `meta`); none when the file is missing or damaged (they are computed again)."""
         from feedtui.discovery.embed import DIM, MODEL_NAME
         from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode
 
-        held = self._discovery()
-        held.vectors_signature = self._vectors_signature()
+        if not meta:
+            self._discovery().vectors_signature = self._vectors_signature()
         try:
-            return decode(self._vectors_path().read_bytes(), MODEL_NAME)
+            return decode(self._vectors_path().read_bytes(), MODEL_NAME, meta=meta)
         except (OSError, VectorsDamaged):
             return Vectors.empty(MODEL_NAME, DIM)
 
@@ -466,7 +467,7 @@ class Discovery:
             from feedtui.discovery.vectors import encode, quantize
 
             library = self.library
-            stored = self._read_vectors()
+            stored = self._read_vectors(meta=True)
             known = stored.pos
             need = [
                 pid
@@ -475,7 +476,6 @@ class Discovery:
             ]
             keep = set(library.ids)
             if not need and len(keep) >= len(stored) and all(pid in keep for pid in stored.ids):
-                semantic.vectors = stored
                 return 0
             import numpy as np
 
@@ -509,6 +509,8 @@ class Discovery:
                 categories,
             )
             self._write_vectors(encode(updated))
+            # Held without the authors and categories (see vectors.decode).
+            updated.authors, updated.categories = [], []
             semantic.vectors = updated
         self.publish(VectorsUpdated(len(ids)))
         return len(ids)

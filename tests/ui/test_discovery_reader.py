@@ -67,8 +67,8 @@ async def test_for_you_says_why_and_learns_from_plus_and_minus(make_engine):
         shown = screen_text(main)
         assert "For you (" in shown
         for_you = main.discover.for_you
-        if for_you.note:
-            assert for_you.note in panel_text(main)  # the fallback is said
+        # No star nor mark yet: ranked by the followed topics, and said in one line.
+        assert for_you.fallback and for_you.note and for_you.note in panel_text(main)
         assert for_you.hits, "the fixture's unread papers are suggested"
         paper_list = main.query_one(PaperList)
         first = paper_list.cursor_card
@@ -81,6 +81,11 @@ async def test_for_you_says_why_and_learns_from_plus_and_minus(make_engine):
         assert engine.feedback_of(first.paper_id) == -1
         # TasteChanged: For you computed again, in a worker, while shown
         await until(pilot, lambda: main.discover.for_you is not before and not main.discover._for_you_running, tries=400)
+        # A star teaches it too: no longer the fallback.
+        before = main.discover.for_you
+        await pilot.press("s")
+        await until(pilot, lambda: main.discover.for_you is not before and not main.discover._for_you_running, tries=400)
+        assert not main.discover.for_you.fallback
 
 
 async def test_ask_everything_ranks_the_whole_cache_with_a_quoted_answer(make_engine):

@@ -60,6 +60,7 @@ class Marks:
             self.engine.unstar(ids)
         self.screen.topic_view.invalidate_ids(ids)
         self.screen.sidebar.update_counts(set())
+        self.screen.discover.taste_changed()  # stars teach For you
 
     def remember(self, undo: Undo) -> None:
         self.undo_stack.append(undo)

@@ -24,7 +24,7 @@ from feedtui.store.lock import DataDirLock
 from feedtui.store.state import StateStore
 from feedtui.ui import paper_actions
 from feedtui.ui.app import FeedtuiApp
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.presenter import STARRED_VIEW, VIRTUAL_VIEWS
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.main import MainScreen
 from feedtui.ui.screens.main_parts.refresh import Refresher
@@ -293,7 +293,7 @@ async def test_n_goes_to_the_next_topic_down_the_sidebar_followed_ones_first(mak
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
         assert main.current == "Gadgets" and engine.library.unread_count("Sprockets") == 1
-        names = [name for name in main.query_one(TopicList).names() if name != STARRED_VIEW]
+        names = [name for name in main.query_one(TopicList).names() if name not in VIRTUAL_VIEWS]
         assert names[:4] == ["::Following", "Gadgets", "Widgets", "::Topics"] and "Sprockets" in names
         main.query_one(PaperList).focus()
         await pilot.press("n")

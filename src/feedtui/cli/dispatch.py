@@ -157,6 +157,7 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
 
 def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
     """The command's handler; what it refuses (an unknown topic, a bad query) is a UsageError."""
+    from feedtui.core.discovery import PaperNotFound
     from feedtui.core.topics import TopicNotFound
     from feedtui.topics.query import QueryError
 
@@ -165,7 +166,7 @@ def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
         if key in _READS_TAGS and not getattr(args, "names", False):  # `topics --names` reads no paper
             engine.ensure_tagged()
         return handler_of(key)(engine, args)
-    except TopicNotFound as error:
+    except (TopicNotFound, PaperNotFound) as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
         raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
@@ -194,7 +195,7 @@ def _close(engine) -> bool:
 
 # Commands whose answers depend on complete topic tags: stale ones (a changed
 # catalogue, an interrupted retag) are recomputed first.
-_READS_TAGS = {"topics", "papers", "topic show", "export"}
+_READS_TAGS = {"topics", "papers", "topic show", "export", "ask", "foryou"}
 
 # Each command's handler, as (module under cli/commands, name): a command
 # imports only its own module, and the reader none of them.
@@ -202,6 +203,9 @@ _HANDLERS = {
     "refresh": ("refresh", "cmd_refresh"),
     "topics": ("topics", "cmd_topics"),
     "papers": ("papers", "cmd_papers"),
+    "ask": ("discovery", "cmd_ask"),
+    "related": ("discovery", "cmd_related"),
+    "foryou": ("discovery", "cmd_foryou"),
     "follow": ("topics", "cmd_follow"),
     "unfollow": ("topics", "cmd_unfollow"),
     "read": ("papers", "mark_read"),

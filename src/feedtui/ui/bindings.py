@@ -18,6 +18,7 @@ from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.help import HelpScreen
 from feedtui.ui.screens.main import MainScreen
+from feedtui.ui.screens.main_parts.discovery_keys import DiscoveryKeys
 from feedtui.ui.screens.pick_topic import PickTopicScreen
 from feedtui.ui.screens.topic_form import ConfirmScreen, TopicFormScreen
 from feedtui.ui.screens.welcome import WelcomeScreen
@@ -30,6 +31,7 @@ def binding_sources() -> dict[str, list[Binding]]:
     places: dict[str, list] = {
         "app": APP_BINDINGS,
         "main": MainScreen.BINDINGS,
+        "discover": DiscoveryKeys.BINDINGS,
         "topic_list": TopicList.BINDINGS,
         "paper_list": PaperList.BINDINGS,
         "detail": DetailScreen.BINDINGS,
@@ -69,8 +71,8 @@ def keymap_scopes(commands: Sequence[Binding] = ()) -> dict[str, list[tuple[str,
     sources = binding_sources()
     sources["app"] = [*sources["app"], *commands]
     together = {
-        "the topic sidebar": ("app", "main", "topic_list"),
-        "the paper list": ("app", "main", "paper_list"),
+        "the topic sidebar": ("app", "main", "discover", "topic_list"),
+        "the paper list": ("app", "main", "discover", "paper_list"),
         "the detail view": ("app", "detail"),
         "the help": ("help",),
         "the welcome screen": ("welcome",),

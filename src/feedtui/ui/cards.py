@@ -38,6 +38,10 @@ class CardData:
     # The day of the cards below, when it is not this card's ("Mon Nov 30"):
     # the line after this card separates the days.
     day_after: str = ""
+    # For you: why the paper is there ("like: <title>"); and the user's
+    # "more like this" (+1) or "less like this" (-1) of it.
+    why: str = ""
+    feedback: int = 0
 
     @property
     def header(self) -> str:

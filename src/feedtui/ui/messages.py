@@ -32,3 +32,66 @@ class StateRecovered(Message):
 
 class StateSavedAgain(Message):
     """A save succeeded after one had failed."""
+
+
+class DiscoveryMessage(Message):
+    """What a discovery worker (ask, related, For you, vectors) found, posted
+    to the screen that started it: workers never touch the widgets."""
+
+
+class AnswerReady(DiscoveryMessage):
+    """Ask everything answered `question` (an `Answer`); `keep`: the paper
+    the cursor stays on."""
+
+    def __init__(self, question: str, answer: object, keep: str | None = None) -> None:
+        super().__init__()
+        self.question = question
+        self.answer = answer
+        self.keep = keep
+
+
+class AuthorPapersReady(DiscoveryMessage):
+    """The papers of an author, newest first (ids)."""
+
+    def __init__(self, author: str, paper_ids: list[str]) -> None:
+        super().__init__()
+        self.author = author
+        self.paper_ids = paper_ids
+
+
+class ForYouReady(DiscoveryMessage):
+    """For you was computed (a `ForYou`)."""
+
+    def __init__(self, for_you: object) -> None:
+        super().__init__()
+        self.for_you = for_you
+
+
+class RelatedReady(DiscoveryMessage):
+    """The papers most related to `paper_id` (`Hit`s, best first)."""
+
+    def __init__(self, paper_id: str, hits: list) -> None:
+        super().__init__()
+        self.paper_id = paper_id
+        self.hits = hits
+
+
+class DiscoveryFailed(DiscoveryMessage):
+    """A discovery worker failed: said in one line; nothing is lost."""
+
+    def __init__(self, what: str, error: str) -> None:
+        super().__init__()
+        self.what = what
+        self.error = error
+
+
+class TasteChanged(DiscoveryMessage):
+    """The user's taste changed (a star, a `+` or `-`): For you is stale."""
+
+
+class VectorsComputed(DiscoveryMessage):
+    """Vectors were computed for `count` more papers."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count

@@ -6,7 +6,7 @@ Everything here is quick: it reads the in-memory library and state only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -17,6 +17,13 @@ from feedtui.topics.names import READING_LIST
 from feedtui.ui.cards import CardData, card_date
 
 STARRED_VIEW = READING_LIST
+# The discovery views (docs/discovery-reader.md): rows of the sidebar that are
+# no topic, as the reading list is. A topic's name cannot start with a
+# zero-width space (names are cleaned of invisible characters), and the
+# sidebar draws the row without it: no topic can take these names.
+FOR_YOU_VIEW = "\u200b✦ For you"
+EVERYTHING_VIEW = "\u200b⌕ Ask everything"
+VIRTUAL_VIEWS = frozenset({STARRED_VIEW, FOR_YOU_VIEW, EVERYTHING_VIEW})
 DAY = 86_400
 
 
@@ -52,6 +59,8 @@ class TopicCards:
         want_full: Callable[[str, bool], None] | None = None,
         is_new: Callable[[int], bool] | None = None,
         days: bool = False,
+        why: Mapping[str, str] | None = None,
+        feedback_of: Callable[[str], int] | None = None,
     ) -> None:
         self.library = library
         self.positions = list(positions)
@@ -75,6 +84,10 @@ class TopicCards:
         # visit); with `days` (cards in date order) a line separates each day's cards.
         self._is_new = is_new
         self.days = days
+        # For you: why each paper is there; and the user's "more / less like
+        # this" of each paper (+1 / -1), shown on its card.
+        self._why = why or {}
+        self._feedback_of = feedback_of
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -118,6 +131,8 @@ class TopicCards:
             highlight=self.highlight,
             new=self._is_new is not None and self._is_new(position),
             day_after=self._day_after(index),
+            why=self._why.get(paper_id, ""),
+            feedback=self._feedback_of(paper_id) if self._feedback_of is not None else 0,
         )
 
     def _day_after(self, index: int) -> str:

@@ -18,7 +18,10 @@ from feedtui.model import Paper, shown_title
 from feedtui.text.links import safe_link, shown_link
 from feedtui.ui import paper_actions, zotero_action
 from feedtui.ui.crash import Guarded
+from feedtui.ui.messages import RelatedReady
 from feedtui.ui.cards import paper_date
+from feedtui.ui.screens.detail_related import DetailRelated
+from feedtui.ui.widgets.related_papers import RelatedPapers
 
 
 def _on_click(action: str, *arguments: str) -> Style:
@@ -44,6 +47,9 @@ class DetailScreen(Guarded, Screen):
         Binding("s", "star", "Star", id="detail.star"),
         Binding("m", "toggle_read", "Read/unread", id="detail.toggle_read"),
         Binding("a", "all_authors", "Show every author", show=False, id="detail.all_authors"),
+        Binding("w", "author_papers", "Author's papers", show=False, id="detail.author_papers"),
+        Binding("W", "follow_author", "Follow an author", show=False, id="detail.follow_author"),
+        Binding("l", "related", "Related papers", id="detail.related"),
         Binding("j,down", "scroll_down", "Scroll", show=False, id="detail.down"),
         Binding("k,up", "scroll_up", "Scroll", show=False, id="detail.up"),
         Binding("space,pagedown", "page_down", "Page down", show=False, id="detail.page_down"),
@@ -60,6 +66,7 @@ class DetailScreen(Guarded, Screen):
         self.paper_id = paper_id
         self.paper: Paper | None = None
         self.every_author = False
+        self.related = DetailRelated(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -67,6 +74,8 @@ class DetailScreen(Guarded, Screen):
             # Indented by its style, so that a wrapped affiliation keeps the indent.
             yield Static(id="detail-authors")
             yield Static(id="detail-facts")
+            yield Static(id="detail-related-title")
+            yield RelatedPapers(id="detail-related")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -76,6 +85,7 @@ class DetailScreen(Guarded, Screen):
 
     @work(exclusive=True)
     async def load(self) -> None:
+        self.related.show(self.paper_id)
         self.paper = await asyncio.to_thread(self.engine.paper, self.paper_id)
         self.render_paper()
 
@@ -121,7 +131,8 @@ class DetailScreen(Guarded, Screen):
         for author in shown:
             if authors:
                 authors.append("\n")
-            authors.append(author.name)
+            # A click lists the author's papers (the name is given as it is, never parsed).
+            authors.append(author.name, style=_on_click("screen.author_papers_of", author.name))
             if author.affiliations:
                 authors.append(" — " + "; ".join(author.affiliations), style="italic")
         hidden = len(paper.authors) - len(shown)
@@ -244,6 +255,51 @@ class DetailScreen(Guarded, Screen):
         self.paper_id, self.paper, self.every_author = paper_id, None, False
         self._scroll(lambda view: view.scroll_home(animate=False))
         self.load()
+
+    def action_related(self) -> None:
+        self.related.focus()
+
+    def on_related_papers_chosen(self, message: RelatedPapers.Chosen) -> None:
+        self.open_paper(message.paper_id)
+
+    def on_related_ready(self, message: RelatedReady) -> None:
+        self.related.received(message)
+
+    def open_paper(self, paper_id: str) -> None:
+        """Show another paper here (a related one): back goes to the list."""
+        if not self.is_active or self.engine.card(paper_id) is None:
+            return
+        self.paper_id, self.paper, self.every_author = paper_id, None, False
+        self._scroll(lambda view: view.scroll_home(animate=False))
+        self.focus_view()
+        self.load()
+
+    def focus_view(self) -> None:
+        for view in self.query("#detail"):
+            view.focus()
+
+    def _to_reader(self):
+        """Back to the reader, for what it shows next; None if gone already."""
+        if not self.is_active or self.paper is None:
+            return None
+        main = self.app.main_screen
+        self.app.pop_screen()
+        return main
+
+    def action_author_papers(self) -> None:
+        paper_id = self.paper_id
+        if main := self._to_reader():
+            main.discover.choose_author(paper_id, main.discover.author_papers)
+
+    def action_follow_author(self) -> None:
+        paper_id = self.paper_id
+        if main := self._to_reader():
+            main.discover.choose_author(paper_id, main.discover.follow_author)
+
+    def action_author_papers_of(self, name: str) -> None:
+        """A click on an author's name: their papers, in the reader."""
+        if main := self._to_reader():
+            main.discover.author_papers(name)
 
     def action_all_authors(self) -> None:
         if self.paper and not self.every_author and len(self.paper.authors) > SHOWN_AUTHORS:

@@ -27,8 +27,10 @@ from feedtui.core.engine import Engine
 from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
 from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.presenter import EVERYTHING_VIEW, VIRTUAL_VIEWS
 from feedtui.ui.screens.main_parts.ask import Ask
+from feedtui.ui.screens.main_parts.discover import Discover
+from feedtui.ui.screens.main_parts.discovery_keys import DiscoveryKeys
 from feedtui.ui.screens.main_parts.marks import Marks
 from feedtui.ui.screens.main_parts.refresh import STOP_REFRESH_S, Refresher
 from feedtui.ui.screens.main_parts.sidebar import Sidebar
@@ -38,6 +40,7 @@ from feedtui.ui.screens.main_parts.resume import Resume
 from feedtui.ui.screens.main_parts.triage import Triage
 from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
+from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.momentum_chart import MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.reader_footer import ReaderFooter
@@ -70,7 +73,7 @@ def _paper_actions():
     return paper_actions
 
 
-class MainScreen(Guarded, Screen):
+class MainScreen(Guarded, DiscoveryKeys):
     """The reader's screen.
 
     Key ordering: keys typed fast (K j, or enter K j in the topic form) are
@@ -144,6 +147,7 @@ class MainScreen(Guarded, Screen):
         self.visit = Visit(self)
         self.triage = Triage(self)
         self.resume = Resume(self)
+        self.discover = Discover(self)
 
     # -- layout -----------------------------------------------------------------
 
@@ -164,6 +168,7 @@ class MainScreen(Guarded, Screen):
                     yield TextInput(
                         placeholder=f"Ask about this topic…  (enter to search, {self._key('app.back')} to return)", id="ask"
                     )
+                    yield AnswerPanel(id="answer")
                     yield Static(id="list-title")
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
@@ -286,7 +291,7 @@ class MainScreen(Guarded, Screen):
     def go_to_topic(self, name: str, *, keep: str | None = None, question: str = "") -> None:
         """Show a topic, its papers or the answer to `question` about them; the
         question asked about the topic left goes."""
-        if not self.engine.has_topic(name) and name != STARRED_VIEW:
+        if not self.engine.has_topic(name) and name not in VIRTUAL_VIEWS:
             return
         filter_input = self.query_one("#topic-filter", Input)
         if filter_input.value:
@@ -304,7 +309,7 @@ class MainScreen(Guarded, Screen):
 
         hint = self._key_hints.get(binding_id)
         if hint is None:
-            bindings = chain(self.app.BINDINGS, self.BINDINGS, PaperList.BINDINGS, TopicList.BINDINGS)
+            bindings = chain(self.app.BINDINGS, self.BINDINGS, DiscoveryKeys.BINDINGS, PaperList.BINDINGS, TopicList.BINDINGS)
             hint = self._key_hints[binding_id] = key_hint(binding_id, self.engine.settings.keymap, bindings)
         return hint
 
@@ -355,7 +360,7 @@ class MainScreen(Guarded, Screen):
         way ends the trail: see show_topic)."""
         while self._jumped_from:
             name, paper_id, question = self._jumped_from.pop()
-            if name == STARRED_VIEW or self.engine.has_topic(name):
+            if name in VIRTUAL_VIEWS or self.engine.has_topic(name):
                 self._along_trail(name, keep=paper_id, question=question)
                 return True
         return False
@@ -409,7 +414,7 @@ class MainScreen(Guarded, Screen):
     # -- following, and what the footer offers -----------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in TOPIC_ONLY and self.current == STARRED_VIEW:
+        if action in TOPIC_ONLY and self.current in VIRTUAL_VIEWS and (action, self.current) != ("ask", EVERYTHING_VIEW):
             return None  # shown dimmed: the reading list is no topic to refresh or ask about
         if action not in ("follow", "unfollow"):
             return True
@@ -422,8 +427,8 @@ class MainScreen(Guarded, Screen):
         """Have the footer say Follow or Unfollow, as the topic shown is, and
         dim what only a topic has on the reading list."""
         name = self.current
-        following = None if not name or name == STARRED_VIEW else self.engine.is_following(name)
-        shown = (following, name == STARRED_VIEW)
+        following = None if not name or name in VIRTUAL_VIEWS else self.engine.is_following(name)
+        shown = (following, name in VIRTUAL_VIEWS)
         if shown != self._footer_shows:
             self._footer_shows = shown
             if self.query_one(ReaderFooter).children:
@@ -439,7 +444,7 @@ class MainScreen(Guarded, Screen):
 
     def _set_following(self, follow: bool) -> None:
         name = self.current
-        if not name or name == STARRED_VIEW:
+        if not name or name in VIRTUAL_VIEWS:
             return
         engine = self.engine
         if not follow:

@@ -1,4 +1,4 @@
-"""A small chooser: which of a paper's topics to go to."""
+"""A small chooser: which of a paper's topics to go to (or of its authors)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,14 @@ from feedtui.ui.widgets.option_list import PagedOptionList
 class PickTopicScreen(Guarded, DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick.cancel")]
 
-    def __init__(self, topics: list[str]) -> None:
+    def __init__(self, topics: list[str], question: str = "Go to which topic?") -> None:
         super().__init__()
         self.topics = topics
+        self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-topic"):
-            yield Static(Text("Go to which topic?", style="bold"))
+            yield Static(Text(self.question, style="bold"))
             yield PagedOptionList(*(Option(Text(name), id=name) for name in self.topics))
         yield Footer(compact=True)
 

@@ -43,6 +43,9 @@ DAY_RULE_DASHES = 6
 DAY_RULE_MIN_TAGS = 12
 UNREAD_MARKER = "●"
 STAR = "★"
+# A card's "more like this" and "less like this" (For you's `+` and `-`).
+MORE_LIKE = "+ more like this"
+LESS_LIKE = "- less like this"
 ELLIPSIS = "…"
 TAG_GAP = "  "
 
@@ -65,6 +68,8 @@ class CardLayout:
     tags: tuple[TagSpan, ...]
     cursor_strips: list[Strip] | None = None
     cursor_style: CardStyles | None = None  # the styles cursor_strips were made with
+    author_row: int = -1  # the line of the authors, for clicks
+    author_end: int = 0  # the widget column the authors' names end at
 
 
 # What `strip_controls` removes: C0/C1 controls (tab and newline are
@@ -197,7 +202,12 @@ def lay_out(
     heading = single(card.header, styles.date)
     if card.new:  # came since the previous session
         heading.append(" · new", style=styles.unread_marker)
-        heading.truncate(text_width, overflow="ellipsis")
+    if card.feedback:  # the user's + or - (more or less like this)
+        heading.append(f" · {MORE_LIKE if card.feedback > 0 else LESS_LIKE}", style=styles.star)
+    if card.why:  # For you: why the paper is there
+        heading.append(" · ")
+        heading.append(marked(one_line_safe(card.why), styles.date))
+    heading.truncate(text_width, overflow="ellipsis")
     if card.starred:
         heading.truncate(max(0, text_width - 2), overflow="ellipsis")
         heading.append(" ")
@@ -233,6 +243,7 @@ def lay_out(
     rows: list[Text] = [header]
     rows += title_lines if shape.fill else _padded(title_lines, shape.title_lines)
     rows += _padded(abstract_lines, abstract_room)
+    author_row = len(rows)
     if shape.affiliations:
         rows.append(single(card.authors, styles.authors, mark=True))
         rows.append(single(card.affiliations, styles.affiliations, mark=True))
@@ -251,7 +262,8 @@ def lay_out(
         if card.read:
             line.stylize(styles.read, BAR_WIDTH)
         strips.append(to_strip(line, width, styles.base, console))
-    return CardLayout(strips=strips, tag_row=tag_row, tags=tag_spans)
+    authors_end = BAR_WIDTH + INDENT + rows[author_row].cell_len if card.authors else 0
+    return CardLayout(strips=strips, tag_row=tag_row, tags=tag_spans, author_row=author_row, author_end=authors_end)
 
 
 def day_rule_room(day: str, text_width: int) -> int:

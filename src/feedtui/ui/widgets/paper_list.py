@@ -69,6 +69,9 @@ __all__ = [
     "one_line_safe",
 ]
 
+# What `_hit` says for a click on a card's authors (no topic's name: it has a control character).
+AUTHORS = "\x00authors"
+CURSOR_BAR_WIDTH, AUTHORS_INDENT = 1, 2
 CARD_CACHE_SIZE = 512
 LAYOUT_CACHE_SIZE = 512
 # Cards laid out ahead per idle moment (each takes a millisecond or two).
@@ -193,6 +196,18 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
         paper_id: str
         index: int
         topic: str
+
+        @property
+        def control(self) -> PaperList:
+            return self.paper_list
+
+    @dataclass
+    class AuthorsSelected(Message):
+        """A card's authors were clicked: the reader lists an author's papers."""
+
+        paper_list: PaperList
+        paper_id: str
+        index: int
 
         @property
         def control(self) -> PaperList:
@@ -495,7 +510,10 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
             return
         event.stop()
         index, topic = hit
-        if topic is not None:
+        if topic == AUTHORS and event.chain == 1:
+            self.cursor = index
+            self.post_message(self.AuthorsSelected(self, self._card(index).paper_id, index))
+        elif topic is not None:
             if event.chain == 1:
                 self.cursor = index
                 self.post_message(self.TagSelected(self, self._card(index).paper_id, index, topic))
@@ -511,7 +529,7 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
             self.action_open()
 
     def _hit(self, event: events.MouseEvent) -> tuple[int, str | None] | None:
-        """The card under the pointer, and the tag under it if any."""
+        """The card under the pointer, and the tag under it if any (AUTHORS: its authors)."""
         offset = event.get_content_offset(self)
         if offset is None or not self._count:
             return None
@@ -524,6 +542,8 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
             for span in layout.tags:
                 if span.start <= offset.x < span.end:
                     return index, span.topic
+        if row == layout.author_row and CURSOR_BAR_WIDTH + AUTHORS_INDENT <= offset.x < layout.author_end:
+            return index, AUTHORS
         return index, None
 
     # ------------------------------------------------------------ rendering

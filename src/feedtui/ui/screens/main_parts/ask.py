@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from feedtui.memory import gc_paused
 from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
-from feedtui.ui.presenter import STARRED_VIEW, TopicCards
+from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW, TopicCards
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.topic_list import TopicList
 
@@ -191,9 +191,12 @@ class Ask:
     def start(self) -> None:
         """`/`: the box, holding the question asked, if any, focused."""
         screen = self.screen
-        if not screen.current or screen.current == STARRED_VIEW:
+        if not screen.current or screen.current in (STARRED_VIEW, FOR_YOU_VIEW):
             return
         ask = self.box
+        everything = screen.current == EVERYTHING_VIEW
+        back = screen._key("app.back")
+        ask.placeholder = f"Ask {'every paper' if everything else 'about this topic'}…  (enter to search, {back} to return)"
         self._asked_from_sidebar = screen.query_one(TopicList).has_focus
         ask.display = True
         ask.value = self.question
@@ -235,6 +238,9 @@ class Ask:
         return True
 
     def ask(self, question: str, keep: str | None = None) -> None:
+        if self.screen.current == EVERYTHING_VIEW:  # the whole cache: the engine answers
+            self.screen.discover.ask_everything(question, keep)
+            return
         self.screen.run_worker(partial(self._ask, question, keep), group="ask", exclusive=True)
 
     async def _ask(self, question: str, keep: str | None) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from feedtui.model import shown_title
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE
 from feedtui.ui.widgets.paper_list import one_line_safe
 
@@ -59,6 +59,7 @@ class Marks:
             self.engine.unstar(ids)
         self.screen.topic_view.invalidate_ids(ids)
         self.screen.sidebar.update_counts(set())
+        self.screen.discover.taste_changed()  # stars teach For you
 
     def remember(self, undo: Undo) -> None:
         self.undo_stack.append(undo)
@@ -89,7 +90,9 @@ class Marks:
         changed = self._set_read(ids, True)
         if changed:
             papers = f"{len(changed):,} paper{'s' if len(changed) != 1 else ''}"
-            where = "the reading list" if screen.current == STARRED_VIEW else screen.current
+            where = {STARRED_VIEW: "the reading list", FOR_YOU_VIEW: "For you", EVERYTHING_VIEW: "this list"}.get(
+                screen.current, screen.current
+            )
             self.remember(Undo(f"marked {papers} read in {where}", changed))
             screen.notify(f"Marked {papers} read — {screen._key('app.undo')} to undo", markup=False)
         else:

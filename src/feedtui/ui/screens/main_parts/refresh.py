@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from feedtui.core.events import RefreshProgress
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.presenter import VIRTUAL_VIEWS
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
 
@@ -88,7 +88,7 @@ class Refresher:
             # Starting another would cancel the one running (all followed
             # topics, perhaps), which would then count as done.
             self.screen.notify(REFRESH_RUNNING, markup=False)
-        elif name and name != STARRED_VIEW:
+        elif name and name not in VIRTUAL_VIEWS:
             self.refresh_topics([name], force=True)
 
     def refresh_all(self) -> None:
@@ -236,6 +236,8 @@ class Refresher:
         if pruned := await asyncio.to_thread(engine.after_refresh, retag=False):
             screen.notify(f"Pruned the {pruned:,} oldest unstarred papers to stay within cache_limit", markup=False)
         self.catch_up()
+        if report.new_papers or report.updated_papers:
+            screen.discover.compute_vectors()
         summary = f"{report.new_papers:,} new paper{'s' if report.new_papers != 1 else ''}"
         if report.updated_papers:
             summary += f", {report.updated_papers:,} updated"

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Input, Static
 
 from feedtui.topics.momentum import sort_trending
-from feedtui.ui.presenter import STARRED_VIEW, TopicRow, starred_positions
+from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW, TopicRow, starred_positions
 from feedtui.ui.widgets.paper_list import one_line_safe
 from feedtui.ui.widgets.topic_list import TopicList, as_drawn
 
@@ -93,8 +93,8 @@ class Sidebar:
         if filter_text:
             # Names that match first, each part in the order chosen (a stable sort).
             rows.sort(key=lambda r: matches[r.name])
-        if not filter_text or filter_text in STARRED_VIEW.casefold():
-            rows.insert(0, self._starred_row())
+        virtual = [self._for_you_row(), self._starred_row(), TopicRow(EVERYTHING_VIEW, False, 0, 0, virtual=True)]
+        rows[:0] = [row for row in virtual if not filter_text or filter_text in row.name.casefold()]
         self._without_sparklines = set()
         if partial:
             following, others = as_drawn(rows)
@@ -113,6 +113,15 @@ class Sidebar:
         for row in topic_list.rows:
             if (momentum := momenta.get(row.name)) is not None:
                 topic_list.update_row(replace(row, weeks=tuple(w.count for w in momentum.weeks)))
+
+    def _for_you_row(self) -> TopicRow:
+        """For you's row counts the unread papers it suggested last (none
+        before it is first shown: it is computed only then)."""
+        library = self.engine.library
+        for_you = self.screen.discover.for_you
+        ids = [hit.paper_id for hit in for_you.hits] if for_you is not None else []
+        unread = sum(1 for pid in ids if pid in library.pos and not library.is_read(library.pos[pid]))
+        return TopicRow(FOR_YOU_VIEW, False, unread, len(ids), virtual=True)
 
     def _starred_row(self) -> TopicRow:
         """The reading list's row counts its unread papers, as the topics' rows do."""
@@ -154,7 +163,7 @@ class Sidebar:
         """Unread counts changed for these topics: redraw their rows only (and
         the reading list's, which may hold the papers)."""
         screen = self.screen
-        if screen.unread_only and not screen.asking.question:
+        if screen.unread_only and not screen.asking.question and not screen.discover.owns(screen.current):
             screen.topic_view.show_list_title()
         library = self.engine.library
         topic_list = screen.query_one(TopicList)
@@ -163,6 +172,7 @@ class Sidebar:
             if row.name in topics:
                 topic_list.update_row(replace(row, following=following(row.name), unread=library.unread_count(row.name)))
         topic_list.update_row(self._starred_row())
+        topic_list.update_row(self._for_you_row())
 
     def follow_the_clock(self) -> None:
         """Momentum is as of now: as time passes, papers leave its windows, a

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from feedtui.core import events
-from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain, TasteChanged
+from feedtui.ui.presenter import VIRTUAL_VIEWS
 
 if TYPE_CHECKING:
     from textual.message import Message
     from textual.screen import Screen
 
-_STATE_EVENTS = (events.StateChangedElsewhere, events.MarksNotSaved, events.StateRecovered, events.MarksSaved)
+_STATE_EVENTS = (
+    events.StateChangedElsewhere, events.MarksNotSaved, events.StateRecovered, events.MarksSaved, events.TasteChanged
+)
 
 
 class StoreBridge:
@@ -50,7 +52,7 @@ class StoreBridge:
         stale = engine.take_state_change()
         if stale:
             screen.refresher.retag(stale)
-        if screen.current and screen.current != STARRED_VIEW and not engine.has_topic(screen.current):
+        if screen.current and screen.current not in VIRTUAL_VIEWS and not engine.has_topic(screen.current):
             # Renamed or removed by another feedtui (one changed here is no
             # longer current): said, so that the next key is not taken as
             # meant for another topic; a renamed one stays in view.
@@ -65,7 +67,7 @@ class StoreBridge:
                 screen.notify(f"{screen.current} was removed by another feedtui", severity="warning", markup=False)
         screen.rebuild_sidebar()
         if screen.current:
-            if screen.current != STARRED_VIEW and not engine.has_topic(screen.current):
+            if screen.current not in VIRTUAL_VIEWS and not engine.has_topic(screen.current):
                 screen.current = None
                 screen.rebuild_sidebar()
             else:
@@ -84,4 +86,6 @@ def as_message(event: events.EngineEvent) -> Message | None:
             return StateRecovered(text)
         case events.MarksSaved(after_failure=True):
             return StateSavedAgain()
+        case events.TasteChanged():
+            return TasteChanged()
     return None

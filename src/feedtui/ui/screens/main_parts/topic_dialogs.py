@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from feedtui.topics.names import is_reading_list_name
-from feedtui.ui.presenter import STARRED_VIEW
+from feedtui.ui.presenter import STARRED_VIEW, VIRTUAL_VIEWS
 from feedtui.ui.screens.main_parts.marks import Undo
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ class TopicDialogs:
         """The topic shown, for E and D; on the reading list, a word on why not."""
         if self.screen.current == STARRED_VIEW:
             self.screen.notify(READING_LIST_IS_NO_TOPIC, markup=False)
+            return None
+        if self.screen.current in VIRTUAL_VIEWS:
+            self.screen.notify("This list is no topic to edit or remove", markup=False)
             return None
         return self.screen.current
 

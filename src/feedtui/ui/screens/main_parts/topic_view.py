@@ -10,7 +10,8 @@ from rich.text import Text
 from textual.widgets import Input, Static
 
 from feedtui.topics.momentum import Momentum
-from feedtui.ui.presenter import STARRED_VIEW, TopicCards, not_cached_note, starred_not_cached, starred_positions
+from feedtui.ui.presenter import STARRED_VIEW, VIRTUAL_VIEWS, TopicCards, not_cached_note, starred_not_cached, starred_positions
+from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
@@ -50,6 +51,11 @@ class TopicView:
     def show(self, name: str, *, keep: str | None = None, focus_list: bool = False) -> None:
         screen, engine = self.screen, self.engine
         library = engine.library
+        if screen.discover.owns(name):  # For you, Ask everything
+            screen.show_follow_key()
+            screen.discover.show(name, keep=keep, focus_list=focus_list)
+            return
+        screen.query_one(AnswerPanel).clear()
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.starred_view())
             unread = sum(1 for position in positions if not library.is_read(position))
@@ -86,6 +92,7 @@ class TopicView:
             want_full=self.load_full_abstract,
             is_new=screen.visit.is_new if screen.visit.since is not None else None,
             days=True,
+            feedback_of=engine.feedback_of,
         )
         self.list_total = total
         self.show_list_title()
@@ -263,7 +270,7 @@ class TopicView:
         cursor = screen.query_one(PaperList).cursor
         if self._go_to_unread(range(cursor + 1, self.card_count())):
             return
-        if screen.current != STARRED_VIEW:
+        if screen.current not in VIRTUAL_VIEWS:
             names = [r.name for r in screen.query_one(TopicList).rows if not r.virtual]
             start = names.index(screen.current) + 1 if screen.current in names else 0
             for name in names[start:] + names[:start]:
@@ -281,6 +288,8 @@ class TopicView:
         on_unread = 0 <= cursor < count and not self.engine.library.is_read(self.cards.positions[cursor])  # type: ignore[union-attr]
         if self.screen.current == STARRED_VIEW:
             where = " in the reading list"
+        elif self.screen.current in VIRTUAL_VIEWS:
+            where = " in this list"
         elif self.screen.query_one("#topic-filter", Input).value.strip():
             where = " in the topics the sidebar filter shows"
         else:

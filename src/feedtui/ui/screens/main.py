@@ -27,7 +27,9 @@ from feedtui.core.engine import Engine
 from feedtui.ui import paper_actions, zotero_action
 from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
-from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
+from feedtui.ui.messages import (
+    RefreshActivityChanged, RefreshAdvanced, StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain,
+)
 from feedtui.ui.presenter import STARRED_VIEW
 from feedtui.ui.screens.main_parts.ask import Ask
 from feedtui.ui.screens.main_parts.marks import Marks
@@ -264,6 +266,14 @@ class MainScreen(Guarded, Screen):
     @on(StateSavedAgain)
     def on_state_saved_again(self) -> None:
         self.notify("Your follows and marks are saved again.", markup=False)
+
+    @on(RefreshAdvanced)
+    def on_refresh_advanced(self, event: RefreshAdvanced) -> None:
+        self.refresher.advanced(event)
+
+    @on(RefreshActivityChanged)
+    def on_refresh_activity(self, event: RefreshActivityChanged) -> None:
+        self.refresher.activity_changed(event)
 
     # -- what is shown ---------------------------------------------------------------
 

@@ -89,13 +89,16 @@ class RefreshRun:
         self._fetched = asyncio.Event()
         # Papers are stored `batch` at a time, and a source begins only while
         # fewer than `fetch.concurrency` others are being fetched or parsed
-        # and less than a batch waits to be stored: what a refresh holds is
-        # bounded whatever it fetches, and fetching goes on while a batch is
-        # stored.
+        # and less than a batch waits to be stored, counting those as many
+        # papers as the sources ended so far brought on average: what a
+        # refresh holds is bounded whatever it fetches, and fetching goes on
+        # while a batch is stored.
         self.batch = max(1, engine.settings.fetch.store_batch)
         self._slots = max(1, engine.settings.fetch.concurrency)
         self._in_hand = 0
         self._pending_papers = 0
+        self._papers_seen = 0
+        self._sources_seen = 0
         self._room = asyncio.Event()
         self._due = asyncio.Event()
 
@@ -140,11 +143,17 @@ class RefreshRun:
 
     async def admit(self) -> None:
         """Wait, before a source begins, until there is room for its papers."""
-        while self._in_hand >= self._slots or self._pending_papers >= self.batch:
+        while self._in_hand >= self._slots or self._pending_papers + self._expected() >= self.batch:
             self._due.set()
             self._room.clear()
             await self._room.wait()
         self._in_hand += 1
+
+    def _expected(self) -> int:
+        """The papers the sources under way will most likely bring."""
+        if not self._sources_seen or not self._in_hand:
+            return 0
+        return self._in_hand * self._papers_seen // self._sources_seen
 
     def _hand_over(self, outcome: SourceOutcome) -> None:
         self.pending.append(outcome)
@@ -160,6 +169,9 @@ class RefreshRun:
         self._hand_over(outcome)
         self._in_hand -= 1
         self._room.set()
+        if not outcome.page:
+            self._sources_seen += 1
+            self._papers_seen += len(outcome.papers)
         if outcome.plan.kind == "total":
             return
         self.done += 1

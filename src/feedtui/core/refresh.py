@@ -130,6 +130,7 @@ class RefreshRun:
             raise
         except BaseException:
             self._fetched.set()
+            self._due.set()
             await committer
             raise
         try:
@@ -242,6 +243,7 @@ class RefreshRun:
 
     async def _store_the_rest(self, committer: asyncio.Future) -> None:
         self._fetched.set()
+        self._due.set()  # the committer, waiting for a batch, ends now
         await committer
         await self.commit()
 

@@ -1,12 +1,16 @@
 """A refresh: fetch the topics' sources, store what comes, in steps.
 
 `Refreshing.refresh` plans the requests (core/fetch.py) and hands them to a
-`RefreshRun`, which fetches them and commits what has come: every
-PERIODIC_COMMIT_S while a long refresh (arXiv paced at one request per 3 s)
-is under way, and the rest at its end. A commit stores papers, then their
-tags, then the sources' validators, in that order, so that a 304 never hides
-papers that were not saved. A refresh stopped midway (the reader quitting,
-Ctrl-C) still stores what it has fetched, and says so in `stopped_refresh`.
+`RefreshRun`, which fetches them and commits what has come: once a batch
+(`[fetch] store_batch` papers) has come, every PERIODIC_COMMIT_S while a
+long refresh (arXiv paced at one request per 3 s) is under way, and the rest
+at its end. Sources wait to begin while a batch is waiting, so what a
+refresh holds stays bounded whatever it fetches. A commit stores its papers
+a batch at a time (each batch its papers, then their tags, then their
+cards: see store/cache.py), then the sources' validators, so that a 304
+never hides papers that were not saved. A refresh stopped midway (the
+reader quitting, Ctrl-C) still stores what it has fetched, and says so in
+`stopped_refresh`.
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ from bench.feeds import FeedSetSpec, feed_file_name, render_feed
 from bench.server import FeedServer
 from bench.stress_kill import check_data_dir, child_env, reap_group
 
+pytestmark = pytest.mark.slow
+
 FEEDS = 6
 ENTRIES = 40
 # 240 papers in batches of 15: sixteen stores, most over several weeks.

@@ -53,6 +53,7 @@ GOOD_VALUES = {
     "fetch.per_host": 2,
     "fetch.retries": 0,
     "fetch.max_redirects": 1,
+    "fetch.store_batch": 50,
     "zotero.connector_url": "http://127.0.0.1:23120",
 }
 

@@ -48,6 +48,9 @@ class FetchSettings:
     # (arXiv's lane waits up to sources.http.fetcher.ARXIV_RETRY_BUDGET_S, 120 s).
     backoff: float = 1.0
     max_retry_after: float = 30.0
+    # Papers a refresh stores in one step: what it holds at once is bounded by
+    # a few of these, whatever it fetches.
+    store_batch: int = 5000
 
 
 @dataclass(slots=True)

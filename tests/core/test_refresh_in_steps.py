@@ -14,6 +14,7 @@ import pytest
 from feedtui.core import refresh as engine_module
 from feedtui.config import Config
 from feedtui.core.engine import Engine
+from feedtui.core.events import RefreshProgress
 from feedtui.model import TopicDefinition
 from feedtui.store.files import StoreError
 from tests.held_feeds import held_api, held_feeds, paged_refresh_process
@@ -62,7 +63,8 @@ async def test_a_refresh_stopped_stores_what_it_has_fetched(tmp_path, monkeypatc
     with held_feeds(["Prompt widget one", "Prompt widget two"], ["Late gadget"]) as feeds:
         engine.add_topic("Prompt", TopicDefinition(feeds=(feeds.prompt_url,)))
         engine.add_topic("Held", TopicDefinition(feeds=(feeds.held_url,)))
-        refresh = asyncio.ensure_future(engine.refresh(["Prompt", "Held"], on_progress=answered.append))
+        engine.subscribe(answered.append, RefreshProgress)
+        refresh = asyncio.ensure_future(engine.refresh(["Prompt", "Held"]))
         for _ in range(100):
             await asyncio.sleep(0.05)
             if answered and feeds.asked.is_set():

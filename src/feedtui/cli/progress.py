@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from feedtui.core.events import RefreshProgress
+    from feedtui.core.events import RefreshActivity, RefreshProgress
 
 # Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
 LONG_WAIT_S = 30.0
@@ -37,7 +37,7 @@ class RefreshProgressView:
         # requests waiting in arXiv's lane behind the one told do not repeat it.
         self.waits_said: dict[str, float] = {}
         # The last activity told, drawn again each second while it is a wait.
-        self.shown: RefreshProgress | None = None
+        self.shown: RefreshActivity | None = None
 
     def progress(self, p: RefreshProgress) -> None:
         if self.interactive:
@@ -47,7 +47,7 @@ class RefreshProgressView:
             if self.shown is not None:
                 self.shown = replace(self.shown, done=p.done, total=p.total)
 
-    def activity(self, p: RefreshProgress) -> None:
+    def activity(self, p: RefreshActivity) -> None:
         if self.interactive:
             self.shown = p
             count = f"[{p.done}/{p.total}]"

@@ -181,6 +181,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("fetch", "retries", int, "Retries after 429, 502, 503, 504 and network errors.", _at_least(0, 100)),
     Option("fetch", "max_redirects", int, "Redirects followed.", _at_least(0, 100)),
     Option(
+        "fetch", "store_batch", int,
+        "Papers a refresh stores in one step; what it holds in memory grows with it.", _at_least(1),
+    ),
+    Option(
         "zotero", "connector_url", str,
         "Where the Zotero desktop app's connector listens: z and `feedtui export zotero` send papers there "
         "(Zotero's own port is 23119; see docs/export.md).",

@@ -25,15 +25,23 @@ class EngineEvent:
 
 @dataclass(slots=True)
 class RefreshProgress(EngineEvent):
-    """`done` of `total` sources have ended, the last one `label`. Told to
-    `on_activity`, `activity` says what the refresh is at now (None: nothing
-    worth saying), and `label` is empty."""
+    """`done` of `total` sources have ended, the last one `label`."""
 
     done: int
     total: int
     label: str
     ok: bool
     error: str = ""
+
+
+@dataclass(slots=True)
+class RefreshActivity(EngineEvent):
+    """What a refresh is at now, beyond the sources ended (`done` of
+    `total`): an arXiv query paging, a wait worth telling; None: nothing
+    worth saying."""
+
+    done: int
+    total: int
     activity: Activity = None
 
 

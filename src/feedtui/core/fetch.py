@@ -39,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
@@ -400,8 +400,11 @@ async def fetch_sources(
     on_source: ProgressCallback | None = None,
     on_page: ProgressCallback | None = None,
     on_activity: ActivityCallback | None = None,
+    admit: Callable[[], Awaitable[None]] | None = None,
 ) -> list[SourceOutcome]:
-    """Fetch every plan concurrently; `on_source` is called with each source's
+    """Fetch every plan concurrently (each once `admit`, if given, lets it
+    begin: a caller storing what comes holds sources back while it is
+    behind); `on_source` is called with each source's
     outcome as it ends, `on_page` (if given) with each page of an API query as
     it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
     far an API query has paged and with the waits worth telling."""
@@ -411,6 +414,8 @@ async def fetch_sources(
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
 
         async def run(plan: PlannedSource) -> SourceOutcome:
+            if admit is not None:
+                await admit()
             try:
                 outcome = await _fetch_one(fetcher, parser, plan, settings, fetch_state, now, on_page, teller)
             except Exception as error:  # one bad source never stops the others

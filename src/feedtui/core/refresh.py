@@ -1,12 +1,16 @@
 """A refresh: fetch the topics' sources, store what comes, in steps.
 
 `Refreshing.refresh` plans the requests (core/fetch.py) and hands them to a
-`RefreshRun`, which fetches them and commits what has come: every
-PERIODIC_COMMIT_S while a long refresh (arXiv paced at one request per 3 s)
-is under way, and the rest at its end. A commit stores papers, then their
-tags, then the sources' validators, in that order, so that a 304 never hides
-papers that were not saved. A refresh stopped midway (the reader quitting,
-Ctrl-C) still stores what it has fetched, and says so in `stopped_refresh`.
+`RefreshRun`, which fetches them and commits what has come: once a batch
+(`[fetch] store_batch` papers) has come, every PERIODIC_COMMIT_S while a
+long refresh (arXiv paced at one request per 3 s) is under way, and the rest
+at its end. Sources wait to begin while a batch is waiting, so what a
+refresh holds stays bounded whatever it fetches. A commit stores its papers
+a batch at a time (each batch its papers, then their tags, then their
+cards: see store/cache.py), then the sources' validators, so that a 304
+never hides papers that were not saved. A refresh stopped midway (the
+reader quitting, Ctrl-C) still stores what it has fetched, and says so in
+`stopped_refresh`.
 """
 
 from __future__ import annotations
@@ -16,15 +20,15 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from feedtui.core.events import PapersStored, RefreshProgress, SourceFailed
+from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
 from feedtui.memory import give_back_freed_memory
-from feedtui.model import RefreshReport, SourceReport, split_arxiv_id, utcnow
+from feedtui.model import Paper, RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
 from feedtui.store.fetch_state import new_papers_key, topic_answered_key
 from feedtui.store.files import StoreError, atomic_write
@@ -72,17 +76,13 @@ class RefreshRun:
         report: RefreshReport,
         now: datetime,
         *,
-        on_progress: Callable[[RefreshProgress], None] | None = None,
         on_landed: Callable[[], None] | None = None,
-        on_activity: Callable[[RefreshProgress], None] | None = None,
     ) -> None:
         self.engine = engine
         self.plans = list(plans)
         self.report = report
         self.now = now
-        self.on_progress = on_progress
         self.on_landed = on_landed
-        self.on_activity = on_activity
         # The day's count of all new arXiv papers is no source the user added:
         # it is neither counted nor named among them (see _count_failed).
         self.shown = sum(1 for plan in self.plans if plan.kind != "total")
@@ -92,6 +92,20 @@ class RefreshRun:
         self._committing = asyncio.Lock()
         self._last_commit = time.monotonic()
         self._fetched = asyncio.Event()
+        # Papers are stored `batch` at a time, and a source begins only while
+        # fewer than `fetch.concurrency` others are being fetched or parsed
+        # and less than a batch waits to be stored, counting those as many
+        # papers as the sources ended so far brought on average: what a
+        # refresh holds is bounded whatever it fetches, and fetching goes on
+        # while a batch is stored.
+        self.batch = max(1, engine.settings.fetch.store_batch)
+        self._slots = max(1, engine.settings.fetch.concurrency)
+        self._in_hand = 0
+        self._pending_papers = 0
+        self._papers_seen = 0
+        self._sources_seen = 0
+        self._room = asyncio.Event()
+        self._due = asyncio.Event()
 
     async def run(self) -> list[SourceOutcome]:
         """Fetch every planned source and store what came. Stopped while
@@ -110,7 +124,8 @@ class RefreshRun:
                 topics=engine.registry.tagged(),
                 on_source=self.source_ended,
                 on_page=self.page_came,
-                on_activity=self.activity if self.on_activity else None,
+                on_activity=self.activity,
+                admit=self.admit,
             )
         except asyncio.CancelledError:
             try:
@@ -120,6 +135,7 @@ class RefreshRun:
             raise
         except BaseException:
             self._fetched.set()
+            self._due.set()
             await committer
             raise
         try:
@@ -131,65 +147,108 @@ class RefreshRun:
 
     # -- what the sources hand over -------------------------------------------
 
+    async def admit(self) -> None:
+        """Wait, before a source begins, until there is room for its papers."""
+        while self._in_hand >= self._slots or self._pending_papers + self._expected() >= self.batch:
+            self._due.set()
+            self._room.clear()
+            await self._room.wait()
+        self._in_hand += 1
+
+    def _expected(self) -> int:
+        """The papers the sources under way will most likely bring."""
+        if not self._sources_seen or not self._in_hand:
+            return 0
+        return self._in_hand * self._papers_seen // self._sources_seen
+
+    def _hand_over(self, outcome: SourceOutcome) -> None:
+        self.pending.append(outcome)
+        self._pending_papers += len(outcome.to_store)
+        if self._pending_papers >= self.batch:
+            self._due.set()
+
     def page_came(self, outcome: SourceOutcome) -> None:
         """A page of an arXiv query: stored with the next commit."""
-        self.pending.append(outcome)
+        self._hand_over(outcome)
 
     def source_ended(self, outcome: SourceOutcome) -> None:
-        self.pending.append(outcome)
+        self._hand_over(outcome)
+        self._in_hand -= 1
+        self._room.set()
+        if not outcome.page:
+            self._sources_seen += 1
+            self._papers_seen += len(outcome.papers)
         if outcome.plan.kind == "total":
             return
         self.done += 1
         report = outcome.report
         progress = RefreshProgress(self.done, self.shown, report.label, report.ok, report.error)
-        if self.on_progress:
-            self.on_progress(progress)
         self.engine.publish(progress)
         if not report.ok:
             self.engine.publish(SourceFailed(report.label, report.error))
 
     def activity(self, now_at: Activity) -> None:
-        assert self.on_activity is not None
-        self.on_activity(RefreshProgress(self.done, self.shown, "", True, activity=now_at))
+        self.engine.publish(RefreshActivity(self.done, self.shown, now_at))
 
     # -- committing -----------------------------------------------------------
 
     async def commit(self) -> bool:
-        """Store what has come; True when that added or changed papers."""
+        """Store what has come, `batch` papers at a time, then what the
+        sources answered; True when that added or changed papers."""
         engine, report = self.engine, self.report
         landed = False
         async with self._committing:
-            batch = list(self.pending)
-            self.pending.clear()
-            if batch:
-                stored = await engine._commit(batch, self.now)
-                if engine.cache.lost_papers:
-                    report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
-                if stored is not None:
-                    self.new_ids.update(stored.new)
+            batch, self.pending = self.pending, []
+            self._pending_papers = 0
+            self._room.set()
+            try:
+                for part in _parts(batch, self.batch):
+                    stored = await engine._store_part(part, self.now)
+                    if engine.cache.lost_papers:
+                        report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
+                    if stored is None:
+                        continue
+                    new = set(stored.new)
+                    self.new_ids |= new
+                    for outcome, papers in part:
+                        outcome.report.new_papers += sum(1 for p in papers if p.id in new)
                     report.new_papers += len(stored.new)
                     report.updated_papers += len(stored.updated)
-                    landed = bool(stored.new or stored.updated)
-                    if landed:
+                    if stored.new or stored.updated:
+                        landed = True
                         engine.publish(PapersStored(len(stored.new), len(stored.updated)))
-            self._last_commit = time.monotonic()
+                if batch:
+                    try:
+                        await asyncio.to_thread(engine._save_answers, batch, self.now)
+                    except StoreError:
+                        pass  # asked again at the next refresh
+                for outcome in batch:
+                    # Stored (or reported unsaved): the papers need not be held.
+                    outcome.papers, outcome.tags, outcome.texts = [], {}, {}
+            finally:
+                self._last_commit = time.monotonic()
         return landed
 
     async def _periodic_commits(self) -> None:
-        """Long refreshes land in steps. Never cancelled mid-commit: it stops
-        when told the fetching is over."""
+        """Long refreshes land in steps, and a batch is stored once it is
+        full. Never cancelled mid-commit: it stops when told the fetching is
+        over."""
         fetched = self._fetched
         while not fetched.is_set():
             try:
-                await asyncio.wait_for(fetched.wait(), 0.5)
+                await asyncio.wait_for(self._due.wait(), 0.5)
             except TimeoutError:
                 pass
-            if not fetched.is_set() and self.pending and time.monotonic() - self._last_commit > PERIODIC_COMMIT_S:
+            self._due.clear()
+            if fetched.is_set() or not self.pending:
+                continue
+            if self._pending_papers >= self.batch or time.monotonic() - self._last_commit > PERIODIC_COMMIT_S:
                 if await self.commit() and self.on_landed:
                     self.on_landed()
 
     async def _store_the_rest(self, committer: asyncio.Future) -> None:
         self._fetched.set()
+        self._due.set()  # the committer, waiting for a batch, ends now
         await committer
         await self.commit()
 
@@ -283,9 +342,7 @@ class Refreshing:
         names: Sequence[str] | None = None,
         *,
         force: bool = False,
-        on_progress: Callable[[RefreshProgress], None] | None = None,
         on_landed: Callable[[], None] | None = None,
-        on_activity: Callable[[RefreshProgress], None] | None = None,
         now: datetime | None = None,
     ) -> RefreshReport:
         """Fetch the named topics (default: the followed ones, and the starred
@@ -293,11 +350,11 @@ class Refreshing:
 
         A long refresh stores what it has every PERIODIC_COMMIT_S; `on_landed`
         is called after each such step that added or changed papers, so a
-        reader can show them before the last source has answered.
-        `on_progress` is called as each source ends, `on_activity` as an arXiv
-        query pages and when a wait worth telling begins or ends. The same
-        steps are published as events (PapersStored, RefreshProgress,
-        SourceFailed) to the engine's subscribers."""
+        reader can show them before the last source has answered. The
+        engine's subscribers are told as each source ends (RefreshProgress,
+        SourceFailed), as an arXiv query pages and when a wait worth telling
+        begins or ends (RefreshActivity), and of every step stored
+        (PapersStored)."""
         from feedtui.core.fetch import plan_refresh
 
         now = now or self.clock()
@@ -318,16 +375,13 @@ class Refreshing:
             starred_not_cached=self.starred_arxiv_not_cached() if not names else (),
         )
         report.sources.extend(skipped)
-        run = RefreshRun(
-            self, plans, report, now, on_progress=on_progress, on_landed=on_landed, on_activity=on_activity
-        )
+        run = RefreshRun(self, plans, report, now, on_landed=on_landed)
         outcomes = await run.run()
         if run.new_ids and self.library_loaded:
             # What was stored made a new cache generation: found again now,
             # from the library storing loaded, the next refresh need not load it.
             self.starred_arxiv_not_cached()
         for outcome in outcomes:
-            outcome.report.new_papers = sum(1 for p in outcome.papers if p.id in run.new_ids)
             if outcome.plan.kind != "total":
                 report.sources.append(outcome.report)
         recent = self.fetch_state.recent_count(now)
@@ -344,17 +398,13 @@ class Refreshing:
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
         return report
 
-    async def _commit(self, outcomes: list, now: datetime) -> StoreOutcome | None:
-        """Store fetched papers, tag them, then remember validators (in that order,
-        so a 304 never hides papers that were not saved)."""
-        papers = [p for o in outcomes for p in o.to_store]
+    async def _store_part(self, part: list[tuple[SourceOutcome, list[Paper]]], now: datetime) -> StoreOutcome | None:
+        """Store a part of the fetched papers and tag them (the papers first:
+        see PaperCache.store); None when they could not be saved, which their
+        sources' reports then say."""
+        papers = [p for _, chunk in part for p in chunk]
+        outcomes = [outcome for outcome, _ in part]
         if not papers:
-            # All 304s or failures: only what the sources answered is saved, and
-            # the library (slow to load for a large cache) is not needed.
-            try:
-                await asyncio.to_thread(self._save_answers, outcomes, now)
-            except StoreError:
-                return None
             return StoreOutcome()
         # Parsing and compiling the topics' queries (slow the first time)
         # stays off the event loop, which may be the reader's; done first, so
@@ -368,7 +418,7 @@ class Refreshing:
         seen = Counter(p.id for p in papers)
         ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
         # Likewise their normalised texts, for the match files (checked per Paper object).
-        prepared = {p.id: (p, o.texts[p.id]) for o in outcomes for p in o.to_store if p.id in o.texts}
+        prepared = {p.id: (p, o.texts[p.id]) for o, chunk in part for p in chunk if p.id in o.texts}
 
         stale = set(self._stale_topics)
         members = {
@@ -403,14 +453,13 @@ class Refreshing:
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
             give_back_freed_memory()  # the weeks the store read, dropped now
-            self._save_answers(outcomes, now)
             return stored, found, set(stored.papers)
 
         try:
             stored, found, universe = await asyncio.to_thread(write)
         except StoreError as error:
             for outcome in outcomes:
-                if outcome.report.ok and outcome.to_store:
+                if outcome.report.ok:
                     outcome.report.ok = False
                     outcome.report.error = f"fetched, but could not be saved: {error}"
             return None
@@ -456,6 +505,24 @@ class Refreshing:
             "the next refresh fetches them again"
         )
 
+
+
+def _parts(outcomes: Sequence[SourceOutcome], size: int) -> Iterator[list[tuple[SourceOutcome, list[Paper]]]]:
+    """The outcomes' papers to store in parts of at most `size` papers, each
+    with the outcome it came from (a large source spans several parts)."""
+    part: list[tuple[SourceOutcome, list[Paper]]] = []
+    room = size
+    for outcome in outcomes:
+        papers = outcome.to_store
+        while papers:
+            taken, papers = papers[:room], papers[room:]
+            part.append((outcome, taken))
+            room -= len(taken)
+            if room == 0:
+                yield part
+                part, room = [], size
+    if part:
+        yield part
 
 
 def _count_failed(outcomes: list, report: RefreshReport, earlier: date | None) -> str:

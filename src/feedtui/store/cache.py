@@ -131,6 +131,10 @@ def _share_rows(cards: dict[str, list], rows: dict[str, CardRow], shared: dict[s
 
 def read_documents(path: Path) -> Mapping[str, dict]:
     """The paper documents of one shard file ({} if it is missing or damaged)."""
+    return _documents(path)
+
+
+def _documents(path: Path) -> Mapping[str, dict]:
     try:
         with gc_paused():
             data = parse_database(path, path.read_bytes())
@@ -358,42 +362,41 @@ class PaperCache:
             match_puts: dict[str, dict[str, list]] = {}
             maker = match_rows or self.match_rows
             moved_out: dict[str, list[str]] = {}
-            for pid, paper in incoming.items():
-                old_shard = locations.get(pid)
-                doc = week.papers(old_shard).table(PAPERS).get(doc_id=pid) if old_shard else None
-                if doc is not None:
-                    existing = paper_from_doc(pid, doc)
-                    merged = existing.merged_with(paper)
-                    if merged == existing:
-                        continue
-                    first_seen = doc.get("first_seen", stamp)
-                    outcome.updated.append(pid)
-                else:
-                    merged, first_seen = paper, stamp
-                    outcome.new.append(pid)
-                shard = shard_for(merged.published)
-                if old_shard and old_shard != shard and doc is not None:
-                    moved_out.setdefault(old_shard, []).append(pid)
-                puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
-                row = card_row(merged, first_seen, shard)
-                card_puts.setdefault(shard, {})[pid] = row
-                head_puts.setdefault(shard, {})[pid] = head_of(merged)
-                if maker is not None:
-                    match_puts.setdefault(shard, {})[pid] = maker.of_paper(merged)
-                outcome.rows[pid] = row
-                outcome.papers[pid] = merged
+            by_week: dict[str | None, list[str]] = {}
+            for pid in incoming:
+                by_week.setdefault(locations.get(pid), []).append(pid)
+            # The papers already cached are read a week at a time: a store of a
+            # few papers spread over every week never holds the whole cache.
+            for old_shard, ids in by_week.items():
+                documents = _documents(self._papers_path(old_shard)) if old_shard else {}
+                for pid in ids:
+                    paper = incoming[pid]
+                    doc = documents.get(pid)
+                    if doc is not None:
+                        existing = paper_from_doc(pid, doc)
+                        merged = existing.merged_with(paper)
+                        if merged == existing:
+                            continue
+                        first_seen = doc.get("first_seen", stamp)
+                        outcome.updated.append(pid)
+                    else:
+                        merged, first_seen = paper, stamp
+                        outcome.new.append(pid)
+                    shard = shard_for(merged.published)
+                    if old_shard and old_shard != shard and doc is not None:
+                        moved_out.setdefault(old_shard, []).append(pid)
+                    puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
+                    row = card_row(merged, first_seen, shard)
+                    card_puts.setdefault(shard, {})[pid] = row
+                    head_puts.setdefault(shard, {})[pid] = head_of(merged)
+                    if maker is not None:
+                        match_puts.setdefault(shard, {})[pid] = maker.of_paper(merged)
+                    outcome.rows[pid] = row
+                    outcome.papers[pid] = merged
+                del documents
             if not outcome.papers:
                 return outcome
-            for shard in puts:
-                week.papers(shard)  # a damaged papers file is set aside now, before its match rows are read
-            match_before, taken = self._take_match({*puts, *moved_out}, maker)
-            try:
-                self._write_weeks(week, puts, head_puts, card_puts, moved_out, outcome, before_index)
-            except BaseException:
-                self._put_back_match(taken)
-                raise
-            # 5. The match files, derived from the papers files as they now are.
-            self._update_match(week, match_before, match_puts, moved_out, maker)
+            self._write_weeks(week, puts, head_puts, card_puts, match_puts, moved_out, outcome, before_index, maker)
             outcome.generation = self._write_meta(week.written, bump=True)
         return outcome
 
@@ -403,30 +406,39 @@ class PaperCache:
         puts: Mapping[str, Mapping[str, dict]],
         head_puts: Mapping[str, Mapping[str, str]],
         card_puts: Mapping[str, Mapping[str, CardRow]],
+        match_puts: Mapping[str, Mapping[str, list]],
         moved_out: Mapping[str, list[str]],
         outcome: StoreOutcome,
         before_index: Callable[[StoreOutcome], None] | None,
+        maker: MatchRowMaker | None,
     ) -> None:
         """`store`'s writes, in the order that keeps every card pointing at a
-        paper on disk that has its tags (see the module's docstring)."""
+        paper on disk that has its tags (see the module's docstring). Each
+        step goes a week at a time, and a week's files are let go once
+        written: one week of the cache is in memory at a time."""
         new_weeks = [shard for shard in puts if not self._papers_path(shard).exists()]
         try:
-            # 1. The documents and abstract heads, in their (new) weeks.
-            for shard, docs in puts.items():
-                week.papers(shard).table(PAPERS).put_many(docs)
-                week.heads(shard).table(HEADS).put_many(head_puts[shard])
+            # 1. The documents and abstract heads, in their (new) weeks (the
+            # folders synced once, when all are written).
+            with directory_syncs_batched():
+                for shard, docs in puts.items():
+                    def put(shard: str = shard, docs: Mapping[str, dict] = docs) -> None:
+                        week.papers(shard).table(PAPERS).put_many(docs)
+                        week.heads(shard).table(HEADS).put_many(head_puts[shard])
+                    self._rewrite_week(week, shard, put, match_puts.get(shard, {}), (), maker)
             self._forget_heads(puts)
-            week.flush([*map(self._papers_path, puts), *map(self._heads_path, puts)])
             # 2. What the caller derives from them.
             if before_index is not None:
                 before_index(outcome)
             # 3. The cards.
-            for shard, ids in moved_out.items():
-                week.index(shard).table(CARDS).delete_many(ids)
-            for shard, rows in card_puts.items():
-                week.index(shard).table(CARDS).put_many(rows)
             index_shards = {*moved_out, *card_puts}
-            week.flush(map(self._index_path, index_shards))
+            with directory_syncs_batched():
+                for shard in index_shards:
+                    cards = week.index(shard).table(CARDS)
+                    cards.delete_many(moved_out.get(shard, ()))
+                    cards.put_many(card_puts.get(shard, {}))
+                    week.flush([self._index_path(shard)])
+                    week.let_go([self._index_path(shard)])
         except BaseException:
             self._drop_cardless_weeks(week, new_weeks)
             raise
@@ -434,10 +446,35 @@ class PaperCache:
             self._signatures[shard] = file_signature(self._index_path(shard))
         # 4. Moved papers leave their old weeks last.
         for shard, ids in moved_out.items():
-            week.papers(shard).table(PAPERS).delete_many(ids)
-            week.heads(shard).table(HEADS).delete_many(ids)
+            def drop(shard: str = shard, ids: list[str] = ids) -> None:
+                week.papers(shard).table(PAPERS).delete_many(ids)
+                week.heads(shard).table(HEADS).delete_many(ids)
+            self._rewrite_week(week, shard, drop, {}, ids, maker)
         self._forget_heads(moved_out)
-        week.flush([*map(self._papers_path, moved_out), *map(self._heads_path, moved_out)])
+
+    def _rewrite_week(
+        self,
+        week: _OpenWeeks,
+        shard: str,
+        change: Callable[[], None],
+        match_put: Mapping[str, list],
+        match_dropped: Iterable[str],
+        maker: MatchRowMaker | None,
+    ) -> None:
+        """Rewrite one week's papers and heads files by `change`, with its
+        match file set aside meanwhile and written again after (see
+        store.match), then let the week go."""
+        week.papers(shard)  # a damaged papers file is set aside now, before its match rows are read
+        match_before, taken = self._take_match([shard], maker)
+        files = [self._papers_path(shard), self._heads_path(shard)]
+        try:
+            change()
+            week.flush(files)
+        except BaseException:
+            self._put_back_match(taken)
+            raise
+        self._update_match(week, match_before, {shard: match_put}, {shard: list(match_dropped)}, maker)
+        week.let_go(files)
 
     def _drop_cardless_weeks(self, week: _OpenWeeks, shards: Iterable[str]) -> None:
         """After a store that failed (a full disk, most often): the weeks it
@@ -728,6 +765,11 @@ class _OpenWeeks:
         if path not in self.open:
             self.open[path] = self.cache._open(path)
         return self.open[path]
+
+    def let_go(self, paths: Iterable[Path]) -> None:
+        """Drop these files' databases (written, or not to be written)."""
+        for path in paths:
+            self.open.pop(path, None)
 
     def flush(self, paths: Iterable[Path]) -> None:
         """Write the held changes of these files, each atomically; all are

@@ -6,7 +6,12 @@ directory's lock, which the app's thread may be waiting for)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from feedtui.core.events import RefreshActivity, RefreshProgress
 
 
 class StateChangedElsewhere(Message):
@@ -95,3 +100,21 @@ class VectorsComputed(DiscoveryMessage):
     def __init__(self, count: int) -> None:
         super().__init__()
         self.count = count
+
+
+class RefreshAdvanced(Message):
+    """A source of the refresh under way ended (the engine's RefreshProgress);
+    `tell`: it failed, and first of the sources failing the same way."""
+
+    def __init__(self, progress: RefreshProgress, tell: bool) -> None:
+        super().__init__()
+        self.progress = progress
+        self.tell = tell
+
+
+class RefreshActivityChanged(Message):
+    """What the refresh under way is at changed (the engine's RefreshActivity)."""
+
+    def __init__(self, event: RefreshActivity) -> None:
+        super().__init__()
+        self.event = event

@@ -10,7 +10,7 @@ from urllib.parse import unquote_plus, urlsplit
 
 from feedtui.cli.progress import RefreshProgressView, refresh_summary, say_what_was_kept, ticking
 from feedtui.cli.status import EXIT_FAILED, EXIT_OK, settle
-from feedtui.core.events import RefreshProgress
+from feedtui.core.events import RefreshActivity, RefreshProgress
 from feedtui.sources.parse.text import cut
 from feedtui.text.sanitize import clean_line
 
@@ -26,17 +26,19 @@ def cmd_refresh(engine, args) -> int:
         print("feedtui: no followed topics to refresh; follow one first (feedtui topics lists them)", file=sys.stderr)
         return EXIT_OK
     view = RefreshProgressView(sys.stderr.isatty())
-    # Each source's end comes as the engine's RefreshProgress event; what an
-    # arXiv query is doing meanwhile (paging, waiting) only where asked for.
+    # Each source's end comes as the engine's RefreshProgress event, what an
+    # arXiv query is doing meanwhile (paging, waiting) as RefreshActivity.
     unsubscribe = engine.subscribe(view.progress, RefreshProgress)
+    unsubscribe_activity = engine.subscribe(view.activity, RefreshActivity)
     try:
-        refresh = engine.refresh(names or None, force=args.force, on_activity=view.activity)
+        refresh = engine.refresh(names or None, force=args.force)
         report = asyncio.run(ticking(refresh, view.count_down) if view.interactive else refresh)
     except KeyboardInterrupt:
         say_what_was_kept(engine.stopped_refresh, view.interactive)
         raise
     finally:
         unsubscribe()
+        unsubscribe_activity()
     pruned = engine.after_refresh()
     # Ask, Related and For you by meaning: the new papers' vectors, kept with
     # the cache (FEEDTUI_NO_VECTORS=1 leaves them to the reader or the next Ask).

@@ -26,11 +26,14 @@ from feedtui.config import check_command, in_file_order
 from feedtui.core.engine import Engine
 from feedtui.ui.cards import card_shape
 from feedtui.ui.crash import Guarded
-from feedtui.ui.messages import StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain
+from feedtui.ui.messages import (
+    RefreshActivityChanged, RefreshAdvanced, StateChangedElsewhere, StateNotSaved, StateRecovered, StateSavedAgain,
+)
 from feedtui.ui.presenter import EVERYTHING_VIEW, VIRTUAL_VIEWS
 from feedtui.ui.screens.main_parts.ask import Ask
 from feedtui.ui.screens.main_parts.discover import Discover
 from feedtui.ui.screens.main_parts.discovery_keys import DiscoveryKeys
+from feedtui.ui.screens.main_parts.paper_actions import PaperActions
 from feedtui.ui.screens.main_parts.marks import Marks
 from feedtui.ui.screens.main_parts.refresh import STOP_REFRESH_S, Refresher
 from feedtui.ui.screens.main_parts.sidebar import Sidebar
@@ -66,14 +69,7 @@ WELCOME_SKIPPED = "welcome_skipped"
 CONFIG_PROBLEMS_SHOWN = 2
 
 
-def _paper_actions():
-    """Opening, copying and citing papers: imported at the first such key, not at start."""
-    from feedtui.ui import paper_actions
-
-    return paper_actions
-
-
-class MainScreen(Guarded, DiscoveryKeys):
+class MainScreen(Guarded, PaperActions, DiscoveryKeys):
     """The reader's screen.
 
     Key ordering: keys typed fast (K j, or enter K j in the topic form) are
@@ -276,6 +272,14 @@ class MainScreen(Guarded, DiscoveryKeys):
     @on(StateSavedAgain)
     def on_state_saved_again(self) -> None:
         self.notify("Your follows and marks are saved again.", markup=False)
+
+    @on(RefreshAdvanced)
+    def on_refresh_advanced(self, event: RefreshAdvanced) -> None:
+        self.refresher.advanced(event)
+
+    @on(RefreshActivityChanged)
+    def on_refresh_activity(self, event: RefreshActivityChanged) -> None:
+        self.refresher.activity_changed(event)
 
     # -- what is shown ---------------------------------------------------------------
 
@@ -491,38 +495,6 @@ class MainScreen(Guarded, DiscoveryKeys):
 
     def action_filter_topics(self) -> None:
         self.focus_now(self.query_one("#topic-filter", Input))
-
-    # -- the paper under the cursor ----------------------------------------------------
-
-    def _cursor_paper(self):
-        paper_id = self.topic_view.acted_on_id()
-        return self.engine.paper(paper_id) if paper_id is not None else None
-
-    def action_open_abstract(self) -> None:
-        if paper := self._cursor_paper():
-            _paper_actions().open_abstract(self.app, paper)
-
-    def action_open_pdf(self) -> None:
-        if paper := self._cursor_paper():
-            _paper_actions().open_pdf(self.app, paper)
-
-    def action_open_html(self) -> None:
-        if paper := self._cursor_paper():
-            _paper_actions().open_html(self.app, paper)
-
-    def action_copy_link(self) -> None:
-        if paper := self._cursor_paper():
-            _paper_actions().copy_link(self.app, paper)
-
-    def action_copy_bibtex(self) -> None:
-        if paper := self._cursor_paper():
-            _paper_actions().copy_bibtex(self.app, paper)
-
-    def action_send_to_zotero(self) -> None:
-        if paper := self._cursor_paper():
-            from feedtui.ui.zotero_action import send_to_zotero
-
-            send_to_zotero(self.app, paper)
 
     def action_toggle_read(self) -> None:
         paper_id = self.topic_view.acted_on_id()

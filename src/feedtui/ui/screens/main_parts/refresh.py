@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
-from feedtui.core.events import RefreshProgress
+from feedtui.core.events import EngineEvent, RefreshActivity, RefreshProgress
+from feedtui.ui.messages import RefreshActivityChanged, RefreshAdvanced
 from feedtui.ui.presenter import VIRTUAL_VIEWS
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.status_line import StatusLine
@@ -55,6 +56,11 @@ class Refresher:
         # Topics followed while a refresh ran, refreshed once it has ended.
         self.queued: dict[str, None] = {}
         self._refresh_job: Worker | None = None
+        # Sources of the refresh under way failing the same way (a server
+        # down takes all its feeds with it), by error: the first is told at
+        # once, the others in one notification at the end that names two of
+        # them and counts the rest.
+        self._failed_alike: dict[str, list[str]] = {}
 
     def fetching(self, name: str) -> bool:
         """Whether the refresh under way fetches this topic."""
@@ -172,30 +178,18 @@ class Refresher:
             view = screen.topic_view
             screen.query_one(PaperList).empty_message = view.empty_message(screen.current, view.list_total)
 
-        # Sources failing the same way (a server down takes all its feeds with
-        # it): the first is told at once, the others in one notification at the
-        # end that names two of them and counts the rest.
-        failed_alike: dict[str, list[str]] = {}
+        failed_alike = self._failed_alike = {}
 
         def tell_failure(label: str, error: str) -> None:
             if error not in failed_alike:
                 screen.notify(f"{label}: {error}", severity="error", timeout=10, markup=False)
             failed_alike.setdefault(error, []).append(label)
 
-        def progress(p: RefreshProgress) -> None:
-            status.advance(p.done, p.total)
-            if not p.ok:
-                tell_failure(p.label, p.error)
-
-        def activity(p: RefreshProgress) -> None:
-            self._refresh_activity = p.activity
-            self.show_refreshing()
-
+        unsubscribe = engine.subscribe(self._engine_told, RefreshProgress, RefreshActivity)
         try:
-            report = await engine.refresh(
-                names, force=force, on_progress=progress, on_landed=self._landed, on_activity=activity
-            )
+            report = await engine.refresh(names, force=force, on_landed=self._landed)
         finally:
+            unsubscribe()
             countdown.stop()
             self.refreshing = False
             status.stop_progress()
@@ -248,6 +242,33 @@ class Refresher:
         # Papers another feedtui stored while this refresh ran (not looked
         # for meanwhile) are loaded now.
         self.check_cache_elsewhere()
+
+    def _engine_told(self, event: EngineEvent) -> None:
+        """The refresh's events, as the screen's messages. A failure is
+        counted here, as it comes, so that the summary at the end knows every
+        one; it is shown when its message is handled (`advanced`)."""
+        if isinstance(event, RefreshActivity):
+            self.screen.post_message(RefreshActivityChanged(event))
+            return
+        assert isinstance(event, RefreshProgress)
+        tell = False
+        if not event.ok:
+            tell = event.error not in self._failed_alike
+            self._failed_alike.setdefault(event.error, []).append(event.label)
+        self.screen.post_message(RefreshAdvanced(event, tell))
+
+    def advanced(self, message: RefreshAdvanced) -> None:
+        """A source ended: the progress bar, and its failure if it is the first of its kind."""
+        p = message.progress
+        if self.refreshing:
+            self.screen.query_one(StatusLine).advance(p.done, p.total)
+        if message.tell:
+            self.screen.notify(f"{p.label}: {p.error}", severity="error", timeout=10, markup=False)
+
+    def activity_changed(self, message: RefreshActivityChanged) -> None:
+        if self.refreshing:
+            self._refresh_activity = message.event.activity
+            self.show_refreshing()
 
     def _landed(self) -> None:
         """A step of a long refresh is stored: the views, and the count of papers cached, show it."""

@@ -99,6 +99,19 @@ QUESTION_SHAPES = (
     "approaches to {focus} {setting} that rely on {technique}",
 )
 THEME_PAPERS = 92
+# Neighbouring fields: a paper borrows its setting, technique or opening from
+# its theme's neighbour now and then, as interdisciplinary papers do.
+NEIGHBOURS = {
+    "gpu_sched": "llm_serving", "llm_serving": "sparse_attn", "sparse_attn": "code_llm", "federated": "privacy",
+    "protein": "molgen", "gnn": "recsys", "asr": "edge_offload", "edge_offload": "gpu_sched", "qec": "gw",
+    "weather": "ts_anomaly", "grasping": "offline_rl", "privacy": "causal", "compilers": "gpu_sched",
+    "recsys": "offline_rl", "med_seg": "single_cell", "gw": "weather", "molgen": "single_cell", "lsm": "ts_anomaly",
+    "causal": "recsys", "nerf": "grasping", "offline_rl": "grasping", "ts_anomaly": "lsm", "code_llm": "compilers",
+    "single_cell": "protein",
+}
+BORROW_SETTING = 0.3
+BORROW_TECHNIQUE = 0.15
+BORROW_OPENING = 0.15
 QUESTIONS_PER_THEME = 5  # one per focus
 AUTHOR_POOL = 26
 SHARED_AUTHORS = 3  # of a theme's pool, also in the next theme's
@@ -113,6 +126,8 @@ class CorpusPaper:
     focus: int
     technique: int
     setting: int
+    technique_from: str  # the theme whose technique list `technique` indexes
+    setting_from: str
 
     @property
     def id(self) -> str:
@@ -183,7 +198,7 @@ class _Writer:
         text = shape.format(system=system, Technique=title_case(technique), Focus=title_case(focus), setting=setting_words)
         return " ".join(text.split()).replace(" :", ":").replace(" ?", "?")
 
-    def abstract(self, theme: Theme, system: str, focus: Concept, technique: Concept, setting: Concept) -> str:
+    def abstract(self, theme: Theme, system: str, focus: Concept, technique: Concept, setting: Concept, opening: Theme) -> str:
         r = self.rng
         f1, f2 = r.sample(focus.paper, 2) if len(focus.paper) > 1 else (focus.paper[0], focus.paper[0])
         t1 = r.choice(technique.paper)
@@ -204,7 +219,7 @@ class _Writer:
             f"On {r.choice(theme.datasets)}, {system} improves {r.choice(theme.metrics)} by "
             f"{r.uniform(3, 45):.1f}% over {r.choice(BASELINES)}."
         )
-        sentences = [r.choice(theme.context), problem, method]
+        sentences = [r.choice(opening.context), problem, method]
         if r.random() < 0.7:
             sentences.append(contrast)
         sentences.append(result)
@@ -232,6 +247,7 @@ def build_corpus(
 ) -> Corpus:
     """The corpus for these arguments; the same arguments give the same corpus."""
     now = now or datetime(2026, 12, 1, tzinfo=UTC)
+    by_key = {theme.key: theme for theme in THEMES}
     rng = random.Random(f"feedtui-discovery/{seed}")
     writer = _Writer(rng)
     pools = _author_pools(rng)
@@ -251,8 +267,15 @@ def build_corpus(
         plan = [(combo, True) for combo in chosen]
         plan += [(rest[i % len(rest)] if i < len(rest) else rng.choice(rest), False) for i in range(per_theme - len(chosen))]
         rng.shuffle(plan)
+        neighbour = by_key[NEIGHBOURS[theme.key]]
         for (f, t, s), is_target in plan:
-            focus, technique, setting = theme.focuses[f], theme.techniques[t], theme.settings[s]
+            # Targets stay within their theme: their combination is theirs alone.
+            setting_from = neighbour if not is_target and rng.random() < BORROW_SETTING else theme
+            technique_from = neighbour if not is_target and rng.random() < BORROW_TECHNIQUE else theme
+            opening = neighbour if not is_target and rng.random() < BORROW_OPENING else theme
+            s = s if setting_from is theme else rng.randrange(len(neighbour.settings))
+            t = t if technique_from is theme else rng.randrange(len(neighbour.techniques))
+            focus, technique, setting = theme.focuses[f], technique_from.techniques[t], setting_from.settings[s]
             system = writer.system()
             published = now - timedelta(seconds=rng.randrange(3_600, span))
             primary = theme.categories[0] if rng.random() < 0.7 else theme.categories[1]
@@ -265,12 +288,12 @@ def build_corpus(
                 arxiv_id=f"{published:%y%m}.{feeds.arxiv_number(ordinal, id_seed):05d}",
                 version=1, published=published, updated=published,
                 title=writer.title(system, rng.choice(focus.paper), rng.choice(technique.paper), rng.choice(setting.paper)),
-                abstract=writer.abstract(theme, system, focus, technique, setting),
+                abstract=writer.abstract(theme, system, focus, technique, setting, opening),
                 creators=creators, primary=primary, categories=tuple(feeds._unique([primary, *others])),
                 comment="", journal_ref="", doi="", announce_type="new",
             )
             ordinal += 1
-            item = CorpusPaper(paper, theme.key, f, t, s)
+            item = CorpusPaper(paper, theme.key, f, t, s, technique_from.key, setting_from.key)
             papers.append(item)
             if is_target:
                 targets.append((theme, item))
@@ -331,7 +354,10 @@ def labels(corpus: Corpus) -> dict:
         "now": corpus.now.isoformat(),
         "themes": {theme.key: theme.label for theme in THEMES},
         "papers": {
-            p.id: {"theme": p.theme, "focus": p.focus, "technique": p.technique, "setting": p.setting}
+            p.id: {
+                "theme": p.theme, "focus": p.focus, "technique": [p.technique_from, p.technique],
+                "setting": [p.setting_from, p.setting],
+            }
             for p in corpus.papers
         },
         "questions": [{"question": q.text, "answer": q.answer, "theme": q.theme} for q in corpus.questions],

@@ -4,7 +4,9 @@ Fields are weighted: a query word in the title counts three times, in an
 author's name twice, in the abstract once. Words are compared case- and
 accent-insensitively after the same plural folding the topic queries use
 (`networks` finds `network`), with a possessive's `'s` dropped (`model's`
-finds `model`; the `'` of `models'` is never part of a word). Common English words in the question are
+finds `model`; the `'` of `models'` is never part of a word), and then by
+their English stem (`feedtui.discovery.stem`: `scheduling` finds
+`scheduler`, `offloading` finds `offload`). Common English words in the question are
 ignored, so "papers about pipeline parallelism" ranks by its content words.
 
 Chinese, Japanese and Korean runs have no spaces to find words by; they are
@@ -35,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from feedtui.discovery.stem import stem
 from feedtui.model import Paper
 from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, normalize_run
 
@@ -76,7 +79,7 @@ def _fold(word: str) -> str:
     else:
         word = unicodedata.normalize("NFKD", word.casefold())
         word = "".join(ch for ch in word if not unicodedata.combining(ch))
-    return singular(without_possessive(word))
+    return stem(singular(without_possessive(word)))
 
 
 def singular(word: str) -> str:
@@ -225,6 +228,10 @@ def _highlight_alternative(word: str) -> str:
         # Not followed by more of a word, nor by an apostrophe inside one (`O'Brien`).
         return rf"{start}{possessive}(?!{char}|'{char})"
     prefix = rf"{start}{char}*{possessive}"
+    # The other forms of the word's stem, as the ranking finds them: `scheduling` marks `scheduler`.
+    root = stem(singular(word.casefold()))
+    if len(root) > 3 and len(root) < len(word) and word.casefold().startswith(root):
+        prefix = rf"(?<!{char}){re.escape(root)}{char}*{possessive}"
     one = singular(word)
     if one == word:
         return prefix

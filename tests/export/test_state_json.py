@@ -33,6 +33,8 @@ def used_state(tmp_path) -> StateStore:
     state.follow("Lab blog")
     state.mark_read(["2609.01234", "2609.00002", "hep-th/9901001", "web:3f2a9c"])
     state.star(["2609.01234", "2608.11111"])
+    state.set_feedback("2609.01234", 1)
+    state.set_feedback("2609.00002", -1)
     state.put_topic("Lab blog", {"feeds": ["https://lab.example.org/atom.xml"], "query": "abs:robot*", "description": "Our posts"})
     state.put_topic("Sparse Attention", {"query": 'abs:"sparse attention" AND cat:cs.LG', "description": ""})
     state.put_topic("Edge Inference", {"categories": ["cs.DC", "cs.AR"], "description": "my version of it"})

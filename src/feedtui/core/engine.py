@@ -8,8 +8,9 @@ engine's events (core/events.py), among them what the state store's thread
 reports.
 
 The methods come by job from core/topics.py (topic rules), core/reading.py
-(the library and marks), core/refresh.py (refresh and commit) and
-core/upkeep.py (prune, save, close); this module holds the state they share
+(the library and marks), core/refresh.py (refresh and commit),
+core/upkeep.py (prune, save, close) and core/discovery.py (Ask over the
+whole cache, related papers, For you); this module holds the state they share
 and the event hub.
 
 Threading: methods that only change memory (marks, follows) return at once,
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from feedtui.config import Config
+from feedtui.core.discovery import Discovery, PaperNotFound
 from feedtui.core.events import (
     CacheChangedElsewhere,
     EngineEvent,
@@ -60,7 +62,7 @@ class Problems:
     messages: list[str] = field(default_factory=list)
 
 
-class Engine(TopicRules, Reading, Refreshing, Upkeep):
+class Engine(TopicRules, Reading, Refreshing, Upkeep, Discovery):
     def __init__(
         self,
         config: Config,
@@ -116,6 +118,8 @@ class Engine(TopicRules, Reading, Refreshing, Upkeep):
         self.known_generation = 0
         # The last record written to STARS_CHECKED_FILE by this process.
         self._stars_checked: dict | None = None
+        # What discovery keeps between questions (core/discovery.py), built when first asked.
+        self._held_discovery = None
 
     # -- events ----------------------------------------------------------------
 
@@ -225,6 +229,7 @@ def open_engine(
 __all__ = [
     "Engine",
     "open_engine",
+    "PaperNotFound",
     "Problems",
     "TopicNotFound",
     "TopicNameTaken",

@@ -89,3 +89,15 @@ class StateChangedElsewhere(EngineEvent):
 class CacheChangedElsewhere(EngineEvent):
     """Another process stored papers since the library was loaded (found by
     Engine.check_elsewhere): load_library shows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class TasteChanged(EngineEvent):
+    """A "more / less like this" mark changed: For you ranks differently now."""
+
+
+@dataclass(frozen=True, slots=True)
+class VectorsUpdated(EngineEvent):
+    """`count` papers got their vectors: semantic ranking covers them now."""
+
+    count: int

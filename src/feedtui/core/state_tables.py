@@ -9,7 +9,7 @@ the export leaves them out and a quit does not count them as losses.
 from __future__ import annotations
 
 from feedtui.store.shapes import is_iso_time
-from feedtui.store.state import FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS
+from feedtui.store.state import FEEDBACK, FOLLOWS, HIDDEN_TOPICS, PREFS, READ, REFRESHED_PREFIX, RENAMED_FROM, STARRED, TABLES, TOPICS
 
 # Preferences that describe this machine's cache rather than the user.
 # The reader's session start and its place (topic, card) count as machine notes too:
@@ -23,6 +23,7 @@ def machine_pref(key: str) -> bool:
 
 
 __all__ = [
+    "FEEDBACK",
     "FOLLOWS",
     "HIDDEN_TOPICS",
     "MACHINE_PREFS",

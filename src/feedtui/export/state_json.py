@@ -9,7 +9,8 @@ name, paper id or preference key):
      "starred":       {"2609.01240": {"at": "…"}},
      "topics":        {"Lab blog": {"feeds": ["https://…"], "query": "…", "description": "…", "updated": "…"}},
      "hidden_topics": {"Quantum Error Correction": {"at": "…"}},
-     "prefs":         {"theme": {"value": "textual-light"}}}
+     "prefs":         {"theme": {"value": "textual-light"}},
+     "feedback":      {"2609.01250": {"value": 1, "at": "…"}}}
 
 Left out: preferences that describe this machine's cache rather than the
 user (`machine_pref`: when the cache was last refreshed, topic by topic),
@@ -38,6 +39,7 @@ import orjson
 
 from feedtui import __version__
 from feedtui.core.state_tables import (
+    FEEDBACK,
     FOLLOWS,
     HIDDEN_TOPICS,
     PREFS,
@@ -65,7 +67,7 @@ FORMAT = 1
 
 # The time each table's documents carry (a read mark's `at`, a follow's `since`):
 # nothing reads it back, so one that is missing is let be, but not one that is wrong.
-_TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at"}
+_TIME_FIELDS = {FOLLOWS: "since", READ: "at", STARRED: "at", HIDDEN_TOPICS: "at", FEEDBACK: "at"}
 _WEB_KEY = re.compile(re.escape(WEB_PREFIX) + "[0-9a-f]+")  # what sources.parse.ids.web_key makes
 
 
@@ -76,6 +78,7 @@ _WORDS = {
     TOPICS: "your topics",
     HIDDEN_TOPICS: "hidden catalogue topics",
     PREFS: "preferences",
+    FEEDBACK: "more/less like this",
 }
 
 
@@ -288,7 +291,9 @@ def _check_item(table: str, raw_key: Any, doc: Any) -> tuple[str, dict] | str:
     if table == TOPICS:
         topic = _topic_document(doc)
         return (key, topic) if isinstance(topic, dict) else f"topic '{key}': {topic}"
-    if table in (READ, STARRED):
+    if table == FEEDBACK and doc.get("value") not in (1, -1):
+        return f"{_WORDS[table]}: '{key}' holds a value that is not 1 or -1"
+    if table in (READ, STARRED, FEEDBACK):
         paper = _paper_key(key)
         if not paper:
             return f"{_WORDS[table]}: '{key}' is not an arXiv id or a feed item's id"

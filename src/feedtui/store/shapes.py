@@ -73,8 +73,8 @@ def _documents(data: Data, name: str) -> str:
 
 
 def state_shape(data: Data) -> str:
-    """state.json: follows, read, starred, hidden topics, topics, prefs, meta."""
-    for name in ("follows", "read", "starred", "hidden_topics", "prefs", "topics", "meta"):
+    """state.json: follows, read, starred, hidden topics, topics, prefs, feedback, meta."""
+    for name in ("follows", "read", "starred", "hidden_topics", "prefs", "topics", "feedback", "meta"):
         problem = _documents(data, name)
         if problem:
             return problem

@@ -47,6 +47,8 @@ STARRED = "starred"
 TOPICS = "topics"
 HIDDEN_TOPICS = "hidden_topics"
 PREFS = "prefs"
+# "More / less like this": paper id → {"value": 1 or -1, "at": ISO time}.
+FEEDBACK = "feedback"
 # Pref keys `refreshed:<topic>`: when the topic's sources last answered, and for
 # which definition of it ({"at": ISO time, "sig": signature}).
 REFRESHED_PREFIX = "refreshed:"
@@ -54,7 +56,7 @@ META = "meta"
 # In a renamed topic's document, the name it had, until its next change: so
 # that another feedtui showing the topic follows it to its new name.
 RENAMED_FROM = "renamed_from"
-TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS)
+TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS, FEEDBACK)
 # Tables whose keys are set or not, whatever their documents say (a read mark's time).
 MARK_TABLES = (FOLLOWS, READ, STARRED, HIDDEN_TOPICS)
 
@@ -206,6 +208,18 @@ class StateStore:
         ops = [Operation(STARRED, pid, None) for pid in dict.fromkeys(paper_ids) if pid in self._tables[STARRED]]
         self._apply(ops)
         return len(ops)
+
+    def feedback_view(self) -> dict[str, dict]:
+        """The live feedback table (paper id → {"value": ±1, "at": …}). Read-only."""
+        return self._tables[FEEDBACK]
+
+    def set_feedback(self, paper_id: str, value: int) -> bool:
+        """+1 more like this, -1 less like this, 0 neither; whether it changed."""
+        held = self._tables[FEEDBACK].get(paper_id)
+        if (held or {}).get("value", 0) == value:
+            return False
+        self._apply([Operation(FEEDBACK, paper_id, {"value": value, "at": _now()} if value else None)])
+        return True
 
     def put_topic(self, name: str, document: dict) -> None:
         self.put_topics({name: document})

@@ -1,0 +1,318 @@
+"""Discovery on the engine: Ask over a topic or the whole cache, papers by
+an author, related papers, "For you", and the "more / less like this" marks.
+
+Everything here may run in a worker thread. What it builds (the whole
+cache's search index, each paper's authors and categories, and once the
+model is asked for, the model and the papers' vectors) is built on first
+use in the calling thread and kept until the library changes or
+`release_discovery` drops it: nothing is loaded at start, nor before the
+reader's first paint. numpy and the model are imported inside the methods
+that use them (discovery/semantic.py), never at import of feedtui.core.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from feedtui.core.events import TasteChanged
+from feedtui.discovery.answer import best_quotes
+from feedtui.discovery.authors import author_query
+from feedtui.discovery.corpus import Corpus
+from feedtui.discovery.records import Answer, ForYou, Hit, Quote
+from feedtui.search import highlight_words
+
+if TYPE_CHECKING:
+    from feedtui.core.library import Library
+    from feedtui.search import SearchIndex
+
+# For you looks at the unread papers first submitted within this many days.
+FOR_YOU_DAYS = 28
+# How many of the top papers' abstracts Ask quotes from.
+QUOTED_PAPERS = 5
+# Topic indexes kept for Ask over a topic (the whole cache's is kept apart).
+TOPIC_INDEXES = 4
+
+
+class PaperNotFound(KeyError):
+    """No cached paper has this id."""
+
+    def __str__(self) -> str:
+        return f"no cached paper has the id '{self.args[0]}'"
+
+
+@dataclass(slots=True)
+class _Held:
+    """What discovery keeps between questions, each with the library state it was built for."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    index: tuple[tuple, SearchIndex] | None = None
+    topic_indexes: dict[str, tuple[tuple, SearchIndex]] = field(default_factory=dict)
+    corpus: tuple[tuple, Corpus] | None = None
+    semantic: Any = None  # discovery.semantic.Semantic, once asked for
+
+
+class Discovery:
+    """The Engine's discovery methods (see core/engine.py for the state they use)."""
+
+    # -- what is kept ------------------------------------------------------
+
+    def _discovery(self) -> _Held:
+        held = getattr(self, "_held_discovery", None)
+        if held is None:
+            held = self._held_discovery = _Held()
+        return held
+
+    def _library_key(self) -> tuple:
+        library = self.library
+        return (id(library), library.version, len(library))
+
+    def release_discovery(self) -> None:
+        """Drop the indexes, the model and the vectors from memory (built again when next asked)."""
+        self._held_discovery = None
+
+    def _shown_positions(self) -> list[int]:
+        library = self.library
+        hidden = library.hidden
+        return [i for i in range(len(library)) if i not in hidden]
+
+    def _whole_index(self) -> SearchIndex:
+        """The search index of every paper but the hidden, kept until the library changes."""
+        held = self._discovery()
+        key = self._library_key()
+        with held.lock:
+            if held.index is None or held.index[0] != key:
+                held.index = None  # the old one is let go before the new one is built
+                held.index = (key, self.search_index(self._shown_positions()))
+            return held.index[1]
+
+    def _topic_index(self, name: str, positions: Sequence[int]) -> SearchIndex:
+        held = self._discovery()
+        key = (*self._library_key(), len(positions), positions[0] if positions else -1)
+        with held.lock:
+            kept = held.topic_indexes.get(name)
+            if kept is None or kept[0] != key:
+                if len(held.topic_indexes) >= TOPIC_INDEXES:
+                    held.topic_indexes.pop(next(iter(held.topic_indexes)))
+                kept = held.topic_indexes[name] = (key, self.search_index(positions))
+            return kept[1]
+
+    def _corpus(self) -> Corpus:
+        """Every cached paper's authors and categories (read from the week files once)."""
+        held = self._discovery()
+        key = self._library_key()
+        with held.lock:
+            if held.corpus is None or held.corpus[0] != key:
+                held.corpus = None
+                held.corpus = (key, Corpus.build(self._corpus_rows()))
+            return held.corpus[1]
+
+    def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
+        for paper_id, doc in self._documents(self.library.ids):
+            yield paper_id, [name for name, _ in doc.get("authors", ())], doc.get("categories", ())
+
+    def _documents(self, ids: Sequence[str]) -> Iterator[tuple[str, dict]]:
+        """(id, stored document) of these papers, week file by week file."""
+        from feedtui.store.cache import read_documents
+
+        library = self.library
+        by_shard: dict[str, list[str]] = {}
+        for paper_id in ids:
+            position = library.pos.get(paper_id)
+            if position is not None:
+                by_shard.setdefault(library.rows[position].shard, []).append(paper_id)
+        for shard, wanted in by_shard.items():
+            docs = read_documents(self.cache.papers_file(shard))
+            for paper_id in wanted:
+                doc = docs.get(paper_id)
+                if doc is not None:
+                    yield paper_id, doc
+
+    def _semantic(self) -> Any:
+        """The model and the vectors, loaded on first use (None: lexical only)."""
+        return None
+
+    # -- Ask -----------------------------------------------------------------
+
+    def ask(self, question: str, *, topic: str | None = None, limit: int = 50) -> Answer:
+        """The papers that best answer `question`, in one topic or (None) the
+        whole cache, with the sentences of the top papers' abstracts that
+        answer it. Raises TopicNotFound for an unknown topic."""
+        library = self.library
+        if topic is not None:
+            name = self.topic(topic).name
+            positions = library.topic_positions(name)
+            index = self._topic_index(name, positions)
+        else:
+            index = self._whole_index()
+        ranked = index.rank(question, limit)
+        note = "lexical ranking only: the embedding model is not loaded"
+        top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]
+        abstracts = {pid: _abstract(doc) for pid, doc in self._documents(top)}
+        quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top])
+        hits = [Hit(pid, round(score, 6), _sentences_of(pid, quotes)) for pid, score in ranked]
+        return Answer(question, hits, quotes, highlight_words(question), False, note)
+
+    # -- authors -------------------------------------------------------------
+
+    def papers_by_author(self, name: str) -> list[str]:
+        """Ids of the cached papers an author of this name wrote (case and
+        accents aside), newest first; hidden papers left out."""
+        library = self.library
+        corpus = self._corpus()
+        hidden = library.hidden
+        positions = [library.pos[corpus.ids[i]] for i in corpus.by_name(name) if corpus.ids[i] in library.pos]
+        positions = [i for i in positions if i not in hidden]
+        positions.sort(key=lambda i: (-library.published_at[i], library.ids[i]))
+        return [library.ids[i] for i in positions]
+
+    @staticmethod
+    def author_query(name: str) -> str:
+        """The `au:` query of a topic that follows this author."""
+        return author_query(name)
+
+    # -- Related -------------------------------------------------------------
+
+    def related(self, paper_id: str, *, limit: int = 10) -> list[Hit]:
+        """The papers of the whole cache most related to this one: close in
+        words (and meaning, with the model), sharing authors, sharing
+        categories. Raises PaperNotFound for an id not cached."""
+        library = self.library
+        if paper_id not in library.pos:
+            raise PaperNotFound(paper_id)
+        corpus = self._corpus()
+        here = corpus.pos.get(paper_id)
+        shared = corpus.coauthored(here) if here is not None else {}
+        cats = set(corpus.categories[here]) if here is not None else set()
+        title = library.rows[library.pos[paper_id]].title
+        close = {pid: s for pid, s in self._whole_index().rank(title, 200) if pid != paper_id}
+        best = max(close.values(), default=0.0) or 1.0
+        candidates = set(close) | {corpus.ids[i] for i in shared}
+        hidden = library.hidden
+        scored: list[tuple[float, str]] = []
+        for pid in candidates:
+            position = library.pos.get(pid)
+            if position is None or position in hidden:
+                continue
+            other = corpus.pos.get(pid)
+            authors = min(shared.get(other, 0), 2) / 2 if other is not None else 0.0
+            theirs = set(corpus.categories[other]) if other is not None else set()
+            overlap = len(cats & theirs) / len(cats | theirs) if cats and theirs else 0.0
+            scored.append((0.6 * close.get(pid, 0.0) / best + 0.25 * authors + 0.15 * overlap, pid))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [Hit(pid, round(score, 6)) for score, pid in scored[:limit]]
+
+    # -- For you -------------------------------------------------------------
+
+    def for_you(self, *, limit: int = 50) -> ForYou:
+        """Unread papers of the last weeks ranked by the user's taste (stars
+        and "more / less like this"), each saying why; with no such signal
+        yet, ranked by the followed topics' queries, and saying so."""
+        library = self.library
+        candidates = self._recent_unread(library)
+        liked = [pid for pid in self._liked() if pid in library.pos]
+        if not liked:
+            return self._for_you_by_topics(candidates, limit)
+        wanted = set(candidates)
+        disliked = {pid for pid, v in self.feedback().items() if v < 0}
+        index = self._whole_index()
+        scores: dict[str, float] = {}
+        because: dict[str, tuple[float, str]] = {}
+        for pid in liked[-30:]:
+            title = library.rows[library.pos[pid]].title
+            ranked = [(other, s) for other, s in index.rank(title, 500) if other in wanted]
+            top = max((s for _, s in ranked), default=0.0) or 1.0
+            for other, s in ranked:
+                share = s / top
+                scores[other] = scores.get(other, 0.0) + share
+                if share > because.get(other, (0.0, ""))[0]:
+                    because[other] = (share, title)
+        for pid in disliked:
+            if pid in library.pos:
+                for other, s in index.rank(library.rows[library.pos[pid]].title, 200):
+                    if other in scores:
+                        scores[other] -= 0.5
+        ranked_ids = sorted((pid for pid in scores if scores[pid] > 0), key=lambda p: (-scores[p], p))
+        hits = [Hit(pid, round(scores[pid], 6), why=f"like: {because[pid][1]}") for pid in ranked_ids[:limit]]
+        return ForYou(hits, False)
+
+    def _liked(self) -> list[str]:
+        """Starred papers and those marked "more like this", oldest mark first."""
+        feedback = self.feedback()
+        liked = dict.fromkeys(pid for pid in self.starred_view() if feedback.get(pid, 0) >= 0)
+        liked.update(dict.fromkeys(pid for pid, value in feedback.items() if value > 0))
+        return list(liked)
+
+    def _recent_unread(self, library: Library) -> list[str]:
+        since = int(self.clock().timestamp()) - FOR_YOU_DAYS * 86_400
+        read, hidden = self.read_view(), library.hidden
+        return [
+            pid
+            for i, (pid, at) in enumerate(zip(library.ids, library.published_at))
+            if at >= since and pid not in read and i not in hidden
+        ]
+
+    def _for_you_by_topics(self, candidates: list[str], limit: int) -> ForYou:
+        note = "No stars or “more like this” yet: ranked by your followed topics"
+        followed = self.followed()
+        if not followed or not candidates:
+            return ForYou([], True, note)
+        library = self.library
+        wanted = set(candidates)
+        index = self._whole_index()
+        scores: dict[str, tuple[float, str]] = {}
+        for entry in followed:
+            members = {library.ids[i] for i in library.topic_positions(entry.name)}
+            ranked = [(pid, s) for pid, s in index.rank(_topic_words(entry)) if pid in wanted]
+            top = max((s for _, s in ranked), default=0.0) or 1.0
+            found = {pid: s / top for pid, s in ranked}
+            for pid in members & wanted:
+                found[pid] = found.get(pid, 0.0) + 1.0
+            for pid, score in found.items():
+                if score > scores.get(pid, (0.0, ""))[0]:
+                    scores[pid] = (score, entry.name)
+        ranked_ids = sorted(scores, key=lambda p: (-scores[p][0], p))[:limit]
+        return ForYou([Hit(p, round(scores[p][0], 6), why=f"matches topic {scores[p][1]}") for p in ranked_ids], True, note)
+
+    # -- feedback ------------------------------------------------------------
+
+    def set_feedback(self, paper_id: str, value: int) -> None:
+        """Mark a paper "more like this" (+1), "less like this" (-1) or neither
+        (0); written to the state file in the background."""
+        if value not in (1, -1, 0):
+            raise ValueError(f"feedback is +1, -1 or 0, not {value!r}")
+        if self.state.set_feedback(paper_id, value):
+            self.publish(TasteChanged())
+
+    def feedback_of(self, paper_id: str) -> int:
+        return int(self.state.feedback_view().get(paper_id, {}).get("value", 0))
+
+    def feedback(self) -> Mapping[str, int]:
+        """Every paper's "more / less like this" mark (+1 or -1)."""
+        return {pid: int(doc.get("value", 0)) for pid, doc in list(self.state.feedback_view().items())}
+
+    # -- vectors -------------------------------------------------------------
+
+    def compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Vectors for the stored papers lacking them; how many were computed."""
+        return 0
+
+
+def _abstract(doc: dict) -> str:
+    return doc.get("abstract_display") or doc.get("abstract", "")
+
+
+def _sentences_of(paper_id: str, quotes: list[Quote]) -> tuple[str, ...]:
+    return tuple(q.sentence for q in quotes if q.paper_id == paper_id)
+
+
+def _topic_words(entry: Any) -> str:
+    """A topic's query as plain words (field names and operators left out),
+    with its name: what For you ranks by when it knows no taste yet."""
+    query = entry.topic.definition.query
+    words = re.sub(r"\b(?:ti|abs|au|cat|all|co|jr|rn|id):", " ", query)
+    words = re.sub(r"\b(?:AND|OR|ANDNOT|NOT)\b|[()\"+]", " ", words)
+    return f"{entry.name} {entry.topic.description} {words}"

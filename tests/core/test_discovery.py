@@ -10,7 +10,7 @@ import pytest
 
 from feedtui.config import Config
 from feedtui.core.engine import Engine, PaperNotFound, TopicNotFound
-from feedtui.core.events import TasteChanged
+from feedtui.core.events import TasteChanged, VectorsUpdated
 from feedtui.model import UTC, TopicDefinition
 
 from tests.factories import make_paper
@@ -171,3 +171,56 @@ def test_for_you_with_a_star_ranks_by_it_and_says_which(engine):
     assert result.hits[0].paper_id == "2611.00001"
     assert result.hits[0].why == "like: Gang scheduling of training jobs on GPU clusters"
     assert "2611.00004" not in {h.paper_id for h in result.hits}
+
+
+def test_ask_finds_by_meaning_what_no_word_of_the_question_finds(engine):
+    question = "cellphone power consumption"
+    assert engine._whole_index().rank(question) == []
+    answer = engine.ask(question)
+    assert answer.semantic and answer.note == ""
+    assert answer.hits[0].paper_id == "2611.00002"
+
+
+def test_vectors_are_computed_once_kept_with_the_cache_and_told(engine, tmp_path):
+    told = []
+    engine.subscribe(told.append, VectorsUpdated)
+    assert engine.compute_vectors() == 5
+    assert told == [VectorsUpdated(5)]
+    path = tmp_path / "data" / "cache" / "vectors.bin"
+    assert 5 * 260 < path.stat().st_size < 5 * 260 + 1_000
+    assert engine.compute_vectors() == 0
+    engine.cache.store([make_paper("2611.00009", title="Offload planners", published="2026-11-26T10:00:00")], {}, NOW)
+    engine.load_library()
+    assert engine.compute_vectors() == 1
+    again = Engine(Config(), tmp_path / "data", clock=lambda: NOW)
+    try:
+        again.load_library()
+        assert again.compute_vectors() == 0  # read from the file, not computed again
+    finally:
+        again.close()
+
+
+def test_a_damaged_vectors_file_is_computed_again(engine, tmp_path):
+    engine.compute_vectors()
+    path = tmp_path / "data" / "cache" / "vectors.bin"
+    path.write_bytes(path.read_bytes()[:-10])
+    engine.release_discovery()
+    answer = engine.ask("cellphone power consumption")
+    assert answer.semantic and answer.hits[0].paper_id == "2611.00002"
+    engine.release_discovery()
+    assert engine.compute_vectors() == 0  # the damaged file was replaced
+
+
+def test_without_the_model_ask_and_related_are_lexical_and_say_so(engine, monkeypatch):
+    from feedtui.discovery import embed
+
+    def missing():
+        raise embed.ModelUnavailable("the wordllama package is not installed")
+
+    monkeypatch.setattr(embed, "model_files", missing)
+    answer = engine.ask("serverless scheduler")
+    assert not answer.semantic
+    assert answer.note == "lexical ranking only: the wordllama package is not installed"
+    assert answer.hits[0].paper_id == "2611.00001"
+    assert engine.related("2611.00001")[0].paper_id == "2611.00004"
+    assert engine.compute_vectors() == 0

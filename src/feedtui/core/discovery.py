@@ -16,17 +16,21 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from feedtui.core.events import TasteChanged
+from feedtui.core.events import TasteChanged, VectorsUpdated
 from feedtui.discovery.answer import best_quotes
 from feedtui.discovery.authors import author_query
 from feedtui.discovery.corpus import Corpus
+from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
 from feedtui.discovery.records import Answer, ForYou, Hit, Quote
+from feedtui.discovery.related import relatedness
 from feedtui.search import highlight_words
 
 if TYPE_CHECKING:
     from feedtui.core.library import Library
+    from feedtui.discovery.vectors import Vectors
     from feedtui.search import SearchIndex
 
 # For you looks at the unread papers first submitted within this many days.
@@ -35,6 +39,16 @@ FOR_YOU_DAYS = 28
 QUOTED_PAPERS = 5
 # Topic indexes kept for Ask over a topic (the whole cache's is kept apart).
 TOPIC_INDEXES = 4
+# Papers whose vectors Ask computes itself when they lack them (more wait
+# for compute_vectors, which a refresh runs): a few seconds at most.
+VECTORS_ON_DEMAND = 2_000
+# Papers embedded and quantized at a time by compute_vectors.
+VECTORS_STEP = 1_000
+VECTORS_FILE = "vectors.bin"
+# Papers opened (read) most recently that count a little for For you.
+RECENT_READS = 300
+# Related looks at this many papers closest in words, and as many in meaning.
+RELATED_DEPTH = 200
 
 
 class PaperNotFound(KeyError):
@@ -52,7 +66,9 @@ class _Held:
     index: tuple[tuple, SearchIndex] | None = None
     topic_indexes: dict[str, tuple[tuple, SearchIndex]] = field(default_factory=dict)
     corpus: tuple[tuple, Corpus] | None = None
-    semantic: Any = None  # discovery.semantic.Semantic, once asked for
+    semantic: Any = None  # discovery.semantic.Semantic once asked for, or why there is none
+    vectors_signature: tuple | None = None  # of the vectors file the held vectors were read from
+    computing: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Discovery:
@@ -132,8 +148,61 @@ class Discovery:
                     yield paper_id, doc
 
     def _semantic(self) -> Any:
-        """The model and the vectors, loaded on first use (None: lexical only)."""
-        return None
+        """The model and the vectors, loaded on first use and the vectors read
+        again when the file changed (another process computed some): a
+        `Semantic`, or a line saying why Ask is lexical only."""
+        held = self._discovery()
+        with held.lock:
+            if held.semantic is None:
+                from feedtui.discovery.embed import Model, ModelUnavailable
+
+                try:
+                    model = Model.load()
+                except (ModelUnavailable, ImportError) as error:
+                    held.semantic = f"lexical ranking only: {error}"
+                    return held.semantic
+                from feedtui.discovery.semantic import Semantic
+
+                held.semantic = Semantic(model, self._read_vectors())
+            elif not isinstance(held.semantic, str) and self._vectors_signature() != held.vectors_signature:
+                held.semantic.vectors = self._read_vectors()
+            return held.semantic
+
+    def _vectors_path(self) -> Path:
+        return self.data_dir / "cache" / VECTORS_FILE
+
+    def _vectors_signature(self) -> tuple | None:
+        try:
+            info = self._vectors_path().stat()
+        except OSError:
+            return None
+        return (info.st_mtime_ns, info.st_size, info.st_ino)
+
+    def _read_vectors(self) -> Vectors:
+        """The stored vectors; none when the file is missing or damaged (they are computed again)."""
+        from feedtui.discovery.embed import DIM, MODEL_NAME
+        from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode
+
+        held = self._discovery()
+        held.vectors_signature = self._vectors_signature()
+        try:
+            return decode(self._vectors_path().read_bytes(), MODEL_NAME)
+        except (OSError, VectorsDamaged):
+            return Vectors.empty(MODEL_NAME, DIM)
+
+    def _semantic_for(self, positions: Sequence[int]) -> tuple[Any, str]:
+        """(Semantic or None, the note when None) for ranking these papers;
+        a few papers lacking vectors get them now."""
+        semantic = self._semantic()
+        if isinstance(semantic, str):
+            return None, semantic
+        library = self.library
+        missing = sum(1 for i in positions if library.ids[i] not in semantic.vectors.pos)
+        if missing and missing <= VECTORS_ON_DEMAND:
+            self.compute_vectors()
+        if not len(semantic.vectors):
+            return None, "lexical ranking only: no vectors yet (feedtui refresh computes them)"
+        return semantic, ""
 
     # -- Ask -----------------------------------------------------------------
 
@@ -142,19 +211,29 @@ class Discovery:
         whole cache, with the sentences of the top papers' abstracts that
         answer it. Raises TopicNotFound for an unknown topic."""
         library = self.library
+        positions: Sequence[int] = ()
         if topic is not None:
             name = self.topic(topic).name
             positions = library.topic_positions(name)
             index = self._topic_index(name, positions)
         else:
             index = self._whole_index()
-        ranked = index.rank(question, limit)
-        note = "lexical ranking only: the embedding model is not loaded"
+        semantic, note = self._semantic_for(positions if topic is not None else range(len(library)))
+        lexical = index.rank(question)
+        if semantic is not None:
+            allowed = [library.ids[i] for i in positions] if topic is not None else None
+            close = semantic.ask(question, allowed, SEMANTIC_DEPTH)
+            hidden = library.hidden
+            close = [(pid, s) for pid, s in close if library.pos.get(pid) not in hidden]
+            ranked = fuse(lexical, close)[:limit]
+        else:
+            ranked = lexical[:limit]
         top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]
         abstracts = {pid: _abstract(doc) for pid, doc in self._documents(top)}
-        quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top])
+        closeness = semantic.sentence_closeness(question) if semantic is not None else None
+        quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top], semantic=closeness)
         hits = [Hit(pid, round(score, 6), _sentences_of(pid, quotes)) for pid, score in ranked]
-        return Answer(question, hits, quotes, highlight_words(question), False, note)
+        return Answer(question, hits, quotes, highlight_words(question), semantic is not None, note)
 
     # -- authors -------------------------------------------------------------
 
@@ -188,9 +267,14 @@ class Discovery:
         shared = corpus.coauthored(here) if here is not None else {}
         cats = set(corpus.categories[here]) if here is not None else set()
         title = library.rows[library.pos[paper_id]].title
-        close = {pid: s for pid, s in self._whole_index().rank(title, 200) if pid != paper_id}
+        close = {pid: s for pid, s in self._whole_index().rank(title, RELATED_DEPTH) if pid != paper_id}
         best = max(close.values(), default=0.0) or 1.0
-        candidates = set(close) | {corpus.ids[i] for i in shared}
+        semantic, _ = self._semantic_for([library.pos[paper_id]])
+        meaning: dict[str, float] = {}
+        if semantic is not None and (vector := semantic.vectors.vector(paper_id)) is not None:
+            meaning = dict(semantic.closest(vector, None, RELATED_DEPTH + 1))
+            meaning.pop(paper_id, None)
+        candidates = set(close) | set(meaning) | {corpus.ids[i] for i in shared}
         hidden = library.hidden
         scored: list[tuple[float, str]] = []
         for pid in candidates:
@@ -198,10 +282,14 @@ class Discovery:
             if position is None or position in hidden:
                 continue
             other = corpus.pos.get(pid)
-            authors = min(shared.get(other, 0), 2) / 2 if other is not None else 0.0
-            theirs = set(corpus.categories[other]) if other is not None else set()
-            overlap = len(cats & theirs) / len(cats | theirs) if cats and theirs else 0.0
-            scored.append((0.6 * close.get(pid, 0.0) / best + 0.25 * authors + 0.15 * overlap, pid))
+            score = relatedness(
+                meaning=meaning.get(pid, 0.0),
+                words=close.get(pid, 0.0) / best,
+                shared_authors=shared.get(other, 0) if other is not None else 0,
+                categories=(cats, set(corpus.categories[other]) if other is not None else set()),
+                semantic=bool(meaning),
+            )
+            scored.append((score, pid))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [Hit(pid, round(score, 6)) for score, pid in scored[:limit]]
 
@@ -212,10 +300,16 @@ class Discovery:
         and "more / less like this"), each saying why; with no such signal
         yet, ranked by the followed topics' queries, and saying so."""
         library = self.library
-        candidates = self._recent_unread(library)
         liked = [pid for pid in self._liked() if pid in library.pos]
+        marked = set(liked) | set(self.feedback())
+        candidates = [pid for pid in self._recent_unread(library) if pid not in marked]
         if not liked:
             return self._for_you_by_topics(candidates, limit)
+        semantic, _ = self._semantic_for([library.pos[pid] for pid in candidates + liked])
+        if semantic is not None:
+            hits = self._for_you_by_vectors(semantic, candidates, liked, limit)
+            if hits is not None:
+                return ForYou(hits, False)
         wanted = set(candidates)
         disliked = {pid for pid, v in self.feedback().items() if v < 0}
         index = self._whole_index()
@@ -238,6 +332,32 @@ class Discovery:
         ranked_ids = sorted((pid for pid in scores if scores[pid] > 0), key=lambda p: (-scores[p], p))
         hits = [Hit(pid, round(scores[pid], 6), why=f"like: {because[pid][1]}") for pid in ranked_ids[:limit]]
         return ForYou(hits, False)
+
+    def _for_you_by_vectors(self, semantic: Any, candidates: list[str], liked: list[str], limit: int) -> list[Hit] | None:
+        """For you by the taste model over vectors (None: the liked papers have none)."""
+        import numpy as np
+
+        from feedtui.discovery.taste import READ_WEIGHT, taste_scores
+
+        library = self.library
+        read = [pid for pid in list(self.read_view())[-RECENT_READS:] if pid not in set(liked)]
+        liked_ids, liked_rows = semantic.matrix(liked + read)
+        if not len(liked_ids):
+            return None
+        explicit = set(liked)
+        weights = np.array([1.0 if pid in explicit else READ_WEIGHT for pid in liked_ids], dtype=np.float32)
+        if not (weights >= 1).any():
+            return None
+        _, disliked = semantic.matrix([pid for pid, v in self.feedback().items() if v < 0])
+        ids, rows = semantic.matrix(candidates)
+        if not ids:
+            return []
+        scores, nearest = taste_scores(rows, liked_rows, weights, disliked)
+        order = np.argsort(-scores, kind="stable")[:limit]
+        return [
+            Hit(ids[i], round(float(scores[i]), 6), why=f"like: {library.rows[library.pos[liked_ids[nearest[i]]]].title}")
+            for i in order
+        ]
 
     def _liked(self) -> list[str]:
         """Starred papers and those marked "more like this", oldest mark first."""
@@ -297,12 +417,79 @@ class Discovery:
     # -- vectors -------------------------------------------------------------
 
     def compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Vectors for the stored papers lacking them; how many were computed."""
-        return 0
+        """Vectors for the cached papers lacking them (or whose version
+        changed), written with the cache; vectors of papers no longer cached
+        are dropped. Returns how many were computed (0 without the model).
+        Publishes VectorsUpdated. Meant for a worker thread: reads the week
+        files of the papers it embeds."""
+        held = self._discovery()
+        with held.computing:
+            semantic = self._semantic()
+            if isinstance(semantic, str):
+                return 0
+            from feedtui.discovery.vectors import encode, quantize
 
+            library = self.library
+            stored = self._read_vectors()
+            known = stored.pos
+            need = [
+                pid
+                for pid, row in zip(library.ids, library.rows)
+                if pid not in known or stored.versions[known[pid]] != row.version
+            ]
+            keep = set(library.ids)
+            if not need and len(keep) >= len(stored) and all(pid in keep for pid in stored.ids):
+                semantic.vectors = stored
+                return 0
+            import numpy as np
+
+            ids: list[str] = []
+            versions: list[int] = []
+            scales: list[np.ndarray] = []
+            codes: list[np.ndarray] = []
+            for start in range(0, len(need), VECTORS_STEP):
+                docs = list(self._documents(need[start : start + VECTORS_STEP]))
+                vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
+                step_scales, step_codes = quantize(vectors)
+                ids += (pid for pid, _ in docs)
+                versions += (int(doc.get("version", 1)) for _, doc in docs)
+                scales.append(step_scales)
+                codes.append(step_codes)
+                if progress is not None:
+                    progress(min(start + VECTORS_STEP, len(need)), len(need))
+            dim = stored.codes.shape[1]
+            updated = stored.with_added(
+                ids,
+                versions,
+                np.concatenate(scales) if scales else np.zeros(0, np.float32),
+                np.concatenate(codes) if codes else np.zeros((0, dim), np.int8),
+                keep,
+            )
+            self._write_vectors(encode(updated))
+            semantic.vectors = updated
+        self.publish(VectorsUpdated(len(ids)))
+        return len(ids)
+
+    def _write_vectors(self, data: bytes) -> None:
+        from feedtui.store.files import StoreError, atomic_write
+
+        path = self._vectors_path()
+        try:
+            with self.lock:
+                atomic_write(path, data)
+        except (OSError, StoreError) as error:
+            # Kept in memory: computed again by the next process that asks.
+            self.problems.messages.append(f"Could not save the papers' vectors: {error}")
+            return
+        self._discovery().vectors_signature = self._vectors_signature()
 
 def _abstract(doc: dict) -> str:
     return doc.get("abstract_display") or doc.get("abstract", "")
+
+
+def _embedded_text(doc: dict) -> str:
+    """What a paper's vector is of: its title and abstract."""
+    return f"{doc.get('title_display') or doc.get('title', '')}. {_abstract(doc)}"
 
 
 def _sentences_of(paper_id: str, quotes: list[Quote]) -> tuple[str, ...]:

@@ -1,0 +1,112 @@
+"""The embedding model: WordLlama's 256-dimension static token embeddings,
+read straight from the files its wheel ships.
+
+A text's vector is the mean of its tokens' embeddings, scaled to length 1:
+what `WordLlamaInference.embed(texts, norm=True)` computes (average pooling
+over the attention mask, then L2 normalization). `WordLlama.load()` is
+never called: it looks for the tokenizer in a folder the wheel does not
+have and then asks the network for it. Here both files are opened by path,
+and nothing is downloaded, ever.
+
+The weights are a safetensors file: an 8-byte little-endian header length,
+a JSON header naming each tensor's dtype, shape and byte range, then the
+data. The one tensor is mapped from the file rather than read into memory:
+a question touches the rows of its few tokens only, so asking costs a few
+pages, not 16 MB.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MODEL_NAME = "wordllama-l2-supercat-256"
+WEIGHTS = ("weights", "l2_supercat_256.safetensors")
+TOKENIZER = ("tokenizers", "l2_supercat_tokenizer_config.json")
+TENSOR = "embedding.weight"
+DIM = 256
+# Texts tokenized at once (the tokenizer spreads a batch over the cores).
+BATCH = 256
+
+
+class ModelUnavailable(Exception):
+    """The model's files are missing or damaged; the message says which and how."""
+
+
+def model_files() -> tuple[Path, Path]:
+    """(weights, tokenizer) of the installed wordllama package, found without
+    importing it (its import sets up logging and loads more than is needed)."""
+    spec = importlib.util.find_spec("wordllama")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable("the wordllama package is not installed")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    return root.joinpath(*WEIGHTS), root.joinpath(*TOKENIZER)
+
+
+class Model:
+    """Texts to unit vectors of DIM float32."""
+
+    def __init__(self, weights: Path, tokenizer: Path) -> None:
+        import numpy as np
+        from tokenizers import Tokenizer
+
+        self.embedding = _map_tensor(weights, np)
+        try:
+            self.tokenizer = Tokenizer.from_file(str(tokenizer))
+        except Exception as error:  # the tokenizers library raises its own kinds
+            raise ModelUnavailable(f"the tokenizer file {tokenizer} cannot be read: {error}") from error
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+
+    @classmethod
+    def load(cls) -> Model:
+        return cls(*model_files())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit vector per text (a text without tokens gets zeros)."""
+        import numpy as np
+
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        table = self.embedding
+        last = table.shape[0] - 1
+        for start in range(0, len(texts), BATCH):
+            encoded = self.tokenizer.encode_batch(list(texts[start : start + BATCH]), add_special_tokens=False)
+            for row, encoding in enumerate(encoded, start):
+                if not encoding.ids:
+                    continue
+                # Each distinct token's row once, times how often it occurs:
+                # fewer rows to widen from float16 than tokens to add.
+                tokens, counts = np.unique(np.asarray(encoding.ids, dtype=np.int64), return_counts=True)
+                np.clip(tokens, 0, last, out=tokens)
+                mean = counts.astype(np.float32) @ table[tokens].astype(np.float32)
+                norm = float(np.linalg.norm(mean))
+                if norm > 0:
+                    out[row] = mean / norm
+        return out
+
+def _map_tensor(path: Path, np) -> np.ndarray:
+    """The embedding matrix of a safetensors file, mapped read-only."""
+    try:
+        with path.open("rb") as file:
+            (size,) = struct.unpack("<Q", file.read(8))
+            if not 2 <= size <= 1_000_000:
+                raise ValueError(f"a header of {size} bytes")
+            header = json.loads(file.read(size))
+        tensor = header[TENSOR]
+        rows, columns = tensor["shape"]
+        begin, end = tensor["data_offsets"]
+        if tensor["dtype"] != "F16" or columns != DIM or end - begin != rows * columns * 2:
+            raise ValueError(f"{TENSOR} is {tensor['dtype']} {tensor['shape']}, not F16 [*, {DIM}]")
+        if path.stat().st_size < 8 + size + end:
+            raise ValueError("the file is shorter than its header says")
+        mapped = np.memmap(path, dtype=np.float16, mode="r", offset=8 + size + begin, shape=(rows, columns))
+        return mapped.view(np.ndarray)  # indexing a memmap costs more, per call
+    except (OSError, ValueError, KeyError, TypeError, struct.error) as error:
+        raise ModelUnavailable(f"the model file {path} cannot be read: {error}") from error

@@ -1,0 +1,52 @@
+"""The papers' vectors on disk: compact, checked, and damage found."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode, encode, quantize
+
+
+def unit(rows: int, dim: int = 8, seed: int = 1) -> np.ndarray:
+    values = np.random.default_rng(seed).normal(size=(rows, dim)).astype(np.float32)
+    return values / np.linalg.norm(values, axis=1, keepdims=True)
+
+
+def test_vectors_round_trip_and_keep_their_cosines():
+    floats = unit(5)
+    scales, codes = quantize(floats)
+    vectors = Vectors.empty("m", 8).with_added(["a", "b", "c", "d", "e"], [1, 1, 2, 1, 1], scales, codes, None)
+    data = encode(vectors)
+    assert len(data) < 5 * (8 + 4) + 200  # int8 and a scale each, and a small header
+    back = decode(data, "m")
+    assert back.ids == ["a", "b", "c", "d", "e"] and back.versions == [1, 1, 2, 1, 1]
+    assert np.allclose(back.similarities(floats[2]), floats @ floats[2], atol=0.02)
+    assert np.allclose(back.vector("c"), floats[2], atol=0.01)
+    assert back.vector("zz") is None
+
+
+def test_adding_replaces_the_same_ids_and_drops_papers_not_kept():
+    scales, codes = quantize(unit(3))
+    vectors = Vectors.empty("m", 8).with_added(["a", "b", "c"], [1, 1, 1], scales, codes, None)
+    scales, codes = quantize(unit(1, seed=2))
+    after = vectors.with_added(["b"], [2], scales, codes, {"b", "c"})
+    assert after.ids == ["c", "b"] and after.versions == [1, 2]
+    assert np.array_equal(after.codes[0], vectors.codes[2])
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "other model", "garbage"])
+def test_damage_is_found(damage):
+    scales, codes = quantize(unit(4))
+    data = bytearray(encode(Vectors.empty("m", 8).with_added(["a", "b", "c", "d"], [1] * 4, scales, codes, None)))
+    model = "m"
+    if damage == "truncate":
+        data = data[:-3]
+    elif damage == "flip":
+        data[-1] ^= 0x55
+    elif damage == "other model":
+        model = "another"
+    else:
+        data = bytearray(b"{}")
+    with pytest.raises(VectorsDamaged):
+        decode(bytes(data), model)

@@ -301,6 +301,9 @@ def section_quality(args, report: Report, server: FeedServer, launcher: Launcher
     log(f"quality: cache built in {time.perf_counter() - started:.1f} s")
     engine = open_cache(sandbox.root)
     try:
+        if hasattr(engine, "compute_vectors"):
+            made = engine.compute_vectors()
+            report.add("vectors `feedtui refresh` left uncomputed", f"{made:,}", note="computed here (engine.compute_vectors) before measuring" if made else "")
         papers = all_papers(engine)
         stored = {p.id for p in papers}
         missing = [q.answer for q in corpus.questions if q.answer not in stored]
@@ -398,14 +401,26 @@ def section_speed(args, report: Report, server: FeedServer, launcher: Launcher) 
     a, b = statistics.median(without_times), statistics.median(with_times)
     report.add("cold refresh, 40k papers, without vectors", f"{a:.1f} s [{min(without_times):.1f}–{max(without_times):.1f}]", note=f"{without_note}; {runs} run(s); peak RSS {statistics.median(without_rss):.0f} MB")
     report.add("cold refresh, 40k papers, with vectors", f"{b:.1f} s [{min(with_times):.1f}–{max(with_times):.1f}] ({(b / a - 1) * 100:+.0f}%)", "≤ 15% slower", b <= a * 1.15, note=f"this tree; peak RSS {statistics.median(with_rss):.0f} MB")
-    child = [sys.executable, str(Path(__file__).resolve()), "--child", str(full.root), "--plain", str(plain.root), "--src", str(args.src), "--runs", str(args.runs), "--seed", str(args.seed)]
-    log("speed: Ask, Related, For you and vectors at 40k in a child process …")
-    done = subprocess.run(child, capture_output=True, text=True, timeout=3600, env={**os.environ, "PYTHONPATH": f"{args.src}{os.pathsep}{REPO_ROOT}"})
-    if done.returncode != 0:
-        report.add("speed at 40k", "failed", note=(done.stderr.strip().splitlines() or ["no output"])[-1][:200])
-        log(done.stderr[-3000:])
+    plain_copy = plain.copy(args.work / "big-plain-copy")
+    log("speed: vectors for the 40k cache built without them, in a child process …")
+    vectors = run_child(report, args, "--child-vectors", plain_copy.root)
+    shutil.rmtree(plain_copy.root)
+    if vectors is None:
         return
-    figures = json.loads(done.stdout)
+    if vectors["count"]:
+        per = vectors["seconds"] / vectors["count"] * 1000
+        report.add("vectors per paper (engine.compute_vectors)", f"{per:.3f} ms", "≤ 1 ms", per <= 1.0, note=f"{vectors['count']:,} papers in {vectors['seconds']:.1f} s, model load included")
+    else:
+        report.add("vectors per paper (engine.compute_vectors)", "not measured", "≤ 1 ms", note="compute_vectors made no vectors (no model in this tree?)")
+    log("speed: vectors the refresh left uncomputed in the 40k cache …")
+    left = run_child(report, args, "--child-vectors", full.root)
+    if left is None:
+        return
+    report.add("vectors `feedtui refresh` left uncomputed at 40k", f"{left['count']:,}", note=f"computed before timing Ask ({left['seconds']:.1f} s)" if left["count"] else "")
+    log("speed: Ask, Related and For you at 40k in a child process …")
+    figures = run_child(report, args, "--child", full.root)
+    if figures is None:
+        return
     report.raw["speed"] = figures
     report.add("papers in the 40k cache", f"{figures['papers']:,}")
     if "skipped" in figures:
@@ -421,16 +436,35 @@ def section_speed(args, report: Report, server: FeedServer, launcher: Launcher) 
         values = figures.get(key)
         if values:
             report.add(label, ms(values), target, None if limit is None else statistics.median(values) <= limit, note=f"{len(values)} calls")
-    if figures.get("vectors_count") == 0:
-        report.add("vectors per paper (engine.compute_vectors)", "not measured", "≤ 1 ms", note="compute_vectors made no vectors on the cache built without them (no model in this tree?)")
-    elif figures.get("vectors_count"):
-        per = figures["vectors_s"] / figures["vectors_count"] * 1000
-        report.add("vectors per paper (engine.compute_vectors)", f"{per:.3f} ms", "≤ 1 ms", per <= 1.0, note=f"{figures['vectors_count']:,} papers in {figures['vectors_s']:.1f} s")
+    if figures.get("lexical_only"):
+        report.add("Ask at 40k came back lexical only", "yes", note=figures["lexical_only"])
     before, peak = figures["rss_before_mb"], figures["rss_peak_ask_mb"]
     report.add("peak RSS answering Ask over 40k, above RSS before", f"{peak - before:+.0f} MB ({before:.0f} → {peak:.0f} MB)", "≤ 40 MB more", peak - before <= 40, note="headless engine process with the library loaded, as the reader has it")
 
 
 # --- the child: figures in a process of their own ------------------------------
+
+def run_child(report: Report, args, mode: str, root: Path) -> dict | None:
+    """Figures from this script run as `mode` on the cache at root, in a process of its own."""
+    argv = [sys.executable, str(Path(__file__).resolve()), mode, str(root), "--src", str(args.src), "--runs", str(args.runs), "--seed", str(args.seed)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=3600, env={**os.environ, "PYTHONPATH": f"{args.src}{os.pathsep}{REPO_ROOT}"})
+    if done.returncode != 0:
+        report.add(f"speed at 40k ({mode})", "failed", note=(done.stderr.strip().splitlines() or ["no output"])[-1][:200])
+        log(done.stderr[-3000:])
+        return None
+    return json.loads(done.stdout)
+
+
+def child_vectors(root: Path) -> dict:
+    engine = open_cache(root)
+    if not hasattr(engine, "compute_vectors"):
+        return {"count": 0, "seconds": 0.0}
+    started = time.perf_counter()
+    count = engine.compute_vectors()
+    seconds = time.perf_counter() - started
+    engine.close()
+    return {"count": count, "seconds": seconds}
+
 
 def _status_mb(field_name: str) -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -469,6 +503,9 @@ def child(args) -> dict:
         asks.append(time.perf_counter() - started)
     figures["ask"] = asks
     figures["rss_peak_ask_mb"] = _status_mb("VmHWM")
+    answer = engine.ask(questions[0], limit=10)
+    if not answer.semantic:
+        figures["lexical_only"] = answer.note
     ids = engine.library.ids
     rng = random.Random(7)
     sample = rng.sample(list(ids), max(10, args.runs * 4))
@@ -492,16 +529,6 @@ def child(args) -> dict:
         figures["foryou"] = foryou
         engine.unstar(stars)
     engine.close()
-    if args.plain and hasattr(engine, "compute_vectors"):
-        copy = Path(tempfile.mkdtemp(prefix="vectors-")) / "cache"
-        shutil.copytree(args.plain, copy, symlinks=True)
-        plain = open_cache(copy)
-        started = time.perf_counter()
-        count = plain.compute_vectors()
-        figures["vectors_s"] = time.perf_counter() - started
-        figures["vectors_count"] = count
-        plain.close()
-        shutil.rmtree(copy.parent)
     return figures
 
 
@@ -518,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--baseline", default="main", help="git ref whose lexical Ask (and refresh) is the baseline")
     parser.add_argument("--json", type=Path, help="also write every figure here")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--plain", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--child-vectors", type=Path, help=argparse.SUPPRESS)
     return parser
 
 
@@ -528,6 +555,9 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(args.src))
     if args.child:
         print(json.dumps(child(args)))
+        return 0
+    if args.child_vectors:
+        print(json.dumps(child_vectors(args.child_vectors)))
         return 0
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     (args.work / "feeds").mkdir(parents=True, exist_ok=True)

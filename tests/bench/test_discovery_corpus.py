@@ -126,3 +126,22 @@ def test_precision_counts_a_short_list_s_gaps_as_misses():
     assert m.precision(["a", "b", "c", "d", "e"], {"a", "c", "z"}, 5) == pytest.approx(0.4)
     assert m.precision(["a"], {"a"}, 5) == pytest.approx(0.2)
     assert m.hit(["x", "a"], {"a"}, 2) == 1.0 and m.hit(["x", "a"], {"a"}, 1) == 0.0
+
+
+def test_the_ask_measure_scores_an_oracle_one_and_an_empty_ranker_zero(corpus):
+    from bench import bench_discovery as bd
+
+    answers = {q.text: q for q in corpus.questions}
+    theme_papers = {}
+    for p in corpus.papers:
+        theme_papers.setdefault(p.theme, []).append(p.id)
+
+    def oracle(text: str, k: int) -> list[str]:
+        q = answers[text]
+        return ([q.answer] + [pid for pid in theme_papers[q.theme] if pid != q.answer])[:k]
+
+    report = bd.Report()
+    bd.measure_ask(report, corpus, {"oracle": oracle, "empty": lambda text, k: []})
+    assert report.raw["oracle"] == {"mrr@10": 1.0, "ndcg@10": pytest.approx(1.0), "top3": 1.0}
+    assert report.raw["empty"] == {"mrr@10": 0.0, "ndcg@10": 0.0, "top3": 0.0}
+    assert "| oracle: MRR@10 | 1.000 |" in report.markdown()

@@ -179,6 +179,11 @@ def test_ask_finds_by_meaning_what_no_word_of_the_question_finds(engine):
     answer = engine.ask(question)
     assert answer.semantic and answer.note == ""
     assert answer.hits[0].paper_id == "2611.00002"
+    assert engine.ask(question, mode="semantic").hits[0].paper_id == "2611.00002"
+    lexical = engine.ask(question, mode="lexical")
+    assert lexical.hits == [] and not lexical.semantic
+    with pytest.raises(ValueError):
+        engine.ask(question, mode="telepathy")
 
 
 def test_vectors_are_computed_once_kept_with_the_cache_and_told(engine, tmp_path):

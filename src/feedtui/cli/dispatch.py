@@ -16,6 +16,7 @@ import sys
 from feedtui.cli.commands.config import check_config
 from feedtui.cli.commands.export import cmd_export
 from feedtui.cli.commands.imports import cmd_import
+from feedtui.cli.commands.discovery import cmd_ask, cmd_foryou, cmd_related
 from feedtui.cli.commands.papers import cmd_papers, marks
 from feedtui.cli.commands.refresh import cmd_refresh
 from feedtui.cli.commands.topics import (
@@ -169,6 +170,7 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
 
 def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
     """The command's handler; what it refuses (an unknown topic, a bad query) is a UsageError."""
+    from feedtui.core.discovery import PaperNotFound
     from feedtui.core.topics import TopicNotFound
     from feedtui.topics.query import QueryError
 
@@ -177,7 +179,7 @@ def _run_handler(engine, command: str, args: argparse.Namespace) -> int:
         if key in _READS_TAGS and not getattr(args, "names", False):  # `topics --names` reads no paper
             engine.ensure_tagged()
         return _HANDLERS[key](engine, args)
-    except TopicNotFound as error:
+    except (TopicNotFound, PaperNotFound) as error:
         raise UsageError(str(error)) from None
     except QueryError as error:
         raise UsageError(f"bad query: {error}\n{error.caret_line(indent='  ')}") from None
@@ -206,12 +208,15 @@ def _close(engine) -> bool:
 
 # Commands whose answers depend on complete topic tags: stale ones (a changed
 # catalogue, an interrupted retag) are recomputed first.
-_READS_TAGS = {"topics", "papers", "topic show", "export"}
+_READS_TAGS = {"topics", "papers", "topic show", "export", "ask", "foryou"}
 
 _HANDLERS = {
     "refresh": cmd_refresh,
     "topics": cmd_topics,
     "papers": cmd_papers,
+    "ask": cmd_ask,
+    "related": cmd_related,
+    "foryou": cmd_foryou,
     "follow": cmd_follow,
     "unfollow": cmd_unfollow,
     "read": marks("mark_read"),

@@ -16,6 +16,7 @@ examples:
   feedtui refresh                         fetch every followed topic
   feedtui papers "Edge Inference" --unread --json --limit 20
   feedtui read 2609.01234v2 2609.01240    mark papers read (versions ignored)
+  feedtui ask "how do phones offload layers to the edge?"
   feedtui topic add "Sparse Attention" --query 'abs:"sparse attention" AND cat:cs.LG'
   feedtui topic add "Lab blog" --feed https://example.org/feed.xml --query 'abs:robot*'
   feedtui --demo topics --sort trending   the demo's topics, rising first
@@ -76,6 +77,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--unread", action="store_true", help="only unread papers")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.add_argument("--limit", type=int, metavar="N", help="at most the N newest papers (0 lists none; without --limit, all)")
+
+    p = command(
+        "ask", "ask a question of every cached paper (or one topic's): the best papers, and the sentences that answer",
+        "examples:\n  feedtui ask 'how do phones offload layers to the edge?'\n"
+        "  feedtui ask 'sparse attention kernels' --topic 'Sparse Attention' --limit 5 --json",
+    )
+    p.add_argument("question", metavar="QUESTION")
+    completes_topics(p.add_argument("--topic", metavar="NAME", help="ask only this topic's papers (default: the whole cache)"))
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N papers (default 20)")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts (with each paper's score and quoted sentences)")
+
+    p = command("related", "list the cached papers most related to one (meaning, authors, categories)", "example:\n  feedtui related 2609.01234 --json")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--limit", type=int, default=10, metavar="N", help="at most N papers (default 10)")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts (with each paper's score)")
+
+    p = command(
+        "foryou", "list unread papers of the last four weeks ranked by your stars and likes",
+        "example:\n  feedtui foryou --limit 10",
+    )
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N papers (default 20)")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts (with each paper's score and why)")
 
     for name, text in (("follow", "follow a topic"), ("unfollow", "stop following a topic")):
         p = command(name, text, f"example:\n  feedtui {name} 'Federated Learning'")

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 FOR_YOU_DAYS = 28
 # How many of the top papers' abstracts Ask quotes from.
 QUOTED_PAPERS = 5
+ASK_MODES = ("fused", "lexical", "semantic")
 # Topic indexes kept for Ask over a topic (the whole cache's is kept apart).
 TOPIC_INDEXES = 4
 # Papers whose vectors Ask computes itself when they lack them (more wait
@@ -206,10 +207,13 @@ class Discovery:
 
     # -- Ask -----------------------------------------------------------------
 
-    def ask(self, question: str, *, topic: str | None = None, limit: int = 50) -> Answer:
+    def ask(self, question: str, *, topic: str | None = None, limit: int = 50, mode: str = "fused") -> Answer:
         """The papers that best answer `question`, in one topic or (None) the
         whole cache, with the sentences of the top papers' abstracts that
-        answer it. Raises TopicNotFound for an unknown topic."""
+        answer it. `mode` "lexical" or "semantic" ranks by one ranking alone
+        (to measure each). Raises TopicNotFound for an unknown topic."""
+        if mode not in ASK_MODES:
+            raise ValueError(f"mode is one of {', '.join(ASK_MODES)}, not {mode!r}")
         library = self.library
         positions: Sequence[int] = ()
         if topic is not None:
@@ -218,14 +222,16 @@ class Discovery:
             index = self._topic_index(name, positions)
         else:
             index = self._whole_index()
-        semantic, note = self._semantic_for(positions if topic is not None else range(len(library)))
-        lexical = index.rank(question)
+        semantic, note = (None, "lexical ranking only: asked for") if mode == "lexical" else self._semantic_for(
+            positions if topic is not None else range(len(library))
+        )
+        lexical = index.rank(question) if mode != "semantic" or semantic is None else []
         if semantic is not None:
             allowed = [library.ids[i] for i in positions] if topic is not None else None
-            close = semantic.ask(question, allowed, SEMANTIC_DEPTH)
+            close = semantic.ask(question, allowed, max(SEMANTIC_DEPTH, limit))
             hidden = library.hidden
             close = [(pid, s) for pid, s in close if library.pos.get(pid) not in hidden]
-            ranked = fuse(lexical, close)[:limit]
+            ranked = (close if mode == "semantic" else fuse(lexical, close))[:limit]
         else:
             ranked = lexical[:limit]
         top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]

@@ -4,6 +4,7 @@ what came, what failed and what was skipped."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from urllib.parse import unquote_plus, urlsplit
 
@@ -37,6 +38,10 @@ def cmd_refresh(engine, args) -> int:
     finally:
         unsubscribe()
     pruned = engine.after_refresh()
+    # Ask, Related and For you by meaning: the new papers' vectors, kept with
+    # the cache (FEEDTUI_NO_VECTORS=1 leaves them to the reader or the next Ask).
+    if not os.environ.get("FEEDTUI_NO_VECTORS"):
+        engine.compute_vectors()
     status = settle(EXIT_OK if report.ok else EXIT_FAILED)
     if pruned:
         print(f"feedtui: pruned the {pruned:,} oldest unstarred papers (cache_limit is {engine.settings.cache_limit:,})", file=sys.stderr)

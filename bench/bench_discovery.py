@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Discovery, measured: Ask, Related and For you on a labelled corpus, and their speed at 40,000 papers.
 
-    python bench/bench_discovery.py [--only quality,speed] [--runs 5] [--work DIR] [--src PATH] [--baseline main]
+    python bench/bench_discovery.py [--only quality,refresh,speed] [--runs 5] [--work DIR] [--src PATH] [--baseline main]
 
 Quality: bench/discovery_corpus.py writes its invented corpus (2,208 papers in
 24 themes, 120 paraphrased questions with known answers) as arXiv API feeds;
@@ -19,6 +19,10 @@ with `Engine.papers`. Then:
 - For you: precision@10 of `engine.for_you` (starred papers left out) when 5
   stars come from one theme, or 3 + 3 from two themes (relevant: the starred
   themes), over 8 draws each; starred titles as a BM25 question for comparison.
+
+Refresh: bench/run.py's refresh figure (set A: 50 topics of one generated
+feed of 100 papers, 200 ms per answer), cold, with and without vectors
+(FEEDTUI_NO_VECTORS=1), A/B interleaved over --runs.
 
 Speed (medians over --runs): a cache of 40,000 papers (bench/feeds.py's
 generated set plus the corpus, ids continuing its numbering), built by a cold
@@ -446,6 +450,41 @@ def section_speed(args, report: Report, server: FeedServer, launcher: Launcher) 
     report.add("peak RSS answering Ask over 40k, above RSS before", f"{peak - before:+.0f} MB ({before:.0f} → {peak:.0f} MB)", "≤ 40 MB more", peak - before <= 40, note="headless engine process with the library loaded, as the reader has it")
 
 
+def section_refresh(args, report: Report, server: FeedServer, launcher: Launcher) -> None:
+    """The suite's refresh figure (bench/run.py: 50 topics of one feed of 100
+    papers each, 200 ms per answer), cold, with and without vectors, A/B
+    interleaved on fresh copies of one template."""
+    spec = FeedSetSpec(feeds=50, entries=100, seed=1, now=today())
+    folder = args.work / "feeds" / "A"
+    manifest = folder / "manifest.json"
+    if not (manifest.exists() and json.loads(manifest.read_text())["spec"] == spec.to_json()):
+        write_feed_set(spec, folder)
+    switch = vectors_switch(args.src)
+    if switch is None:
+        report.add("cold refresh, 5k papers, with vs without vectors", "not measured", note="this tree has no FEEDTUI_NO_VECTORS")
+        return
+    log("refresh: adding and following 50 topics …")
+    template = Sandbox.create(args.work / "refresh-template", launcher)
+    template.add_topics([TopicPlan(f"Bench A {i:03d}", (server.url(f"A/{feed_file_name(i)}"),)) for i in range(spec.feeds)])
+    off = Launcher(launcher.argv, (*launcher.extra_env, *switch.items()))
+    times: dict[str, list[float]] = {"without": [], "with": []}
+    server.latency_s = 0.2
+    try:
+        for run in range(args.runs):
+            for kind in (("without", "with") if run % 2 == 0 else ("with", "without")):
+                sandbox = template.copy(args.work / "refresh-run")
+                sandbox.launcher = off if kind == "without" else launcher
+                times[kind].append(sandbox.run("refresh", timeout=900).wall_s)
+                log(f"refresh: {kind} vectors, run {run + 1}/{args.runs}: {times[kind][-1]:.2f} s")
+                shutil.rmtree(sandbox.root)
+    finally:
+        server.latency_s = 0.0
+    a, b = statistics.median(times["without"]), statistics.median(times["with"])
+    span = lambda v: f"[{min(v):.2f}–{max(v):.2f}]"  # noqa: E731
+    report.add("cold refresh, 5k papers (bench/run.py's set A, 200 ms), without vectors", f"{a:.2f} s {span(times['without'])}", note=f"this tree, FEEDTUI_NO_VECTORS=1; {args.runs} runs")
+    report.add("cold refresh, 5k papers (bench/run.py's set A, 200 ms), with vectors", f"{b:.2f} s {span(times['with'])} ({(b / a - 1) * 100:+.0f}%)", "≤ 15% slower", b <= a * 1.15, note="this tree; interleaved A/B")
+
+
 # --- the child: figures in a process of their own ------------------------------
 
 def run_child(report: Report, args, mode: str, root: Path) -> dict | None:
@@ -540,7 +579,7 @@ def child(args) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bench_discovery.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default="quality,speed", help="comma-separated: quality, speed")
+    parser.add_argument("--only", default="quality,refresh,speed", help="comma-separated: quality, refresh (5k, 200 ms), speed (40k)")
     parser.add_argument("--runs", type=int, default=5, help="timed calls scale with this")
     parser.add_argument("--refresh-runs", type=int, default=1, help="cold 40k refreshes of each kind (interleaved)")
     parser.add_argument("--seed", type=int, default=1, help="the corpus's seed")
@@ -570,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     with FeedServer(args.work / "feeds", latency_ms=0) as server:
         if "quality" in sections:
             section_quality(args, report, server, launcher)
+        if "refresh" in sections:
+            section_refresh(args, report, server, launcher)
         if "speed" in sections:
             section_speed(args, report, server, launcher)
     print(f"Discovery bench — `{' '.join(['python bench/bench_discovery.py', *(argv if argv is not None else sys.argv[1:])])}`\n")

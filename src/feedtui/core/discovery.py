@@ -26,18 +26,20 @@ from feedtui.discovery.corpus import Corpus
 from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
 from feedtui.discovery.records import Answer, ForYou, Hit, Quote
 from feedtui.discovery.related import relatedness
-from feedtui.search import highlight_words
+from feedtui.search import SearchIndex, highlight_words
 
 if TYPE_CHECKING:
     from feedtui.core.library import Library
     from feedtui.discovery.vectors import Vectors
-    from feedtui.search import SearchIndex
 
 # For you looks at the unread papers first submitted within this many days.
 FOR_YOU_DAYS = 28
 # How many of the top papers' abstracts Ask quotes from.
 QUOTED_PAPERS = 5
 ASK_MODES = ("fused", "lexical", "semantic")
+# How many of the word ranking's best take part in the fusion: below them a
+# paper's share of the fused score is too small to lift it into a list.
+LEXICAL_DEPTH = 500
 # Topic indexes kept for Ask over a topic (the whole cache's is kept apart).
 TOPIC_INDEXES = 4
 # Papers whose vectors Ask computes itself when they lack them (more wait
@@ -46,6 +48,8 @@ VECTORS_ON_DEMAND = 2_000
 # Papers embedded and quantized at a time by compute_vectors.
 VECTORS_STEP = 1_000
 VECTORS_FILE = "vectors.bin"
+# For you without a taste yet: how many papers each followed topic's words rank.
+TOPIC_WORDS_DEPTH = 5_000
 # Papers opened (read) most recently that count a little for For you.
 RECENT_READS = 300
 # Related looks at this many papers closest in words, and as many in meaning.
@@ -70,6 +74,7 @@ class _Held:
     semantic: Any = None  # discovery.semantic.Semantic once asked for, or why there is none
     vectors_signature: tuple | None = None  # of the vectors file the held vectors were read from
     computing: threading.Lock = field(default_factory=threading.Lock)
+    vectors_checked: tuple | None = None  # the library and vectors last checked for papers lacking vectors
 
 
 class Discovery:
@@ -96,14 +101,14 @@ class Discovery:
         hidden = library.hidden
         return [i for i in range(len(library)) if i not in hidden]
 
-    def _whole_index(self) -> SearchIndex:
+    def _whole_index(self) -> Any:
         """The search index of every paper but the hidden, kept until the library changes."""
         held = self._discovery()
         key = self._library_key()
         with held.lock:
             if held.index is None or held.index[0] != key:
                 held.index = None  # the old one is let go before the new one is built
-                held.index = (key, self.search_index(self._shown_positions()))
+                held.index = (key, _compact(self.search_index(self._shown_positions())))
             return held.index[1]
 
     def _topic_index(self, name: str, positions: Sequence[int]) -> SearchIndex:
@@ -147,6 +152,17 @@ class Discovery:
                 doc = docs.get(paper_id)
                 if doc is not None:
                     yield paper_id, doc
+
+    def _documents_in_steps(self, ids: Sequence[str], step: int) -> Iterator[list[tuple[str, dict]]]:
+        """The stored documents of these papers, `step` at a time, each week's file read once."""
+        batch: list[tuple[str, dict]] = []
+        for item in self._documents(ids):
+            batch.append(item)
+            if len(batch) >= step:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
 
     def _semantic(self) -> Any:
         """The model and the vectors, loaded on first use and the vectors read
@@ -198,9 +214,13 @@ class Discovery:
         if isinstance(semantic, str):
             return None, semantic
         library = self.library
-        missing = sum(1 for i in positions if library.ids[i] not in semantic.vectors.pos)
-        if missing and missing <= VECTORS_ON_DEMAND:
-            self.compute_vectors()
+        held = self._discovery()
+        checked = (*self._library_key(), len(semantic.vectors), len(positions))
+        if held.vectors_checked != checked:
+            missing = sum(1 for i in positions if library.ids[i] not in semantic.vectors.pos)
+            if missing and missing <= VECTORS_ON_DEMAND:
+                self.compute_vectors()
+            held.vectors_checked = (*self._library_key(), len(semantic.vectors), len(positions))
         if not len(semantic.vectors):
             return None, "lexical ranking only: no vectors yet (feedtui refresh computes them)"
         return semantic, ""
@@ -225,7 +245,7 @@ class Discovery:
         semantic, note = (None, "lexical ranking only: asked for") if mode == "lexical" else self._semantic_for(
             positions if topic is not None else range(len(library))
         )
-        lexical = index.rank(question) if mode != "semantic" or semantic is None else []
+        lexical = _ranked_words(index, question, max(limit, LEXICAL_DEPTH)) if mode != "semantic" or semantic is None else []
         if semantic is not None:
             allowed = [library.ids[i] for i in positions] if topic is not None else None
             close = semantic.ask(question, allowed, max(SEMANTIC_DEPTH, limit))
@@ -235,7 +255,9 @@ class Discovery:
         else:
             ranked = lexical[:limit]
         top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]
-        abstracts = {pid: _abstract(doc) for pid, doc in self._documents(top)}
+        # Quoted from the abstracts' heads (what cards show, kept by the cache):
+        # reading the papers' whole week files would cost more than the ranking.
+        abstracts = {pid: self.abstract_head(library.rows[library.pos[pid]].shard, pid) for pid in top}
         closeness = semantic.sentence_closeness(question) if semantic is not None else None
         quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top], semantic=closeness)
         hits = [Hit(pid, round(score, 6), _sentences_of(pid, quotes)) for pid, score in ranked]
@@ -273,7 +295,7 @@ class Discovery:
         shared = corpus.coauthored(here) if here is not None else {}
         cats = set(corpus.categories[here]) if here is not None else set()
         title = library.rows[library.pos[paper_id]].title
-        close = {pid: s for pid, s in self._whole_index().rank(title, RELATED_DEPTH) if pid != paper_id}
+        close = {pid: s for pid, s in _ranked_words(self._whole_index(), title, RELATED_DEPTH) if pid != paper_id}
         best = max(close.values(), default=0.0) or 1.0
         semantic, _ = self._semantic_for([library.pos[paper_id]])
         meaning: dict[str, float] = {}
@@ -323,7 +345,7 @@ class Discovery:
         because: dict[str, tuple[float, str]] = {}
         for pid in liked[-30:]:
             title = library.rows[library.pos[pid]].title
-            ranked = [(other, s) for other, s in index.rank(title, 500) if other in wanted]
+            ranked = [(other, s) for other, s in _ranked_words(index, title, 500) if other in wanted]
             top = max((s for _, s in ranked), default=0.0) or 1.0
             for other, s in ranked:
                 share = s / top
@@ -332,7 +354,7 @@ class Discovery:
                     because[other] = (share, title)
         for pid in disliked:
             if pid in library.pos:
-                for other, s in index.rank(library.rows[library.pos[pid]].title, 200):
+                for other, s in _ranked_words(index, library.rows[library.pos[pid]].title, 200):
                     if other in scores:
                         scores[other] -= 0.5
         ranked_ids = sorted((pid for pid in scores if scores[pid] > 0), key=lambda p: (-scores[p], p))
@@ -392,7 +414,7 @@ class Discovery:
         scores: dict[str, tuple[float, str]] = {}
         for entry in followed:
             members = {library.ids[i] for i in library.topic_positions(entry.name)}
-            ranked = [(pid, s) for pid, s in index.rank(_topic_words(entry)) if pid in wanted]
+            ranked = [(pid, s) for pid, s in _ranked_words(index, _topic_words(entry), TOPIC_WORDS_DEPTH) if pid in wanted]
             top = max((s for _, s in ranked), default=0.0) or 1.0
             found = {pid: s / top for pid, s in ranked}
             for pid in members & wanted:
@@ -453,16 +475,17 @@ class Discovery:
             versions: list[int] = []
             scales: list[np.ndarray] = []
             codes: list[np.ndarray] = []
-            for start in range(0, len(need), VECTORS_STEP):
-                docs = list(self._documents(need[start : start + VECTORS_STEP]))
+            done = 0
+            for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
                 step_scales, step_codes = quantize(vectors)
                 ids += (pid for pid, _ in docs)
                 versions += (int(doc.get("version", 1)) for _, doc in docs)
                 scales.append(step_scales)
                 codes.append(step_codes)
+                done += len(docs)
                 if progress is not None:
-                    progress(min(start + VECTORS_STEP, len(need)), len(need))
+                    progress(done, len(need))
             dim = stored.codes.shape[1]
             updated = stored.with_added(
                 ids,
@@ -491,6 +514,33 @@ class Discovery:
 
 def _abstract(doc: dict) -> str:
     return doc.get("abstract_display") or doc.get("abstract", "")
+
+
+def _compact(index: SearchIndex) -> Any:
+    """The whole cache's index packed into numpy arrays (see CompactIndex),
+    and the memory of the index it was made from handed back."""
+    try:
+        from feedtui.discovery.lexical import CompactIndex
+    except ImportError:
+        return index
+    compact = CompactIndex(index)
+    del index
+    from feedtui.memory import give_back_freed_memory
+
+    give_back_freed_memory()
+    return compact
+
+
+def _ranked_words(index: Any, question: str, depth: int) -> list[tuple[str, float]]:
+    """The `depth` best papers by BM25: with numpy when it is there (a large
+    index's common words have tens of thousands of postings)."""
+    if not isinstance(index, SearchIndex):  # a CompactIndex
+        return index.rank(question, depth)
+    try:
+        from feedtui.discovery.lexical import top_bm25
+    except ImportError:
+        return index.rank(question, depth)
+    return top_bm25(index, question, depth)
 
 
 def _embedded_text(doc: dict) -> str:

@@ -28,7 +28,11 @@ def sentences(abstract: str) -> list[str]:
             out[-1] = f"{out[-1]} {piece}"
         else:
             out.append(piece)
-    return [s.strip() for s in out if s.strip()]
+    found = [s.strip() for s in out if s.strip()]
+    # A head cut short ends in "…": its last sentence is not whole, and is not quoted.
+    if found and found[-1].endswith("…"):
+        found.pop()
+    return found
 
 
 def best_quotes(

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-K = 60
+# Measured on the bench's labelled corpus (2,208 papers, 120 questions): 30 and
+# an equal weight gave the best MRR@10 and nDCG@10 of the K and weights tried.
+K = 30
 SEMANTIC_WEIGHT = 1.0
 # How many of the semantic ranking's best take part in the fusion.
 SEMANTIC_DEPTH = 200

@@ -170,6 +170,8 @@ def engine_rankers(engine, lexical_notes: dict[str, set[str]]) -> tuple[dict[str
 
     semantic_name = "semantic Ask (engine.ask, semantic only)"
     if mode:
+        lexical_name = "lexical Ask (engine.ask, lexical only)"
+        rankers[lexical_name] = via(lexical_name, "lexical")
         rankers[semantic_name] = via(semantic_name, "semantic")
     else:
         semantic = _semantic_only(engine)

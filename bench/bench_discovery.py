@@ -163,7 +163,7 @@ def engine_rankers(engine, lexical_notes: dict[str, set[str]]) -> tuple[dict[str
     def via(name: str, kind: str | None) -> Ranker:
         def rank(question: str, k: int) -> list[str]:
             answer = ask(question, limit=k, **({mode: kind} if mode and kind else {}))
-            if not answer.semantic:
+            if not answer.semantic and kind != "lexical":
                 lexical_notes.setdefault(name, set()).add(answer.note or "lexical only")
             return [hit.paper_id for hit in answer.hits]
         return rank

@@ -50,3 +50,17 @@ def test_damage_is_found(damage):
         data = bytearray(b"{}")
     with pytest.raises(VectorsDamaged):
         decode(bytes(data), model)
+
+
+def test_authors_and_categories_travel_with_the_vectors():
+    scales, codes = quantize(unit(2))
+    vectors = Vectors.empty("m", 8).with_added(
+        ["a", "b"], [1, 1], scales, codes, None, [["ada quill"], ["bo lind", "cy moss"]], [["cs.DC"], ["cs.NI", "cs.LG"]]
+    )
+    assert decode(encode(vectors), "m").authors == []  # read only when asked for
+    back = decode(encode(vectors), "m", meta=True)
+    assert back.authors == [["ada quill"], ["bo lind", "cy moss"]]
+    assert back.categories == [["cs.DC"], ["cs.NI", "cs.LG"]]
+    scales, codes = quantize(unit(1, seed=3))
+    after = back.with_added(["c"], [1], scales, codes, None)
+    assert after.authors == [["ada quill"], ["bo lind", "cy moss"], []]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from feedtui.core.events import TasteChanged, VectorsUpdated
 from feedtui.discovery.answer import best_quotes
-from feedtui.discovery.authors import author_query
+from feedtui.discovery.authors import author_key, author_query
 from feedtui.discovery.corpus import Corpus
 from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
 from feedtui.discovery.records import Answer, ForYou, Hit, Quote
@@ -133,8 +133,16 @@ class Discovery:
             return held.corpus[1]
 
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
-        for paper_id, doc in self._documents(self.library.ids):
-            yield paper_id, [name for name, _ in doc.get("authors", ())], doc.get("categories", ())
+        """Every paper's authors and categories: as the vectors file keeps them,
+        and read from the week files for the papers it lacks."""
+        missing: list[str] = list(self.library.ids)
+        if not isinstance(self._semantic(), str):
+            vectors = self._read_vectors(meta=True)
+            missing = [pid for pid in missing if pid not in vectors.pos]
+            yield from zip(vectors.ids, vectors.authors, vectors.categories)
+            del vectors
+        for paper_id, doc in self._documents(missing):
+            yield paper_id, [author_key(name) for name, _ in doc.get("authors", ())], doc.get("categories", ())
 
     def _documents(self, ids: Sequence[str]) -> Iterator[tuple[str, dict]]:
         """(id, stored document) of these papers, week file by week file."""
@@ -195,15 +203,16 @@ class Discovery:
             return None
         return (info.st_mtime_ns, info.st_size, info.st_ino)
 
-    def _read_vectors(self) -> Vectors:
-        """The stored vectors; none when the file is missing or damaged (they are computed again)."""
+    def _read_vectors(self, *, meta: bool = False) -> Vectors:
+        """The stored vectors (with their papers' authors and categories with
+        `meta`); none when the file is missing or damaged (they are computed again)."""
         from feedtui.discovery.embed import DIM, MODEL_NAME
         from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode
 
-        held = self._discovery()
-        held.vectors_signature = self._vectors_signature()
+        if not meta:
+            self._discovery().vectors_signature = self._vectors_signature()
         try:
-            return decode(self._vectors_path().read_bytes(), MODEL_NAME)
+            return decode(self._vectors_path().read_bytes(), MODEL_NAME, meta=meta)
         except (OSError, VectorsDamaged):
             return Vectors.empty(MODEL_NAME, DIM)
 
@@ -458,7 +467,7 @@ class Discovery:
             from feedtui.discovery.vectors import encode, quantize
 
             library = self.library
-            stored = self._read_vectors()
+            stored = self._read_vectors(meta=True)
             known = stored.pos
             need = [
                 pid
@@ -467,7 +476,6 @@ class Discovery:
             ]
             keep = set(library.ids)
             if not need and len(keep) >= len(stored) and all(pid in keep for pid in stored.ids):
-                semantic.vectors = stored
                 return 0
             import numpy as np
 
@@ -475,12 +483,16 @@ class Discovery:
             versions: list[int] = []
             scales: list[np.ndarray] = []
             codes: list[np.ndarray] = []
+            authors: list[list[str]] = []
+            categories: list[list[str]] = []
             done = 0
             for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
                 step_scales, step_codes = quantize(vectors)
                 ids += (pid for pid, _ in docs)
                 versions += (int(doc.get("version", 1)) for _, doc in docs)
+                authors += ([author_key(name) for name, _ in doc.get("authors", ())] for _, doc in docs)
+                categories += (list(doc.get("categories", ())) for _, doc in docs)
                 scales.append(step_scales)
                 codes.append(step_codes)
                 done += len(docs)
@@ -493,8 +505,12 @@ class Discovery:
                 np.concatenate(scales) if scales else np.zeros(0, np.float32),
                 np.concatenate(codes) if codes else np.zeros((0, dim), np.int8),
                 keep,
+                authors,
+                categories,
             )
             self._write_vectors(encode(updated))
+            # Held without the authors and categories (see vectors.decode).
+            updated.authors, updated.categories = [], []
             semantic.vectors = updated
         self.publish(VectorsUpdated(len(ids)))
         return len(ids)

@@ -20,12 +20,12 @@ class Corpus:
 
     @classmethod
     def build(cls, rows: Iterable[tuple[str, Iterable[str], Iterable[str]]]) -> Corpus:
-        """From (paper id, authors' names, categories) rows."""
+        """From (paper id, authors' keys as `author_key` makes them, categories) rows."""
         corpus = cls()
         by_author = corpus.by_author
         for paper_id, names, categories in rows:
             position = len(corpus.ids)
-            keys = tuple(dict.fromkeys(k for k in map(author_key, names) if k))
+            keys = tuple(dict.fromkeys(k for k in names if k))
             corpus.ids.append(paper_id)
             corpus.authors.append(keys)
             corpus.categories.append(tuple(categories))

@@ -46,8 +46,9 @@ def top_bm25(index: SearchIndex, question: str, depth: int) -> list[tuple[str, f
 
 class CompactIndex:
     """A SearchIndex of the whole cache packed into a few numpy arrays: for
-    each term, its papers (uint32) and weighted counts (uint16), one run per
-    term. Kept between questions, it takes a fraction of the arrays and
+    each term, its papers (uint32) and weighted counts (uint8: a count past
+    255 counts as 255, where BM25's saturation has long flattened it), one
+    run per term. Kept between questions, it takes a fraction of the arrays and
     objects of the index it is made from (an array per term and part), and
     ranks with `top_bm25`'s formula."""
 
@@ -71,7 +72,7 @@ class CompactIndex:
         self.starts = np.cumsum(sizes)
         total = int(self.starts[-1])
         self.papers = np.empty(total, dtype=np.uint32)
-        self.counts = np.empty(total, dtype=np.uint16)
+        self.counts = np.empty(total, dtype=np.uint8)
         filled = self.starts[:-1].copy()
         for base, segment in zip(bases.tolist(), index.segments):
             for term, (positions, counts) in segment.postings.items():
@@ -79,7 +80,7 @@ class CompactIndex:
                 at = int(filled[row])
                 size = len(positions)
                 self.papers[at : at + size] = np.frombuffer(positions, dtype=np.uint32) + base
-                self.counts[at : at + size] = np.minimum(np.frombuffer(counts, dtype=np.uint32), 65_535)
+                self.counts[at : at + size] = np.minimum(np.frombuffer(counts, dtype=np.uint32), 255)
                 filled[row] = at + size
         self.vocabulary = vocabulary
 

@@ -3,11 +3,13 @@
 A 256-dimension vector takes 260 bytes (256 int8 and a float32 scale), so
 40,000 papers take about 10 MB on disk and in memory. The file is
 
-    b"FTVEC1\\n", u32 header length, JSON header, scales (f32), vectors (int8)
+    b"FTVEC1\n", u32 header length, JSON header, scales (f32), vectors (int8),
+    then each paper's authors and categories (JSON)
 
 where the header names the model, the dimension, the paper ids with each
-one's version, and a CRC-32 of what follows it: a file that fails any check
-is damaged, and the vectors are computed again (`decode` raises
+one's version, and CRC-32s of the vectors and of the authors and categories
+(what Related needs of every paper, read only for it). A file that fails any
+check is damaged, and the vectors are computed again (`decode` raises
 VectorsDamaged; nothing crashes). Writing the file is the caller's job
 (atomically, under the data directory's lock).
 """
@@ -42,6 +44,11 @@ class Vectors:
     versions: list[int]
     scales: np.ndarray  # float32 (n,)
     codes: np.ndarray  # int8 (n, dim)
+    # Each paper's authors (as discovery.authors.author_key makes them) and
+    # categories: what Related needs of every paper, without reading them
+    # all. Empty lists when the vectors were read without them.
+    authors: list[list[str]] = field(default_factory=list)
+    categories: list[list[str]] = field(default_factory=list)
     pos: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -81,7 +88,16 @@ class Vectors:
         out *= self.scales * (peak / QUERY_STEPS)
         return out
 
-    def with_added(self, ids: Sequence[str], versions: Sequence[int], scales: np.ndarray, codes: np.ndarray, keep: set[str] | None) -> Vectors:
+    def with_added(
+        self,
+        ids: Sequence[str],
+        versions: Sequence[int],
+        scales: np.ndarray,
+        codes: np.ndarray,
+        keep: set[str] | None,
+        authors: Sequence[list[str]] | None = None,
+        categories: Sequence[list[str]] | None = None,
+    ) -> Vectors:
         """These quantized vectors added (replacing any of the same ids), and
         only the papers in `keep` kept of the old ones (all, with None)."""
         import numpy as np
@@ -94,6 +110,8 @@ class Vectors:
             [self.versions[i] for i in kept] + list(versions),
             np.concatenate([self.scales[kept], scales]),
             np.concatenate([self.codes[kept], codes]),
+            [self.authors[i] if self.authors else [] for i in kept] + list(authors or [[] for _ in ids]),
+            [self.categories[i] if self.categories else [] for i in kept] + list(categories or [[] for _ in ids]),
         )
 
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -109,6 +127,7 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def encode(vectors: Vectors) -> bytes:
     body = vectors.scales.astype("<f4").tobytes() + vectors.codes.tobytes()
+    meta = json.dumps({"authors": vectors.authors, "categories": vectors.categories}, separators=(",", ":")).encode()
     header = json.dumps(
         {
             "model": vectors.model,
@@ -116,14 +135,17 @@ def encode(vectors: Vectors) -> bytes:
             "ids": vectors.ids,
             "versions": vectors.versions,
             "crc": zlib.crc32(body),
+            "meta_crc": zlib.crc32(meta),
         },
         separators=(",", ":"),
     ).encode()
-    return MAGIC + struct.pack("<I", len(header)) + header + body
+    return MAGIC + struct.pack("<I", len(header)) + header + body + meta
 
 
-def decode(data: bytes, model: str) -> Vectors:
-    """The vectors of a file's bytes; raises VectorsDamaged."""
+def decode(data: bytes, model: str, *, meta: bool = False) -> Vectors:
+    """The vectors of a file's bytes; raises VectorsDamaged. The authors and
+    categories, which only Related needs, are read only with `meta`: held
+    for every paper they would take more memory than the vectors."""
     import numpy as np
 
     try:
@@ -135,12 +157,23 @@ def decode(data: bytes, model: str) -> Vectors:
         ids, versions, dim = header["ids"], header["versions"], int(header["dim"])
         if header["model"] != model:
             raise ValueError(f"made by {header['model']}, not {model}")
-        body = memoryview(data)[start + size :]
         count = len(ids)
-        if len(versions) != count or len(body) != count * 4 + count * dim or zlib.crc32(body) != header["crc"]:
+        end = start + size + count * 4 + count * dim
+        body = memoryview(data)[start + size : end]
+        if len(versions) != count or len(body) != end - start - size or zlib.crc32(body) != header["crc"]:
             raise ValueError("its size or checksum is wrong")
+        tail = memoryview(data)[end:]
+        if zlib.crc32(tail) != header["meta_crc"]:
+            raise ValueError("its authors and categories are damaged")
+        authors: list[list[str]] = []
+        categories: list[list[str]] = []
+        if meta:
+            found = json.loads(bytes(tail))
+            authors, categories = found["authors"], found["categories"]
+            if len(authors) != count or len(categories) != count:
+                raise ValueError("its authors or categories do not match its papers")
         scales = np.frombuffer(body, dtype="<f4", count=count).astype(np.float32)
-        codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim)
-        return Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes)
+        codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim).copy()
+        return Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes, authors, categories)
     except (ValueError, KeyError, TypeError, struct.error) as error:
         raise VectorsDamaged(str(error)) from error

@@ -112,6 +112,10 @@ class FeedtuiApp(Guarded, App):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
+            if not self.screen_stack:
+                # Keys typed ahead while the app closes: no screen is left to
+                # take them, and Textual's handling would raise.
+                return
             self.idle_collector.input_seen()
             if isinstance(event, events.Key):
                 self.crash_boundary.key_seen(event)

@@ -99,6 +99,25 @@ def test_damaged_state_is_kept_and_restored_from_backup(data_dir):
     assert len(kept) == 1 and kept[0].read_bytes() == b'{"follows": {"Federated Le'
 
 
+def test_a_start_rewrites_the_backup_only_when_the_state_changed(data_dir):
+    state = open_state(data_dir)
+    state.follow("Federated Learning")
+    state.flush()
+    open_state(data_dir)
+    backup = data_dir / "state.json.bak"
+    assert backup.read_bytes() == (data_dir / "state.json").read_bytes()
+    before = backup.stat()
+    open_state(data_dir)  # nothing changed: the backup is left as it is
+    after = backup.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    changed = open_state(data_dir)
+    changed.mark_read(["2609.00001"])
+    changed.flush()
+    open_state(data_dir)
+    assert backup.read_bytes() == (data_dir / "state.json").read_bytes()
+    assert backup.stat().st_ino != before.st_ino
+
+
 def test_damaged_state_without_backup_says_so_and_keeps_the_file(data_dir):
     (data_dir / "state.json").write_bytes(b"\x00\x00garbage")
     recovered = open_state(data_dir)

@@ -137,3 +137,31 @@ def test_category_only_topic_parses():
 def test_malformed_catalogue_names_the_problem(text, message):
     with pytest.raises(CatalogueError, match=re.escape(message)):
         parse_catalogue(text, source="test.toml")
+
+
+def test_the_catalogue_is_read_from_a_zipped_package_too(tmp_path):
+    """Beside the module on disk, else through importlib.resources: a package
+    imported from a zip has no file to read."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    import feedtui
+
+    package = Path(feedtui.__file__).parent
+    archive = tmp_path / "feedtui.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in package.rglob("*"):
+            if path.suffix in (".py", ".toml"):
+                zipped.write(path, path.relative_to(package.parent).as_posix())
+    script = (
+        "from feedtui.topics import catalogue\n"
+        "assert '.zip' in catalogue.__file__, catalogue.__file__\n"
+        "print(len(catalogue.load_catalogue()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(archive)}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(load_catalogue())

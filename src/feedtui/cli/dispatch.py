@@ -14,7 +14,7 @@ import gc
 import importlib
 import sys
 
-from feedtui.cli.parser import build_parser
+from feedtui.cli.parser import build_parser, reader_args
 from feedtui.cli.status import (
     EXIT_FAILED,
     EXIT_OK,
@@ -36,8 +36,10 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
     """Run the command in `argv`. `exits_after`: the process ends when this
     returns (the `feedtui` command itself, see `launch`), so what a one-shot
     command built can be left to the exit instead of collected."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser = None
+    if (args := reader_args(sys.argv[1:] if argv is None else argv)) is None:
+        parser = build_parser()
+        args = parser.parse_args(argv)
     settled.clear()
     try:
         with guarded_stdout():
@@ -57,12 +59,12 @@ def main(argv: list[str] | None = None, *, exits_after: bool = False) -> int:
         return output_failed(error)
 
 
-def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser, *, exits_after: bool = False) -> int:
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser | None, *, exits_after: bool = False) -> int:
     command = args.command
     if command == "completion":
         from feedtui.cli.completion import completion_script
 
-        print(completion_script(parser, args.shell), end="")
+        print(completion_script(parser or build_parser(), args.shell), end="")
         return EXIT_OK
     if command == "config":
         if args.path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from feedtui import __version__
 from feedtui.cli.completion import SHELLS, completes_topics
@@ -28,6 +29,35 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse exits 2 itself; keep its wording
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# The options a bare start of the reader may carry, each to the name argparse gives it.
+READER_OPTIONS = {"--data-dir": "data_dir", "--config": "config"}
+
+
+def reader_args(argv: Sequence[str]) -> argparse.Namespace | None:
+    """What `build_parser().parse_args(argv)` gives when `argv` only starts
+    the reader (nothing, --data-dir DIR, --config FILE, --demo), read without
+    building the parser: its sub-parsers, with argparse's message lookups,
+    are work on the way to the reader's first paint. None for anything else
+    (a command, --help, a bad option, a value that looks like an option),
+    which the parser reads and answers as ever."""
+    values: dict[str, object] = {"command": None}
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        name, equals, value = token.partition("=")
+        if token == "--demo":
+            values["demo"] = True
+        elif token in READER_OPTIONS and index + 1 < len(argv) and not argv[index + 1].startswith("-"):
+            index += 1
+            values[READER_OPTIONS[token]] = argv[index]
+        elif equals and name in READER_OPTIONS:
+            values[READER_OPTIONS[name]] = value
+        else:
+            return None
+        index += 1
+    return argparse.Namespace(**values)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -506,9 +506,14 @@ class StateStore:
         return self._read_disk()
 
     def _take_backup(self) -> None:
+        """Copy state.json to the backup, unless the backup already holds the
+        same bytes: a start that changed nothing then writes and syncs nothing."""
         if self.path.exists():
             try:
-                atomic_write(self.backup_path, self.path.read_bytes())
+                data = self.path.read_bytes()
+                if self.backup_path.exists() and self.backup_path.read_bytes() == data:
+                    return
+                atomic_write(self.backup_path, data)
             except (OSError, WriteFailedError):
                 pass
 

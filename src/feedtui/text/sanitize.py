@@ -10,10 +10,8 @@ as markup.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
-from html.parser import HTMLParser
 
 MAX_COMBINING = 2
 
@@ -213,32 +211,6 @@ def _limit_marks_in_run(match: re.Match[str]) -> str:
     return "".join(out)
 
 
-class _TextExtractor(HTMLParser):
-    _BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre"}
-    _SKIP = {"script", "style", "head", "title"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._skipping = 0
-
-    def handle_starttag(self, tag: str, attrs) -> None:
-        if tag in self._SKIP:
-            self._skipping += 1
-        elif tag in self._BREAKS:
-            self.parts.append("\n\n" if tag == "p" else "\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP:
-            self._skipping = max(0, self._skipping - 1)
-        elif tag in ("p", "div", "li", "blockquote"):
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._skipping:
-            self.parts.append(data)
-
-
 def looks_like_html(text: str) -> bool:
     """Whether `text` has a known HTML tag, a comment or a character reference."""
     return ("<" in text or "&" in text) and _TAG_OR_ENTITY.search(text) is not None
@@ -248,13 +220,9 @@ def html_to_text(text: str) -> str:
     """Plain text from an HTML fragment: tags dropped, entities decoded."""
     if not text or not looks_like_html(text):
         return text
-    parser = _TextExtractor()
-    try:
-        parser.feed(_STRAY_LESS_THAN.sub("&lt;", text))
-        parser.close()
-    except Exception:  # HTMLParser is lenient; this is belt and braces.
-        return html.unescape(re.sub(r"<[^>]*>", " ", text))
-    return "".join(parser.parts)
+    from feedtui.text.html_text import extract_text  # html.parser: only for text that has HTML
+
+    return extract_text(_STRAY_LESS_THAN.sub("&lt;", text), fallback=text)
 
 
 def clean_line(text: str | None, *, html_allowed: bool = True) -> str:

@@ -1,7 +1,9 @@
 """The starter catalogue: the topics feedtui ships with.
 
-The topics live in `catalogue.toml` inside this package, read with
-importlib.resources so they work from a wheel, a zip or a source checkout.
+The topics live in `catalogue.toml` inside this package: read beside this
+module when the package is files on disk (a wheel, a source checkout), else
+with importlib.resources (a zip), whose import and zip support a start
+does not otherwise need.
 `load_catalogue()` parses and checks the file once per process; a broken entry
 raises `CatalogueError` naming the topic (or its position when it has no name).
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from feedtui.model import Topic, TopicDefinition
 
@@ -34,8 +36,16 @@ def load_catalogue() -> list[Topic]:
 
 @cache
 def _load_cached() -> tuple[Topic, ...]:
-    resource = resources.files(__package__) / CATALOGUE_RESOURCE
-    return tuple(parse_catalogue(resource.read_text(encoding="utf-8"), source=CATALOGUE_RESOURCE))
+    return tuple(parse_catalogue(_catalogue_text(), source=CATALOGUE_RESOURCE))
+
+
+def _catalogue_text() -> str:
+    try:
+        return Path(__file__).with_name(CATALOGUE_RESOURCE).read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):  # the package is not files on disk
+        from importlib import resources
+
+        return (resources.files(__package__) / CATALOGUE_RESOURCE).read_text(encoding="utf-8")
 
 
 def parse_catalogue(text: str, source: str = "catalogue") -> list[Topic]:

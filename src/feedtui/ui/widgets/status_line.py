@@ -1,4 +1,9 @@
-"""The line above the footer: last refresh, refresh progress, a refresh that failed."""
+"""The line above the footer: last refresh, refresh progress, a refresh that failed.
+
+The progress bar is built by the first refresh, not with the line: until
+then it would only be hidden, and its widgets (a bar, a percentage, an
+estimate with a timer of its own) are work for the first frame.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from datetime import datetime
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Static
 
 
 def papers_cached(count: int) -> str:
@@ -25,7 +30,6 @@ class StatusLine(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-text")
-        yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
     def show(self, *, last_refresh: datetime | None, failed: str = "", note: str = "", papers: int = 0) -> None:
         """`failed`: the last refresh fetched nothing, and this is what failed
@@ -56,12 +60,20 @@ class StatusLine(Horizontal):
         self.query_one("#status-text", Static).update(text)
 
     def start_progress(self, total: int) -> None:
-        bar = self.query_one(ProgressBar)
-        bar.update(total=max(total, 1), progress=0)
+        from textual.widgets import ProgressBar
+
+        bars = self.query_children(ProgressBar)
+        if bars:
+            bars.first().update(total=max(total, 1), progress=0)
+        else:
+            self.mount(ProgressBar(total=max(total, 1), show_eta=False, id="status-progress"))
         self.add_class("-refreshing")
 
     def advance(self, done: int, total: int) -> None:
-        self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+        from textual.widgets import ProgressBar
+
+        for bar in self.query_children(ProgressBar):
+            bar.update(total=max(total, 1), progress=done)
 
     def stop_progress(self) -> None:
         self.remove_class("-refreshing")

@@ -182,8 +182,8 @@ class Ask:
         self.question = ""
         # `/` was pressed in the sidebar: escape in the Ask box goes back there.
         self._asked_from_sidebar = False
-        # The last question about a topic: shown again (a refresh stored
-        # other topics' papers, a tag jump came back) without asking again.
+        # The question open about a topic: shown again (a refresh stored
+        # other topics' papers, say) without asking again.
         self._asked: _Asked | None = None
 
     @property
@@ -217,6 +217,7 @@ class Ask:
     def close(self) -> None:
         self.box.display = False
         self.question = ""
+        self._asked = None  # nor the library it was asked of, once replaced
 
     def open(self, question: str) -> None:
         """The box holding a question asked, as after enter: show_topic shows its answer."""

@@ -7,10 +7,11 @@ how long the event loop (the keys) stalls meanwhile.
 DIR is a data directory's parent holding config.toml and data/, such as the
 B cache of `bench/run.py` (40,000 papers, topics of 10,000); it is copied
 first, so the app's writes never touch it. The app runs headless (Textual's
-`run_test`), shows the largest topic, and asks Q twice: the first time its
-search index is built (its papers read from the cache), the second time the
-index is kept. A task ticking every 10 ms on the app's event loop records how
-late each tick is: a late tick is a key that would have waited as long.
+`run_test`), shows the largest topic, and asks Q twice: the first time the
+engine builds its search index (its papers read from the cache) and loads
+the model, the second time (the question closed and asked again) it keeps
+them. A task ticking every 10 ms on the app's event loop records how late
+each tick is: a late tick is a key that would have waited as long.
 Prints each Ask's time and its five worst stalls, and the collections the
 garbage collector ran during the first one. `--src` measures another tree.
 """

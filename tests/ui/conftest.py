@@ -73,3 +73,16 @@ def make_engine(tmp_path):
             engine.close()
         except Exception:
             pass
+
+
+@pytest.fixture
+def words_only(monkeypatch):
+    """Ask ranks by words alone, as when the embedding model is not
+    installed: the papers listed are then exactly those whose words match
+    (with the model, a topic's papers closest in meaning come too)."""
+    from feedtui.discovery import embed
+
+    def missing():
+        raise embed.ModelUnavailable("the wordllama package is not installed")
+
+    monkeypatch.setattr(embed, "model_files", missing)

@@ -27,8 +27,11 @@ from feedtui.config import Config
 from feedtui.core.engine import open_engine
 from feedtui.ui.app import FeedtuiApp
 from feedtui.ui.crash import CRASH_DIR
+from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
+from feedtui.ui.screens.detail import DetailScreen
 from feedtui.ui.screens.pick_topic import PickTopicScreen
 from feedtui.ui.widgets.paper_list import PaperList
+from feedtui.ui.widgets.related_papers import RelatedPapers
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -36,7 +39,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 BOUND = (
     "f m M n u s o O c b t slash a E D r R S tab J K ctrl+f escape enter e j k g G home end "
     "pagedown pageup space ctrl+d ctrl+u up down question_mark ctrl+p ctrl+z y backspace "
-    "shift+tab left right delete"
+    "shift+tab left right delete A w W l plus minus"
 ).split()
 TYPED = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789") + list("éüßçñ中文論文") + [
     "comma", "full_stop", "exclamation_mark", "colon", "semicolon", "quotation_mark",
@@ -62,11 +65,28 @@ class Outcome:
     disagreements: list[str] = field(default_factory=list)
 
 
-# What opens each screen from the main one: an action, or keys.
+# What opens each screen (or view) from the main one: an action, or keys.
 OPENERS = (
     "app.welcome", "app.help", "app.command_palette", "screen.add_topic", "screen.tag_jump",
-    "screen.ask", "detail", "picker", ("J", "enter"),
+    "screen.ask", "detail", "picker", ("J", "enter"), "screen.ask_everything", "for_you", "related",
 )
+
+
+def note_screens(app: FeedtuiApp, outcome: Outcome) -> None:
+    """The screens open, and the views of the main one and the detail's
+    that the coverage check names: the Ask box, For you, Ask everything,
+    and the detail view's related papers chosen among (`l`)."""
+    outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
+    focused = app.focused
+    if focused is not None and focused.id == "ask":
+        outcome.screens.add("Ask")
+    if isinstance(focused, RelatedPapers):
+        outcome.screens.add("Related")
+    current = getattr(app.main_screen, "current", None)
+    if current == FOR_YOU_VIEW:
+        outcome.screens.add("ForYou")
+    elif current == EVERYTHING_VIEW:
+        outcome.screens.add("AskEverything")
 
 
 def key_event(key: str) -> events.Key:
@@ -105,9 +125,7 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
         # Every opener once, early, in an order of the seed's; then now and then.
         tour = rng.sample(OPENERS, len(OPENERS))
         while sent < budget and app.is_running and not app._exit:
-            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
-            if app.focused is not None and app.focused.id == "ask":
-                outcome.screens.add("Ask")
+            note_screens(app, outcome)
             # Every draw is made at every step, whatever the app's state, so
             # that a seed always sends the same events in the same order.
             roll = rng.random()
@@ -118,6 +136,8 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
             pause = rng.choice((0, 0, 0, 0.01, 0.05))
             if tour and app.screen is main:
                 roll = 0.11  # the tour first: each screen is opened once, early
+            elif tour:  # a few keys on the screen the tour opened, then back for the next
+                burst = [*burst[:3], "escape"]
             if roll < 0.04:
                 width, height = size
                 await pilot.resize_terminal(width, height)
@@ -136,13 +156,22 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
                     names = [entry.name for entry in app.engine.followed()]
                     app.push_screen(PickTopicScreen(names[: int(picked * (len(names) + 1))]))
                     burst = []
-                elif opener == "detail":
+                elif opener in ("detail", "related"):
+                    if main.query_one(PaperList).cursor_card is None and (followed := app.engine.followed()):
+                        main.go_to_topic(followed[0].name)  # For you or Ask everything may list nothing
                     if (card := main.query_one(PaperList).cursor_card) is not None:
                         main.open_detail(card.paper_id)
+                        if opener == "related":
+                            await related_chosen(app, pilot, outcome)
+                    burst = []
+                elif opener == "for_you":
+                    main.go_to_topic(FOR_YOU_VIEW)
                     burst = []
                 elif isinstance(opener, tuple):
                     burst = list(opener)
                 else:
+                    if opener == "screen.ask" and main.current in (FOR_YOU_VIEW, STARRED_VIEW) and (followed := app.engine.followed()):
+                        main.go_to_topic(followed[0].name)  # / asks nothing there
                     app.call_later(app.run_action, opener)
                     burst = []
             if roll < 0.12 and app.screen is main and not burst:
@@ -159,7 +188,7 @@ async def drive(app: FeedtuiApp, rng: random.Random, budget: int, outcome: Outco
                     sent += 1
                     outcome.keys += 1
             await pilot.pause(pause)
-            outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
+            note_screens(app, outcome)
         await pilot.pause()
     outcome.sessions += 1
 
@@ -174,9 +203,21 @@ async def opened(app: FeedtuiApp, pilot, outcome: Outcome) -> None:
         if app.screen is not main or (app.focused is not None and app.focused.id == "ask"):
             break
         await pilot.pause(0.02)
-    outcome.screens.update(type(screen).__name__ for screen in app.screen_stack)
-    if app.focused is not None and app.focused.id == "ask":
-        outcome.screens.add("Ask")
+    note_screens(app, outcome)
+
+
+async def related_chosen(app: FeedtuiApp, pilot, outcome: Outcome) -> None:
+    """`l` in the detail view once its related papers are listed (they are
+    looked for in the background: five seconds at most, the model loading)."""
+    for _ in range(250):
+        screen = app.screen
+        listed = screen.query(RelatedPapers) if isinstance(screen, DetailScreen) else None
+        if listed and listed.first().option_count:
+            screen.action_related()
+            await pilot.pause()
+            note_screens(app, outcome)
+            return
+        await pilot.pause(0.02)
 
 
 async def run(seed: int, keys: int, data_root: Path) -> Outcome:

@@ -666,7 +666,7 @@ def held_index_build(monkeypatch):
     built.set()
 
 
-async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(make_engine, held_index_build):
+async def test_an_ask_left_while_its_index_is_built_does_not_take_over_the_list(make_engine, held_index_build, words_only):
     """Its results landed later over whatever was shown (another topic's list,
     thousands of papers under a five-paper header), and M then marked them."""
     engine = make_engine()
@@ -708,7 +708,7 @@ async def test_keys_typed_while_an_ask_is_answered_do_not_go_into_the_question(m
         assert list_title(main) == "Ask: widget — 3 unread of 4 papers  (u shows all)  (esc: back)"
 
 
-async def test_a_question_asked_again_while_the_index_is_built_shares_that_build(make_engine, held_index_build):
+async def test_a_question_asked_again_while_the_index_is_built_shares_that_build(make_engine, held_index_build, words_only):
     """A question asked again before the index was ready started a second
     build of it (seconds at 10,000 papers, both fighting for the keys' thread)."""
     app = FeedtuiApp(make_engine())
@@ -726,8 +726,7 @@ async def test_a_question_asked_again_while_the_index_is_built_shares_that_build
 
 
 async def test_an_index_build_stopped_by_a_base_exception_is_built_again_at_the_next_question(
-    make_engine, monkeypatch
-):
+    make_engine, monkeypatch, words_only):
     """Its future stayed pending for ever, and every Ask on the topic said
     "Asking about …" for ever."""
     from feedtui.search import SearchIndex
@@ -761,13 +760,12 @@ async def test_an_index_build_left_unanswered_does_not_hold_up_quitting(make_eng
         await pilot.press("slash", *"widget", "enter")
         await pilot.pause()
         await pilot.press("escape")
-        builders = [t for t in threading.enumerate() if t.name == "feedtui-ask-index"]
+        builders = [t for t in threading.enumerate() if t.name == "feedtui-ask"]
         assert builders and all(t.daemon for t in builders)
 
 
 async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topics_papers(
-    make_engine, monkeypatch, held_index_build
-):
+    make_engine, monkeypatch, held_index_build, words_only):
     """Every step a long refresh stored (every 10 s of an arXiv query) built
     the Ask's index again, seconds of CPU at 10,000 papers, though the topic
     had the same papers."""
@@ -797,8 +795,7 @@ async def test_an_ask_shown_is_not_built_again_when_a_refresh_stores_other_topic
 
 
 async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_build_once(
-    make_engine, monkeypatch, held_index_build
-):
+    make_engine, monkeypatch, held_index_build, words_only):
     """A second build of the topic started beside the first, both competing
     for the keys' thread."""
     from feedtui.core import refresh as engine_module
@@ -827,7 +824,7 @@ async def test_papers_landing_while_an_index_is_built_wait_for_that_build_then_b
             await refresh_over(pilot, main, 5.0)
 
 
-async def test_an_ask_finds_the_new_version_of_one_of_its_papers(make_engine, httpserver, held_index_build):
+async def test_an_ask_finds_the_new_version_of_one_of_its_papers(make_engine, httpserver, held_index_build, words_only):
     from werkzeug import Response
 
     from feedtui.model import TopicDefinition
@@ -854,7 +851,7 @@ async def test_an_ask_finds_the_new_version_of_one_of_its_papers(make_engine, ht
         assert held_index_build.calls == 2
 
 
-async def test_ask_ranks_and_highlights(make_engine):
+async def test_ask_ranks_and_highlights(make_engine, words_only):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
@@ -930,7 +927,7 @@ async def asked(pilot, main, question: str) -> str:
 
 
 @pytest.mark.parametrize("width", [60, 160])
-async def test_an_ask_with_unread_only_says_so_and_that_the_papers_it_hides_are_read(make_engine, width):
+async def test_an_ask_with_unread_only_says_so_and_that_the_papers_it_hides_are_read(make_engine, width, words_only):
     """Matches all read were "No paper in this topic matches those words"."""
     app = FeedtuiApp(make_engine(read=("2611.00001", "2611.00002")))
     async with app.run_test(size=(width, 30)) as pilot:
@@ -953,7 +950,7 @@ async def test_an_ask_with_unread_only_says_so_and_that_the_papers_it_hides_are_
             assert len(title) <= main.query_one("#list-title").size.width
 
 
-async def test_an_ask_with_unread_only_offers_to_show_all_only_when_it_hides_a_paper(make_engine):
+async def test_an_ask_with_unread_only_offers_to_show_all_only_when_it_hides_a_paper(make_engine, words_only):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
@@ -1001,7 +998,7 @@ async def test_a_sidebar_move_made_as_a_retag_ends_is_kept(make_engine):
 
 
 @pytest.mark.parametrize("from_sidebar", [True, False])
-async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_pressed(make_engine, from_sidebar):
+async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_pressed(make_engine, from_sidebar, words_only):
     """/ then escape from the sidebar left the focus in the list, where no
     other dialog leaves it; among the answers escape stays in the list."""
     app = FeedtuiApp(make_engine())
@@ -1029,7 +1026,7 @@ async def test_escape_in_the_ask_box_gives_the_focus_back_where_slash_was_presse
         ("gadgets", "2611.00002", "A gadget meets a widget.", "gadget", "meets"),
     ],
 )
-async def test_ask_highlights_the_words_it_found_on_the_card(make_engine, question, paper_id, line, marked, plain):
+async def test_ask_highlights_the_words_it_found_on_the_card(make_engine, question, paper_id, line, marked, plain, words_only):
     app = FeedtuiApp(make_engine())
     async with app.run_test(size=SIZE) as pilot:
         main = await ready(pilot)
@@ -1045,7 +1042,7 @@ async def test_ask_highlights_the_words_it_found_on_the_card(make_engine, questi
         assert paper_list.get_style_at(word, y) == paper_list.get_style_at(word + len(marked) - 1, y)
 
 
-async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_engine):
+async def test_an_ask_card_shows_the_match_that_is_past_its_abstracts_head(make_engine, words_only):
     """`scheduler` found papers whose cards showed none of it: the word was
     past the head of the abstract a card is drawn from. The card now reads the
     whole abstract and shows it from just before the match."""
@@ -2352,7 +2349,7 @@ async def test_a_topic_is_added_edited_and_removed_in_the_app(make_engine):
         assert "Calibration" not in "\n".join(lines_of(main.query_one(TopicList)))
 
 
-async def test_ask_after_the_topic_is_edited_searches_its_new_papers(make_engine):
+async def test_ask_after_the_topic_is_edited_searches_its_new_papers(make_engine, words_only):
     """Ask's index of a topic was kept by name: after E changed the query it
     still answered with papers no longer in the topic."""
 

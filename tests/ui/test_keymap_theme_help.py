@@ -319,7 +319,7 @@ async def test_hints_in_sentences_name_the_keys_as_mapped(open_app):
         assert any(n.message.endswith("— ctrl+y to undo") for n in app._notifications)
 
 
-async def test_hints_that_name_the_way_back_name_the_key_as_mapped(open_app):
+async def test_hints_that_name_the_way_back_name_the_key_as_mapped(open_app, words_only):
     """With app.back on ctrl+b, the Ask's title said "(esc: back)", its box
     "escape to return" and an empty filter "escape clears": escape did nothing."""
     from tests.ui.test_app import asked, list_title

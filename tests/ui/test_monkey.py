@@ -12,7 +12,7 @@ SEEDS = [int(os.environ["FEEDTUI_MONKEY_SEED"])] if os.environ.get("FEEDTUI_MONK
 KEYS = 400
 EVERY_SCREEN = {
     "MainScreen", "DetailScreen", "HelpScreen", "TopicFormScreen", "PickTopicScreen",
-    "GuardedPalette", "Ask", "WelcomeScreen",
+    "GuardedPalette", "Ask", "WelcomeScreen", "ForYou", "AskEverything", "Related",
 }
 
 

@@ -45,14 +45,15 @@ class DiscoveryMessage(Message):
 
 
 class AnswerReady(DiscoveryMessage):
-    """Ask everything answered `question` (an `Answer`); `keep`: the paper
-    the cursor stays on."""
+    """Ask answered `question` (an `Answer`) about `topic`, or (None) every
+    paper in the cache; `keep`: the paper the cursor stays on."""
 
-    def __init__(self, question: str, answer: object, keep: str | None = None) -> None:
+    def __init__(self, question: str, answer: object, keep: str | None = None, *, topic: str | None = None) -> None:
         super().__init__()
         self.question = question
         self.answer = answer
         self.keep = keep
+        self.topic = topic
 
 
 class AuthorPapersReady(DiscoveryMessage):
@@ -82,12 +83,15 @@ class RelatedReady(DiscoveryMessage):
 
 
 class DiscoveryFailed(DiscoveryMessage):
-    """A discovery worker failed: said in one line; nothing is lost."""
+    """A discovery worker failed: said in one line; nothing is lost. An Ask
+    about a topic that failed names the topic and the question."""
 
-    def __init__(self, what: str, error: str) -> None:
+    def __init__(self, what: str, error: str, *, topic: str | None = None, question: str = "") -> None:
         super().__init__()
         self.what = what
         self.error = error
+        self.topic = topic
+        self.question = question
 
 
 class TasteChanged(DiscoveryMessage):

@@ -1,9 +1,10 @@
-"""Ask: a question about the topic shown, answered from its search index."""
+"""Ask: the question box, and a question about the topic shown (or, on Ask
+everything, the whole cache) handed to Discover, which asks the engine in
+a worker thread and shows its answer (main_parts/discover.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 from collections.abc import Callable
 from contextlib import suppress
@@ -14,9 +15,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Input, Static
 
-from feedtui.memory import gc_paused
-from feedtui.search import SearchIndex, has_words, highlight_words, query_terms
-from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW, TopicCards
+from feedtui.discovery.records import Answer
+from feedtui.search import has_words, query_terms
+from feedtui.ui.messages import AnswerReady
+from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
+from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.topic_list import TopicList
 
@@ -30,37 +33,36 @@ ASK_CUT_TO = 12
 
 
 @dataclass
-class _AskIndex:
-    """A topic's search index, built or being built, and the papers it is built from."""
+class _Asked:
+    """A question about a topic, the topic's papers when it was asked, and
+    (once it came) the engine's answer."""
 
+    topic: str
+    question: str
     library: object
     members: list[int]
-    # The members' card rows when it was asked for: a store replaces the row
-    # of every paper it adds or changes, and only theirs.
-    rows: list[list]
-    index: asyncio.Future[SearchIndex]
+    # The members' card rows when it was asked: a store replaces the row of
+    # every paper it adds or changes, and only theirs.
+    rows: list
+    answer: Answer | None = None
 
-    def holds(self, library, members: list[int]) -> bool:
-        """Whether it answers for these papers: not if the topic was edited or
+    def holds(self, topic: str, question: str, library, members: list[int]) -> bool:
+        """Whether its answer still answers: not if the topic was edited or
         retagged since (here or in another process), nor if one of its papers
-        changed, nor if the build failed. A refresh storing other topics'
-        papers leaves it be."""
-        built = self.index
-        failed = built.done() and (built.cancelled() or built.exception() is not None)
-        if failed or self.library is not library or self.members != members:
+        changed. A refresh storing other topics' papers leaves it be."""
+        if (topic, question) != (self.topic, self.question) or self.library is not library or self.members != members:
             return False
         rows = library.rows
         return all(rows[i] is row for i, row in zip(members, self.rows))
 
 
-def _in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
+def in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
     """`function(*args)` in a thread the process does not wait for at exit.
 
-    Building an Ask index only reads, and takes seconds at 10,000 papers: the
-    box opened and closed unasked must not hold up quitting, as a thread of
-    asyncio's executor would. A result nobody waits for (the box closed
-    unasked) is dropped quietly, a failure too: the next question builds
-    again, and is told."""
+    An Ask only reads, and its first question builds the papers' index
+    (seconds at 10,000 papers): a question left unanswered must not hold up
+    quitting, as a thread of asyncio's executor would. A result nobody waits
+    for (another question asked meanwhile) is dropped quietly, a failure too."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future = loop.create_future()
     future.add_done_callback(lambda done: done.cancelled() or done.exception())
@@ -73,7 +75,7 @@ def _in_daemon_thread(function: Callable[..., object], *args) -> asyncio.Future:
         with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
             loop.call_soon_threadsafe(settle)
 
-    threading.Thread(target=run, name="feedtui-ask-index", daemon=True).start()
+    threading.Thread(target=run, name="feedtui-ask", daemon=True).start()
     return future
 
 
@@ -96,15 +98,15 @@ def _settle(future: asyncio.Future, result: object, error: Exception | None) -> 
         future.set_result(result)
 
 
-def _ask_empty_message(question: str, read_matches: int = 0, show_all_key: str = "u") -> str:
+def ask_empty_message(question: str, read_matches: int = 0, show_all_key: str = "u", where: str = "this topic") -> str:
     """Why an Ask shows no paper; `read_matches`: the papers that match but
-    are hidden as read (unread only)."""
+    are hidden as read (unread only); `where`: what was asked."""
     if query_terms(question):
         if read_matches == 1:
             return f"The paper that matches those words is read — {show_all_key} shows it"
         if read_matches:
             return f"The {read_matches:,} papers that match those words are read — {show_all_key} shows them"
-        return "No paper in this topic matches those words"
+        return f"No paper in {where} matches those words"
     if has_words(question):
         return "Only common words (the, of, papers…) were asked: ask with others"
     return "The question has no words to search for: ask with words"
@@ -171,8 +173,8 @@ class AskTitle:
 
 
 class Ask:
-    """Owns the Ask box, the question asked, and the topics' search indexes
-    (built in daemon threads, kept for the session)."""
+    """Owns the Ask box and the question asked (the engine keeps what it
+    builds to answer: its indexes, the model, the vectors)."""
 
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
@@ -180,9 +182,9 @@ class Ask:
         self.question = ""
         # `/` was pressed in the sidebar: escape in the Ask box goes back there.
         self._asked_from_sidebar = False
-        self._search_cache: dict[str, _AskIndex] = {}
-        # The index build running, or the last one, by topic.
-        self._index_builds: dict[str, asyncio.Future[SearchIndex]] = {}
+        # The question open about a topic: shown again (a refresh stored
+        # other topics' papers, say) without asking again.
+        self._asked: _Asked | None = None
 
     @property
     def box(self) -> Input:
@@ -215,6 +217,7 @@ class Ask:
     def close(self) -> None:
         self.box.display = False
         self.question = ""
+        self._asked = None  # nor the library it was asked of, once replaced
 
     def open(self, question: str) -> None:
         """The box holding a question asked, as after enter: show_topic shows its answer."""
@@ -238,100 +241,32 @@ class Ask:
         return True
 
     def ask(self, question: str, keep: str | None = None) -> None:
-        if self.screen.current == EVERYTHING_VIEW:  # the whole cache: the engine answers
-            self.screen.discover.ask_everything(question, keep)
-            return
-        self.screen.run_worker(partial(self._ask, question, keep), group="ask", exclusive=True)
-
-    async def _ask(self, question: str, keep: str | None) -> None:
+        """Ask the topic shown (or the whole cache on Ask everything): the
+        answer comes back as AnswerReady, the list shown until then stays."""
         screen = self.screen
         name = screen.current
         if not name:
             return
+        if name == EVERYTHING_VIEW:
+            screen.discover.ask_everything(question, keep)
+            return
+        screen.query_one(AnswerPanel).clear()
         screen.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
-        # Shielded: a question asked again meanwhile cancels this worker, not
-        # the build it shares.
-        try:
-            index = await asyncio.shield(self._topic_index(name))
-        except Exception as error:  # the papers could not be read: the next question builds again
-            if screen.current == name and self.question == question:
-                screen.notify(f"Could not search {name}: {error}", severity="error", markup=False)
-                screen.action_back()
+        if not query_terms(question):  # nothing to search for: said at once, nothing ranked
+            nothing = Answer(question, [], [], (), True)
+            screen.post_message(AnswerReady(question, nothing, keep, topic=name))
             return
-        # Ranking 10,000 papers takes a few hundred milliseconds: not on the keys' thread.
-        ranked = await asyncio.to_thread(index.rank, question)
-        if screen.current != name or self.question != question:
-            # Closed, or another topic shown, meanwhile: the index is kept for
-            # the next question, and the list now shown stays.
-            return
-        library = self.engine.library  # a refresh may have replaced it meanwhile
-        matched = [library.pos[pid] for pid, _ in ranked if pid in library.pos]
-        positions = [i for i in matched if not library.is_read(i)] if screen.unread_only else matched
-        view = screen.topic_view
-        view.cards = TopicCards(
-            library,
-            positions,
-            head=self.engine.abstract_head,
-            current_topic=name,
-            read=self.engine.read_view(),
-            starred=self.engine.starred_view(),
-            date_format=self.engine.settings.date_format,
-            highlight=highlight_words(question),
-            full_abstracts=view.full_abstracts,
-            expanded=screen.query_one(PaperList).expanded,
-            want_full=view.load_full_abstract,
-        )
-        show_all_key = screen._key("topic.unread_only")
-        title = AskTitle(
-            question, len(positions), len(matched) if screen.unread_only else None, show_all_key, screen._key("app.back")
-        )
-        screen.query_one("#list-title", Static).update(title)
-        paper_list = screen.query_one(PaperList)
-        paper_list.empty_message = _ask_empty_message(question, len(matched) - len(positions), show_all_key)
-        paper_list.set_source(view.cards, keep=keep)
-        screen.focus_now(paper_list)
-
-    def _topic_index(self, name: str) -> asyncio.Future[SearchIndex]:
-        """The topic's search index: the one kept, or the one being built, or a
-        new build. Each is kept for the session."""
         library = self.engine.library
         members = list(library.topic_positions(name))
-        cached = self._search_cache.get(name)
-        if cached is None or not cached.holds(library, members):
-            rows = [library.rows[i] for i in members]
-            cached = self._search_cache[name] = _AskIndex(library, members, rows, self._new_index(name, members))
-        return cached.index
+        asked = self._asked
+        if asked is not None and asked.answer is not None and asked.holds(name, question, library, members):
+            screen.post_message(AnswerReady(question, asked.answer, keep, topic=name))
+            return
+        self._asked = _Asked(name, question, library, members, [library.rows[i] for i in members])
+        screen.discover.ask(question, keep, topic=name)
 
-    def _new_index(self, name: str, members: list[int]) -> asyncio.Future[SearchIndex]:
-        """A build of the topic's index in a thread, now, or when the build
-        running for it ends: two would only compete for the keys' thread."""
-        running = self._index_builds.get(name)
-        if running is None or running.done():
-            build = self._index_builds[name] = _in_daemon_thread(self._build_index, members)
-            return build
-        queued = asyncio.ensure_future(self._index_after(name, running))
-        queued.add_done_callback(lambda done: done.cancelled() or done.exception())
-        return queued
-
-    async def _index_after(self, name: str, running: asyncio.Future) -> SearchIndex:
-        await asyncio.wait([running])
-        entry = self._search_cache[name]
-        if entry.index is not asyncio.current_task():
-            return await entry.index  # asked for again meanwhile: that build answers
-        # Built from the topic's papers as they are now (a refresh may have
-        # stored more, or replaced the library, while it waited).
-        library = entry.library = self.engine.library
-        entry.members = list(library.topic_positions(name))
-        entry.rows = [library.rows[i] for i in entry.members]
-        build = self._index_builds[name] = _in_daemon_thread(self._build_index, entry.members)
-        return await build
-
-    def _build_index(self, members: list[int]) -> SearchIndex:
-        """A topic's search index, kept for the session: built with the collector
-        paused and then frozen, as the card rows are. Otherwise the collections
-        after the pause walk its hundreds of thousands of objects again and
-        again, each a stall of the keys of over a hundred milliseconds."""
-        with gc_paused():
-            index = self.engine.search_index(members)
-            gc.freeze()
-        return index
+    def answered(self, topic: str, question: str, answer: Answer) -> None:
+        """The engine's answer came: kept for showing it again."""
+        asked = self._asked
+        if asked is not None and (asked.topic, asked.question) == (topic, question):
+            asked.answer = answer

@@ -13,6 +13,7 @@ docs/discovery-reader.md).
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from feedtui.memory import gc_paused
 from feedtui.model import TopicDefinition, shown_title
 from feedtui.search import highlight_words
 from feedtui.ui.messages import (
@@ -30,7 +32,7 @@ from feedtui.ui.messages import (
     VectorsComputed,
 )
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, TopicCards
-from feedtui.ui.screens.main_parts.ask import AskTitle
+from feedtui.ui.screens.main_parts.ask import AskTitle, ask_empty_message, in_daemon_thread
 from feedtui.ui.widgets.answer_panel import AnswerPanel, QuoteLine
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
@@ -39,8 +41,9 @@ if TYPE_CHECKING:
     from textual.message import Message
     from textual.screen import Screen
 
-# Papers an Ask everything lists, and For you.
+# Papers an Ask everything lists, an Ask about a topic, and For you.
 ASK_LIMIT = 100
+TOPIC_ASK_LIMIT = 500
 FOR_YOU_LIMIT = 50
 # What a view says while its worker runs.
 FINDING_FOR_YOU = "Finding papers for you…"
@@ -109,8 +112,13 @@ class Discover:
                 self.taste_changed()
 
     def _failed(self, message: DiscoveryFailed) -> None:
+        screen = self.screen
+        screen.notify(f"Could not {message.what}: {message.error}", severity="error", markup=False)
+        if message.topic is not None:  # an Ask about a topic: back to its papers, if still asked
+            if screen.current == message.topic and screen.asking.question == message.question:
+                screen.action_back()
+            return
         self._for_you_running = False
-        self.screen.notify(f"Could not {message.what}: {message.error}", severity="error", markup=False)
         if self.screen.current == FOR_YOU_VIEW and self.for_you is None:
             self.screen.query_one(PaperList).empty_message = f"Could not {message.what}"
             self._title(Text(f"For you — could not {message.what}", style="dim"))
@@ -258,21 +266,51 @@ class Discover:
 
     def ask_everything(self, question: str, keep: str | None) -> None:
         """Ask the whole cache, in a worker: AnswerReady comes back."""
-        self.used = True
         self._header(EVERYTHING_VIEW, ASKED_ABOUT)
         self._title(Text(ASKING_EVERYTHING, style="dim"))
         cards = self.screen.topic_view.cards
         if cards is None or cards.current_topic != EVERYTHING_VIEW:  # not a topic's cards under the question
             self._show_cards(self._cards(EVERYTHING_VIEW, []), ASKING_EVERYTHING, None, False)
-        engine = self.engine
-        self._in_thread(
-            "discover-ask", "ask every paper", lambda: AnswerReady(question, engine.ask(question, limit=ASK_LIMIT), keep)
-        )
+        self.ask(question, keep)
+
+    def ask(self, question: str, keep: str | None, *, topic: str | None = None) -> None:
+        """Ask the engine about `topic` (None: every paper in the cache) in a
+        worker: AnswerReady comes back, or DiscoveryFailed. A question asked
+        again replaces the one running; the engine keeps what the first
+        built (its index, the model, the vectors), so the second waits for
+        it rather than building again. The thread is a daemon: a question
+        left unanswered does not hold up quitting."""
+        self.used = True
+        screen, engine = self.screen, self.engine
+        limit = ASK_LIMIT if topic is None else TOPIC_ASK_LIMIT
+        what = "ask every paper" if topic is None else f"search {topic}"
+
+        def work() -> AnswerReady:
+            # The first question builds an index of hundreds of thousands of
+            # small objects: built with the collector paused, then frozen,
+            # as the card rows are, or the collections after the pause walk
+            # them again and again, each a stall of the keys.
+            with gc_paused():
+                answer = engine.ask(question, topic=topic, limit=limit)
+                gc.freeze()
+            return AnswerReady(question, answer, keep, topic=topic)
+
+        async def run() -> None:
+            try:
+                message = await in_daemon_thread(work)
+            except Exception as error:  # the papers, the model or the vectors could not be read, say
+                message = DiscoveryFailed(what, str(error) or type(error).__name__, topic=topic, question=question)
+            screen.post_message(message)
+
+        screen.run_worker(run, group="ask", exclusive=True)
 
     def _answered(self, message: AnswerReady) -> None:
         screen = self.screen
-        question, answer = message.question, message.answer
-        if screen.current != EVERYTHING_VIEW or screen.asking.question != question:
+        question, answer, topic = message.question, message.answer, message.topic
+        view = EVERYTHING_VIEW if topic is None else topic
+        if topic is not None:
+            screen.asking.answered(topic, question, answer)
+        if screen.current != view or screen.asking.question != question:
             return  # closed, or another question or view meanwhile
         engine = self.engine
         words = tuple(dict.fromkeys((*highlight_words(question), *answer.terms)))
@@ -282,14 +320,16 @@ class Discover:
             quotes.append(QuoteLine(quote.paper_id, quote.sentence, shown_title(row.title) if row else quote.paper_id))
         screen.query_one(AnswerPanel).show_answer(quotes, words, "" if answer.semantic else answer.note)
         ids = [hit.paper_id for hit in answer.hits]
-        cards = self._cards(EVERYTHING_VIEW, ids, highlight=words)
+        cards = self._cards(view, ids, highlight=words)
         matched = sum(1 for pid in ids if pid in engine.library.pos)
+        show_all_key = screen._key("topic.unread_only")
         title = AskTitle(
-            question, len(cards), matched if screen.unread_only else None,
-            screen._key("topic.unread_only"), screen._key("app.back"),
+            question, len(cards), matched if screen.unread_only else None, show_all_key, screen._key("app.back")
         )
         self._title(title)
-        self._show_cards(cards, "No paper in the cache matches those words", message.keep, True)
+        where = "the cache" if topic is None else "this topic"
+        empty = ask_empty_message(question, matched - len(cards), show_all_key, where)
+        self._show_cards(cards, empty, message.keep, True)
 
     def open_quoted(self, paper_id: str) -> None:
         """A click on a quote: its paper, in the detail view."""

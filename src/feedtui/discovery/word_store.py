@@ -124,7 +124,11 @@ class MappedIndex:
     def row(self, term: str) -> int | None:
         """The term's row in `starts`, None for a term no paper has."""
         key = term.encode()
-        at = int(np.searchsorted(self.terms, key))
+        if len(key) > self.terms.dtype.itemsize:
+            return None  # longer than every stored term
+        # As the stored terms' own type: a key of another width would have
+        # numpy copy the whole (mapped) array to compare.
+        at = int(np.searchsorted(self.terms, np.array(key, dtype=self.terms.dtype)))
         if at < len(self.terms) and self.terms[at] == key:
             return int(self.rows[at])
         return None

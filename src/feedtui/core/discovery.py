@@ -50,6 +50,8 @@ VECTORS_STEP = 1_000
 VECTORS_FILE = "vectors.bin"
 # The folder of the stored word index, next to the vectors (see discovery/word_store.py).
 WORDS_FOLDER = "words"
+# The model tokenizer's tables, made from its file once (see discovery/bpe.py).
+TOKENIZER_FILE = "tokenizer.npz"
 # For you without a taste yet: how many papers each followed topic's words rank.
 TOPIC_WORDS_DEPTH = 5_000
 # Papers opened (read) most recently that count a little for For you.
@@ -264,7 +266,7 @@ class Discovery:
                 from feedtui.discovery.embed import Model, ModelUnavailable
 
                 try:
-                    model = Model.load()
+                    model = Model.load(self.data_dir / "cache" / TOKENIZER_FILE)
                 except (ModelUnavailable, ImportError) as error:
                     held.semantic = f"lexical ranking only: {error}"
                     return held.semantic

@@ -348,13 +348,20 @@ class Discovery:
         else:
             ranked = lexical[:limit]
         top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]
-        # Quoted from the abstracts' heads (what cards show, kept by the cache):
-        # reading the papers' whole week files would cost more than the ranking.
-        abstracts = {pid: self.abstract_head(library.rows[library.pos[pid]].shard, pid) for pid in top}
+        abstracts = {pid: self._whole_abstract(pid) for pid in top}
         closeness = semantic.sentence_closeness(question) if semantic is not None else None
         quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top], semantic=closeness)
         hits = [Hit(pid, round(score, 6), _sentences_of(pid, quotes)) for pid, score in ranked]
         return Answer(question, hits, quotes, highlight_words(question), semantic is not None, note)
+
+    def _whole_abstract(self, paper_id: str) -> str:
+        """A paper's whole abstract, sought in its week file (not parsed whole,
+        not kept); its head, as its card shows it, when it cannot be read."""
+        from feedtui.store.seek import read_document
+
+        shard = self.library.rows[self.library.pos[paper_id]].shard
+        doc = read_document(self.cache.papers_file(shard), paper_id)
+        return _abstract(doc) if doc else self.abstract_head(shard, paper_id)
 
     # -- authors -------------------------------------------------------------
 

@@ -35,7 +35,7 @@ DIM = 256
 # Texts tokenized at once (the tokenizer spreads a batch over the cores).
 BATCH = 256
 # Up to this many texts at once are tokenized in Python (see token_ids).
-FEW_TEXTS = 64
+FEW_TEXTS = 512
 
 
 class ModelUnavailable(Exception):

@@ -88,22 +88,24 @@ class Model:
             self._library = tokenizer
         return self._library
 
-    def token_ids(self, texts: list[str]) -> list[list[int]]:
-        """Each text's token ids: a few short texts (a question, the sentences
-        Ask may quote) by the Python tokenizer, many by the library."""
-        if self.bpe is not None and len(texts) <= FEW_TEXTS:
+    def token_ids(self, texts: list[str], few: bool = False) -> list[list[int]]:
+        """Each text's token ids: by the Python tokenizer when `few` (a
+        question, the sentences Ask may quote: loading the library would cost
+        more than tokenizing them), else by the library (much faster a text)."""
+        if few and self.bpe is not None and len(texts) <= FEW_TEXTS:
             return [self.bpe.encode(text) for text in texts]
         return [e.ids for e in self._library_tokenizer().encode_batch(texts, add_special_tokens=False)]
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One unit vector per text (a text without tokens gets zeros)."""
+    def embed(self, texts: Sequence[str], *, few: bool = False) -> np.ndarray:
+        """One unit vector per text (a text without tokens gets zeros); `few`
+        for a few short texts (see token_ids)."""
         import numpy as np
 
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         table = self.embedding
         last = table.shape[0] - 1
         for start in range(0, len(texts), BATCH):
-            encoded = self.token_ids(list(texts[start : start + BATCH]))
+            encoded = self.token_ids(list(texts[start : start + BATCH]), few)
             for row, ids in enumerate(encoded, start):
                 if not ids:
                     continue

@@ -48,6 +48,10 @@ VECTORS_ON_DEMAND = 2_000
 # Papers embedded and quantized at a time by compute_vectors.
 VECTORS_STEP = 1_000
 VECTORS_FILE = "vectors.bin"
+# The folder of the stored word index, next to the vectors (see discovery/word_store.py).
+WORDS_FOLDER = "words"
+# The model tokenizer's tables, made from its file once (see discovery/bpe.py).
+TOKENIZER_FILE = "tokenizer.npz"
 # For you without a taste yet: how many papers each followed topic's words rank.
 TOPIC_WORDS_DEPTH = 5_000
 # Papers opened (read) most recently that count a little for For you.
@@ -102,14 +106,94 @@ class Discovery:
         return [i for i in range(len(library)) if i not in hidden]
 
     def _whole_index(self) -> Any:
-        """The search index of every paper but the hidden, kept until the library changes."""
+        """The search index of every paper but the hidden, kept until the
+        library changes: mapped from the stored one when it indexes these
+        papers, else built here (and stored for the next process)."""
         held = self._discovery()
         key = self._library_key()
         with held.lock:
             if held.index is None or held.index[0] != key:
                 held.index = None  # the old one is let go before the new one is built
-                held.index = (key, _compact(self.search_index(self._shown_positions())))
+                positions = self._shown_positions()
+                stamp = self._words_stamp(positions)
+                index = self._load_words(stamp)
+                if index is None:
+                    index = self._store_words(positions, stamp)
+                held.index = (key, index)
             return held.index[1]
+
+    def _words_folder(self) -> Path:
+        return self.data_dir / "cache" / WORDS_FOLDER
+
+    def _words_stamp(self, positions: Sequence[int]) -> str | None:
+        try:
+            from feedtui.discovery.word_store import stamp
+        except ImportError:
+            return None
+        library = self.library
+        return stamp((library.ids[i], library.rows[i].version) for i in positions)
+
+    def _load_words(self, stamp: str | None) -> Any:
+        """The stored word index if it indexes exactly the papers of `stamp`, else None."""
+        if stamp is None:
+            return None
+        from feedtui.discovery.word_store import load
+
+        return load(self._words_folder(), stamp)
+
+    def _store_words(self, positions: Sequence[int], stamp: str | None) -> Any:
+        """The word index of these papers, built and stored; the stored copy
+        mapped in its place when it could be written and read back."""
+        index = _compact(self.search_index(positions))
+        if stamp is None or isinstance(index, SearchIndex):
+            return index
+        from feedtui.discovery.word_store import save
+        from feedtui.store.files import StoreError
+
+        try:
+            with self.lock:
+                save(index, self._words_folder(), stamp)
+        except (OSError, StoreError) as error:
+            self.problems.messages.append(f"Could not save the word index: {error}")
+            return index
+        mapped = self._load_words(stamp)
+        if mapped is None:
+            return index
+        del index
+        from feedtui.memory import give_back_freed_memory
+
+        give_back_freed_memory()
+        return mapped
+
+    def store_word_index(self) -> bool:
+        """Build and store the whole cache's word index unless the stored one
+        is current (a refresh's end runs it, as it computes the vectors):
+        the next Ask maps it instead of building it. True when one was built."""
+        positions = self._shown_positions()
+        stamp = self._words_stamp(positions)
+        if stamp is None or self._load_words(stamp) is not None:
+            return False
+        held = self._discovery()
+        key = self._library_key()
+        index = self._store_words(positions, stamp)
+        with held.lock:
+            if held.index is None or held.index[0] != key:
+                held.index = (key, index)
+        return True
+
+    def _words(self, index: Any, question: str, depth: int) -> list[tuple[str, float]]:
+        """`_ranked_words`, with a damaged stored index dropped and the whole
+        cache's index built again in its place."""
+        try:
+            return _ranked_words(index, question, depth)
+        except ValueError:
+            held = self._discovery()
+            with held.lock:
+                if held.index is None or held.index[1] is not index:
+                    raise
+                held.index = None
+                (self._words_folder() / "words.json").unlink(missing_ok=True)
+            return _ranked_words(self._whole_index(), question, depth)
 
     def _topic_index(self, name: str, positions: Sequence[int]) -> SearchIndex:
         held = self._discovery()
@@ -182,7 +266,7 @@ class Discovery:
                 from feedtui.discovery.embed import Model, ModelUnavailable
 
                 try:
-                    model = Model.load()
+                    model = Model.load(self.data_dir / "cache" / TOKENIZER_FILE)
                 except (ModelUnavailable, ImportError) as error:
                     held.semantic = f"lexical ranking only: {error}"
                     return held.semantic
@@ -228,7 +312,7 @@ class Discovery:
         if held.vectors_checked != checked:
             missing = sum(1 for i in positions if library.ids[i] not in semantic.vectors.pos)
             if missing and missing <= VECTORS_ON_DEMAND:
-                self.compute_vectors()
+                self._compute_vectors()
             held.vectors_checked = (*self._library_key(), len(semantic.vectors), len(positions))
         if not len(semantic.vectors):
             return None, "lexical ranking only: no vectors yet (feedtui refresh computes them)"
@@ -254,7 +338,7 @@ class Discovery:
         semantic, note = (None, "lexical ranking only: asked for") if mode == "lexical" else self._semantic_for(
             positions if topic is not None else range(len(library))
         )
-        lexical = _ranked_words(index, question, max(limit, LEXICAL_DEPTH)) if mode != "semantic" or semantic is None else []
+        lexical = self._words(index, question, max(limit, LEXICAL_DEPTH)) if mode != "semantic" or semantic is None else []
         if semantic is not None:
             allowed = [library.ids[i] for i in positions] if topic is not None else None
             close = semantic.ask(question, allowed, max(SEMANTIC_DEPTH, limit))
@@ -264,13 +348,20 @@ class Discovery:
         else:
             ranked = lexical[:limit]
         top = [pid for pid, _ in ranked[:QUOTED_PAPERS]]
-        # Quoted from the abstracts' heads (what cards show, kept by the cache):
-        # reading the papers' whole week files would cost more than the ranking.
-        abstracts = {pid: self.abstract_head(library.rows[library.pos[pid]].shard, pid) for pid in top}
+        abstracts = {pid: self._whole_abstract(pid) for pid in top}
         closeness = semantic.sentence_closeness(question) if semantic is not None else None
         quotes = best_quotes(question, [(pid, abstracts.get(pid, "")) for pid in top], semantic=closeness)
         hits = [Hit(pid, round(score, 6), _sentences_of(pid, quotes)) for pid, score in ranked]
         return Answer(question, hits, quotes, highlight_words(question), semantic is not None, note)
+
+    def _whole_abstract(self, paper_id: str) -> str:
+        """A paper's whole abstract, sought in its week file (not parsed whole,
+        not kept); its head, as its card shows it, when it cannot be read."""
+        from feedtui.store.seek import read_document
+
+        shard = self.library.rows[self.library.pos[paper_id]].shard
+        doc = read_document(self.cache.papers_file(shard), paper_id)
+        return _abstract(doc) if doc else self.abstract_head(shard, paper_id)
 
     # -- authors -------------------------------------------------------------
 
@@ -304,7 +395,7 @@ class Discovery:
         shared = corpus.coauthored(here) if here is not None else {}
         cats = set(corpus.categories[here]) if here is not None else set()
         title = library.rows[library.pos[paper_id]].title
-        close = {pid: s for pid, s in _ranked_words(self._whole_index(), title, RELATED_DEPTH) if pid != paper_id}
+        close = {pid: s for pid, s in self._words(self._whole_index(), title, RELATED_DEPTH) if pid != paper_id}
         best = max(close.values(), default=0.0) or 1.0
         semantic, _ = self._semantic_for([library.pos[paper_id]])
         meaning: dict[str, float] = {}
@@ -354,7 +445,7 @@ class Discovery:
         because: dict[str, tuple[float, str]] = {}
         for pid in liked[-30:]:
             title = library.rows[library.pos[pid]].title
-            ranked = [(other, s) for other, s in _ranked_words(index, title, 500) if other in wanted]
+            ranked = [(other, s) for other, s in self._words(index, title, 500) if other in wanted]
             top = max((s for _, s in ranked), default=0.0) or 1.0
             for other, s in ranked:
                 share = s / top
@@ -363,7 +454,7 @@ class Discovery:
                     because[other] = (share, title)
         for pid in disliked:
             if pid in library.pos:
-                for other, s in _ranked_words(index, library.rows[library.pos[pid]].title, 200):
+                for other, s in self._words(index, library.rows[library.pos[pid]].title, 200):
                     if other in scores:
                         scores[other] -= 0.5
         ranked_ids = sorted((pid for pid in scores if scores[pid] > 0), key=lambda p: (-scores[p], p))
@@ -423,7 +514,7 @@ class Discovery:
         scores: dict[str, tuple[float, str]] = {}
         for entry in followed:
             members = {library.ids[i] for i in library.topic_positions(entry.name)}
-            ranked = [(pid, s) for pid, s in _ranked_words(index, _topic_words(entry), TOPIC_WORDS_DEPTH) if pid in wanted]
+            ranked = [(pid, s) for pid, s in self._words(index, _topic_words(entry), TOPIC_WORDS_DEPTH) if pid in wanted]
             top = max((s for _, s in ranked), default=0.0) or 1.0
             found = {pid: s / top for pid, s in ranked}
             for pid in members & wanted:
@@ -456,9 +547,15 @@ class Discovery:
     def compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Vectors for the cached papers lacking them (or whose version
         changed), written with the cache; vectors of papers no longer cached
-        are dropped. Returns how many were computed (0 without the model).
-        Publishes VectorsUpdated. Meant for a worker thread: reads the week
-        files of the papers it embeds."""
+        are dropped; and the whole cache's word index stored when it is not
+        current (`store_word_index`). Returns how many vectors were computed
+        (0 without the model). Publishes VectorsUpdated. Meant for a worker
+        thread: reads the week files of the papers it embeds."""
+        count = self._compute_vectors(progress)
+        self.store_word_index()
+        return count
+
+    def _compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
         held = self._discovery()
         with held.computing:
             semantic = self._semantic()

@@ -34,6 +34,8 @@ TENSOR = "embedding.weight"
 DIM = 256
 # Texts tokenized at once (the tokenizer spreads a batch over the cores).
 BATCH = 256
+# Up to this many texts at once are tokenized in Python (see token_ids).
+FEW_TEXTS = 512
 
 
 class ModelUnavailable(Exception):
@@ -53,37 +55,63 @@ def model_files() -> tuple[Path, Path]:
 class Model:
     """Texts to unit vectors of DIM float32."""
 
-    def __init__(self, weights: Path, tokenizer: Path) -> None:
+    def __init__(self, weights: Path, tokenizer: Path, prepared: Path | None = None) -> None:
+        """`prepared`: where the Python tokenizer's tables are kept (see bpe.Bpe.load)."""
         import numpy as np
-        from tokenizers import Tokenizer
 
         self.embedding = _map_tensor(weights, np)
+        self._tokenizer_file = tokenizer
+        self._library = None
         try:
-            self.tokenizer = Tokenizer.from_file(str(tokenizer))
-        except Exception as error:  # the tokenizers library raises its own kinds
-            raise ModelUnavailable(f"the tokenizer file {tokenizer} cannot be read: {error}") from error
-        self.tokenizer.no_padding()
-        self.tokenizer.no_truncation()
+            from feedtui.discovery.bpe import Bpe, BpeUnavailable
+
+            self.bpe = Bpe.load(tokenizer, prepared)
+        except BpeUnavailable:
+            self.bpe = None
+            self._library_tokenizer()  # raises ModelUnavailable for a damaged file
 
     @classmethod
-    def load(cls) -> Model:
-        return cls(*model_files())
+    def load(cls, prepared: Path | None = None) -> Model:
+        return cls(*model_files(), prepared)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One unit vector per text (a text without tokens gets zeros)."""
+    def _library_tokenizer(self):
+        """The `tokenizers` library's tokenizer, loaded when first needed."""
+        if self._library is None:
+            from tokenizers import Tokenizer
+
+            try:
+                tokenizer = Tokenizer.from_file(str(self._tokenizer_file))
+            except Exception as error:  # the tokenizers library raises its own kinds
+                raise ModelUnavailable(f"the tokenizer file {self._tokenizer_file} cannot be read: {error}") from error
+            tokenizer.no_padding()
+            tokenizer.no_truncation()
+            self._library = tokenizer
+        return self._library
+
+    def token_ids(self, texts: list[str], few: bool = False) -> list[list[int]]:
+        """Each text's token ids: by the Python tokenizer when `few` (a
+        question, the sentences Ask may quote: loading the library would cost
+        more than tokenizing them), else by the library (much faster a text)."""
+        if few and self.bpe is not None and len(texts) <= FEW_TEXTS:
+            return [self.bpe.encode(text) for text in texts]
+        return [e.ids for e in self._library_tokenizer().encode_batch(texts, add_special_tokens=False)]
+
+    def embed(self, texts: Sequence[str], *, few: bool = False) -> np.ndarray:
+        """One unit vector per text (a text without tokens gets zeros); `few`
+        for a few short texts (see token_ids)."""
         import numpy as np
 
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         table = self.embedding
         last = table.shape[0] - 1
         for start in range(0, len(texts), BATCH):
-            encoded = self.tokenizer.encode_batch(list(texts[start : start + BATCH]), add_special_tokens=False)
-            for row, encoding in enumerate(encoded, start):
-                if not encoding.ids:
+            encoded = self.token_ids(list(texts[start : start + BATCH]), few)
+            for row, ids in enumerate(encoded, start):
+                if not ids:
                     continue
                 # Each distinct token's row once, times how often it occurs:
                 # fewer rows to widen from float16 than tokens to add.
-                tokens, counts = np.unique(np.asarray(encoding.ids, dtype=np.int64), return_counts=True)
+                tokens, counts = np.unique(np.asarray(ids, dtype=np.int64), return_counts=True)
                 np.clip(tokens, 0, last, out=tokens)
                 mean = counts.astype(np.float32) @ table[tokens].astype(np.float32)
                 norm = float(np.linalg.norm(mean))

@@ -9,6 +9,8 @@ postings. Only the best `depth` come back, best first (ties by id).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -86,22 +88,33 @@ class CompactIndex:
 
     def rank(self, question: str, depth: int | None = None) -> list[tuple[str, float]]:
         """(paper id, score) of the `depth` best papers (all with None), best first."""
-        terms = [t for t in query_terms(question) if t in self.vocabulary]
-        if not terms:
-            return []
-        scores = np.zeros(self.count, dtype=np.float32)
-        for term in terms:
-            row = self.vocabulary[term]
-            start, end = int(self.starts[row]), int(self.starts[row + 1])
-            where = self.papers[start:end]
-            tf = self.counts[start:end].astype(np.float32)
-            idf = math.log(1 + (self.count - (end - start) + 0.5) / (end - start + 0.5))
-            scores[where] += np.float32(idf) * tf * np.float32(K1 + 1) / (tf + self.norm_lengths[where])
-        hit = _best(scores, depth)
-        ids = self.ids
-        ranked = [(ids[i], float(s)) for i, s in zip(hit.tolist(), scores[hit].tolist())]
-        ranked.sort(key=lambda item: (-item[1], item[0]))
-        return ranked[:depth] if depth is not None else ranked
+        return rank_rows(self, question, depth, self.vocabulary.get, self.ids.__getitem__)
+
+
+def rank_rows(index: Any, question: str, depth: int | None, row_of: Callable[[str], int | None], paper_id: Callable[[int], str]) -> list[tuple[str, float]]:
+    """BM25 over a compact index's arrays (`count`, `norm_lengths`, `starts`,
+    `papers`, `counts`), in memory or mapped from disk: `row_of` finds a
+    term's run, `paper_id` names a position. Raises ValueError when a run
+    names a paper past the end (a damaged index)."""
+    rows = [row for row in (row_of(t) for t in query_terms(question)) if row is not None]
+    if not rows:
+        return []
+    count = index.count
+    scores = np.zeros(count, dtype=np.float32)
+    for row in rows:
+        start, end = int(index.starts[row]), int(index.starts[row + 1])
+        if not 0 <= start <= end <= len(index.papers):
+            raise ValueError("a term's postings run past the index")
+        where = index.papers[start:end]
+        if end > start and int(where.max()) >= count:
+            raise ValueError("a posting names a paper past the index")
+        tf = index.counts[start:end].astype(np.float32)
+        idf = math.log(1 + (count - (end - start) + 0.5) / (end - start + 0.5))
+        scores[where] += np.float32(idf) * tf * np.float32(K1 + 1) / (tf + index.norm_lengths[where])
+    hit = _best(scores, depth)
+    ranked = [(paper_id(i), float(s)) for i, s in zip(hit.tolist(), scores[hit].tolist())]
+    ranked.sort(key=lambda item: (-item[1], item[0]))
+    return ranked[:depth] if depth is not None else ranked
 
 
 def _best(scores: np.ndarray, depth: int | None) -> np.ndarray:

@@ -17,7 +17,7 @@ class Semantic:
         self.vectors = vectors
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.model.embed([text])[0]
+        return self.model.embed([text], few=True)[0]
 
     def closest(self, query: np.ndarray, allowed: Iterable[str] | None = None, depth: int = 200) -> list[tuple[str, float]]:
         """(paper id, cosine) of the `depth` stored papers closest to `query`,
@@ -43,7 +43,7 @@ class Semantic:
         query = self.embed_one(question)
 
         def score(sentences: list[str]) -> list[float]:
-            return [float(v) for v in self.model.embed(sentences) @ query]
+            return [float(v) for v in self.model.embed(sentences, few=True) @ query]
 
         return score
 

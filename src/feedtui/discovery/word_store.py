@@ -1,0 +1,141 @@
+"""The whole cache's word index on disk, next to the vectors: the arrays of a
+CompactIndex as .npy files, mapped (not read) when Ask loads them, so a
+question reads only the postings of its own words and the first Ask of a
+session costs no index build.
+
+Layout, in `cache/words/`: `words.json` names the generation directory
+holding the arrays and the stamp of the papers they index (their ids and
+versions, in order); a new generation is written whole before
+`words.json` points to it, so a reader never sees half of one. Anything
+missing, damaged or stale loads as None: the caller builds the index in
+memory as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from feedtui.discovery.lexical import CompactIndex, rank_rows
+
+POINTER = "words.json"
+FORMAT = 1
+_ARRAYS = ("ids", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
+
+
+def stamp(papers: Iterable[tuple[str, int]]) -> str:
+    """What identifies an index's papers: a CRC-32 of their ids and versions, in order."""
+    crc = 0
+    count = 0
+    for paper_id, version in papers:
+        crc = zlib.crc32(f"{paper_id}:{version}\n".encode(), crc)
+        count += 1
+    return f"{count}:{crc:08x}"
+
+
+def save(index: CompactIndex, folder: Path, papers_stamp: str) -> None:
+    """Write `index` as a new generation in `folder` and point to it; older
+    generations are removed (a process still mapping one keeps its pages)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    generation = f"g{os.getpid()}-{zlib.crc32(os.urandom(8)):08x}"
+    target = folder / generation
+    target.mkdir()
+    terms = list(index.vocabulary)
+    encoded = np.array([t.encode() for t in terms], dtype=bytes) if terms else np.zeros(0, dtype="S1")
+    order = np.argsort(encoded, kind="stable").astype(np.uint32)
+    ids = np.array([i.encode() for i in index.ids], dtype=bytes) if index.ids else np.zeros(0, dtype="S1")
+    arrays = {
+        "ids": ids,
+        "norm_lengths": np.asarray(index.norm_lengths, dtype=np.float32),
+        "terms": encoded[order],
+        "rows": order,
+        "starts": np.asarray(index.starts, dtype=np.int64),
+        "papers": np.asarray(index.papers, dtype=np.uint32),
+        "counts": np.asarray(index.counts, dtype=np.uint8),
+    }
+    for name, array in arrays.items():
+        np.save(target / f"{name}.npy", array, allow_pickle=False)
+    pointer = {
+        "format": FORMAT,
+        "generation": generation,
+        "stamp": papers_stamp,
+        "count": index.count,
+        "average_length": index.average_length,
+        "sizes": {name: int(len(array)) for name, array in arrays.items()},
+    }
+    temporary = folder / f".{POINTER}.{generation}"
+    temporary.write_text(json.dumps(pointer))
+    os.replace(temporary, folder / POINTER)
+    for old in folder.iterdir():
+        if old.is_dir() and old.name != generation:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def load(folder: Path, papers_stamp: str) -> MappedIndex | None:
+    """The index stored in `folder` if it indexes exactly these papers; None
+    when it is missing, damaged or stale."""
+    try:
+        pointer = json.loads((folder / POINTER).read_text())
+        if pointer.get("format") != FORMAT or pointer.get("stamp") != papers_stamp:
+            return None
+        generation = folder / str(pointer["generation"])
+        arrays = {name: np.load(generation / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
+        return MappedIndex(arrays, int(pointer["count"]), float(pointer["average_length"]), pointer["sizes"])
+    except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError):
+        return None
+
+
+class IndexDamaged(ValueError):
+    """A stored index's arrays do not agree with each other."""
+
+
+class MappedIndex:
+    """A CompactIndex read from disk: the same arrays, mapped, ranking with
+    the same formula (so the same scores, in the same order)."""
+
+    __slots__ = ("_ids", "count", "average_length", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
+
+    def __init__(self, arrays: dict[str, np.ndarray], count: int, average_length: float, sizes: dict) -> None:
+        for name in _ARRAYS:
+            if len(arrays[name]) != int(sizes[name]):
+                raise ValueError(f"{name}: {len(arrays[name])} entries, {sizes[name]} expected")
+        if len(arrays["ids"]) != count or len(arrays["norm_lengths"]) != count:
+            raise ValueError("the papers' arrays disagree")
+        if len(arrays["starts"]) != len(arrays["terms"]) + 1 or len(arrays["rows"]) != len(arrays["terms"]):
+            raise ValueError("the terms' arrays disagree")
+        if len(arrays["starts"]) and int(arrays["starts"][-1]) != len(arrays["papers"]) or len(arrays["counts"]) != len(arrays["papers"]):
+            raise ValueError("the postings' arrays disagree")
+        self._ids = arrays["ids"]
+        self.count = count
+        self.average_length = average_length
+        self.norm_lengths = arrays["norm_lengths"]
+        self.terms = arrays["terms"]
+        self.rows = arrays["rows"]
+        self.starts = arrays["starts"]
+        self.papers = arrays["papers"]
+        self.counts = arrays["counts"]
+
+    def row(self, term: str) -> int | None:
+        """The term's row in `starts`, None for a term no paper has."""
+        key = term.encode()
+        if len(key) > self.terms.dtype.itemsize:
+            return None  # longer than every stored term
+        # As the stored terms' own type: a key of another width would have
+        # numpy copy the whole (mapped) array to compare.
+        at = int(np.searchsorted(self.terms, np.array(key, dtype=self.terms.dtype)))
+        if at < len(self.terms) and self.terms[at] == key:
+            return int(self.rows[at])
+        return None
+
+    def paper_id(self, position: int) -> str:
+        return bytes(self._ids[position]).decode()
+
+    def rank(self, question: str, depth: int | None = None) -> list[tuple[str, float]]:
+        """(paper id, score) of the `depth` best papers (all with None), best first."""
+        return rank_rows(self, question, depth, self.row, self.paper_id)

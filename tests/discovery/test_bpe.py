@@ -1,0 +1,58 @@
+"""The Python tokenizer gives the `tokenizers` library's ids for the model's file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tokenizers import Tokenizer
+
+from feedtui.discovery.bpe import Bpe, BpeUnavailable
+from feedtui.discovery.embed import Model, model_files
+from tests.core.test_discovery import papers
+
+TEXTS = [
+    "",
+    " ",
+    "a  b   c",
+    "  leading and trailing  ",
+    "naïve café — über Zoë ∑ 𝔼[x] 日本語 🙂",
+    "GPU-accelerated O(n log n) k-NN on x²+y²",
+    "tab\there\nnew line \u200b zero width ﬁ",
+    "▁ already a meta space",
+    "pipeline parallelism for large model training",
+] + [p.abstract for p in papers()] + [p.title for p in papers()]
+
+
+def library():
+    tokenizer = Tokenizer.from_file(str(model_files()[1]))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+def test_the_python_tokenizer_gives_the_librarys_ids(tmp_path):
+    theirs = [e.ids for e in library().encode_batch(TEXTS, add_special_tokens=False)]
+    ours = Bpe.load(model_files()[1], tmp_path / "tokenizer.npz")
+    assert [ours.encode(text) for text in TEXTS] == theirs
+    again = Bpe.load(model_files()[1], tmp_path / "tokenizer.npz")  # from the prepared tables
+    assert [again.encode(text) for text in TEXTS] == theirs
+
+
+def test_few_texts_embed_as_many_do(tmp_path):
+    model = Model.load(tmp_path / "tokenizer.npz")
+    few = model.embed(TEXTS, few=True)
+    assert model._library is None  # the tokenizers library was not loaded
+    many = model.embed(TEXTS)
+    assert np.array_equal(few, many)
+
+
+def test_damaged_prepared_tables_are_made_again_and_a_damaged_file_refused(tmp_path):
+    prepared = tmp_path / "tokenizer.npz"
+    prepared.write_bytes(b"PK not a zip")
+    assert Bpe.load(model_files()[1], prepared).encode("sparse attention") == library().encode(
+        "sparse attention", add_special_tokens=False
+    ).ids
+    damaged = tmp_path / "tokenizer.json"
+    damaged.write_text("{")
+    with pytest.raises(BpeUnavailable):
+        Bpe.load(damaged, tmp_path / "other.npz")

@@ -81,7 +81,7 @@ class Spool:
 
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date
-        order (a week of more is split), each paper with the outcome it came
+        order (a week of more than twice that is split), each paper with the outcome it came
         from; the outcomes hold the part's tags and texts while it is stored.
         Few parts, since each stored part costs a rewrite of its weeks and of
         the topics' tags."""
@@ -94,7 +94,9 @@ class Spool:
                 rows = []
             rows.extend(path.read_bytes().splitlines())
             path.unlink(missing_ok=True)
-            while len(rows) >= size:
+            # A week is split only when it is more than twice a part: each
+            # part of it would rewrite the whole week again.
+            while len(rows) > 2 * size:
                 yield self._part(rows[:size])
                 del rows[:size]
         if rows:

@@ -1,16 +1,19 @@
 """A refresh: fetch the topics' sources, store what comes, in steps.
 
 `Refreshing.refresh` plans the requests (core/fetch.py) and hands them to a
-`RefreshRun`, which fetches them and commits what has come: once a batch
-(`[fetch] store_batch` papers) has come, every PERIODIC_COMMIT_S while a
-long refresh (arXiv paced at one request per 3 s) is under way, and the rest
-at its end. Sources wait to begin while a batch is waiting, so what a
-refresh holds stays bounded whatever it fetches. A commit stores its papers
-a batch at a time (each batch its papers, then their tags, then their
-cards: see store/cache.py), then the sources' validators, so that a 304
-never hides papers that were not saved. A refresh stopped midway (the
-reader quitting, Ctrl-C) still stores what it has fetched, and says so in
-`stopped_refresh`.
+`RefreshRun`, which fetches them and commits what has come: a first batch
+(`[fetch] store_batch` papers) as soon as it has come, every later full
+batch set aside on disk by week (core/spool.py) to be stored a week at a
+time at the end, so that a week of the cache is rewritten once per refresh,
+not once per batch; a reader's refresh (arXiv paced at one request per 3 s)
+also stores everything every PERIODIC_COMMIT_S or so. Sources wait to begin
+while a batch is waiting, so what a refresh holds stays bounded whatever it
+fetches. A commit stores its papers a part at a time (each part its
+papers, then their tags, then their cards: see store/cache.py), then the
+sources' validators, so that a 304 never hides papers that were not saved:
+a refresh killed with papers spooled saved no validator for them. A refresh
+stopped midway (the reader quitting, Ctrl-C) still stores what it has
+fetched, and says so in `stopped_refresh`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
+from feedtui.core.spool import Part, Spool
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper, RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
@@ -106,6 +110,11 @@ class RefreshRun:
         self._sources_seen = 0
         self._room = asyncio.Event()
         self._due = asyncio.Event()
+        # Full batches after the first wait on disk, grouped by week, and are
+        # stored a week at a time: a week is rewritten once, not once a batch.
+        self.spool = Spool(engine.data_dir)
+        self._stored = 0
+        self._store_took = 0.0
 
     async def run(self) -> list[SourceOutcome]:
         """Fetch every planned source and store what came. Stopped while
@@ -192,18 +201,37 @@ class RefreshRun:
 
     # -- committing -----------------------------------------------------------
 
-    async def commit(self) -> bool:
+    async def commit(self, *, spill: bool = False) -> bool:
         """Store what has come, `batch` papers at a time, then what the
-        sources answered; True when that added or changed papers."""
+        sources answered; True when that added or changed papers.
+
+        With `spill`, once a first batch was stored, what has come is
+        written to the spool instead (see core/spool.py), to be stored a
+        week at a time by the next commit that stores."""
         engine, report = self.engine, self.report
         landed = False
         async with self._committing:
             batch, self.pending = self.pending, []
             self._pending_papers = 0
             self._room.set()
+            spool = self.spool
+            if spill and not self._stored:
+                spill = False  # a first batch is stored as it comes: most refreshes hold no more
+            if (spill or len(spool)) and batch:
+                try:
+                    await asyncio.to_thread(spool.spill, batch)
+                    batch = []
+                except OSError:
+                    spill = False  # no room for the spool: this batch is stored as it is
+            if spill:
+                return False
+            started = time.monotonic()
+            outcomes = [*spool.outcomes, *batch]
+            parts = iter(_chain_parts(spool, batch, self.batch))
             try:
-                for part in _parts(batch, self.batch):
+                while (part := await asyncio.to_thread(next, parts, None)) is not None:
                     stored = await engine._store_part(part, self.now)
+                    self._stored += 1
                     if engine.cache.lost_papers:
                         report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
                     if stored is None:
@@ -217,22 +245,26 @@ class RefreshRun:
                     if stored.new or stored.updated:
                         landed = True
                         engine.publish(PapersStored(len(stored.new), len(stored.updated)))
-                if batch:
+                if outcomes:
                     try:
-                        await asyncio.to_thread(engine._save_answers, batch, self.now)
+                        await asyncio.to_thread(engine._save_answers, outcomes, self.now)
                     except StoreError:
                         pass  # asked again at the next refresh
-                for outcome in batch:
+                for outcome in outcomes:
                     # Stored (or reported unsaved): the papers need not be held.
                     outcome.papers, outcome.tags, outcome.texts = [], {}, {}
             finally:
+                spool.close()
                 self._last_commit = time.monotonic()
+                self._store_took = self._last_commit - started
         return landed
 
     async def _periodic_commits(self) -> None:
-        """Long refreshes land in steps, and a batch is stored once it is
+        """Long refreshes land in steps, and a batch is set aside once it is
         full. Never cancelled mid-commit: it stops when told the fetching is
-        over."""
+        over. Once papers wait in the spool, only a reader (`on_landed`) is
+        worth storing them all before the end; storing what came so far
+        takes no more than a third of the time."""
         fetched = self._fetched
         while not fetched.is_set():
             try:
@@ -242,9 +274,13 @@ class RefreshRun:
             self._due.clear()
             if fetched.is_set() or not self.pending:
                 continue
-            if self._pending_papers >= self.batch or time.monotonic() - self._last_commit > PERIODIC_COMMIT_S:
+            since = time.monotonic() - self._last_commit
+            due = since > max(PERIODIC_COMMIT_S, 2 * self._store_took)
+            if due and (self.on_landed is not None or not len(self.spool)):
                 if await self.commit() and self.on_landed:
                     self.on_landed()
+            elif self._pending_papers >= self.batch:
+                await self.commit(spill=True)
 
     async def _store_the_rest(self, committer: asyncio.Future) -> None:
         self._fetched.set()
@@ -505,6 +541,12 @@ class Refreshing:
             "the next refresh fetches them again"
         )
 
+
+
+def _chain_parts(spool: Spool, outcomes: Sequence[SourceOutcome], size: int) -> Iterator[Part]:
+    """The spooled papers a week at a time, then the outcomes' in hand."""
+    yield from spool.parts(size)
+    yield from _parts(outcomes, size)
 
 
 def _parts(outcomes: Sequence[SourceOutcome], size: int) -> Iterator[list[tuple[SourceOutcome, list[Paper]]]]:

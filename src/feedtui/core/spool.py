@@ -1,0 +1,153 @@
+"""Fetched papers waiting to be stored, kept on disk grouped by week.
+
+A refresh that fetches more than a batch (`[fetch] store_batch`) would, by
+storing each batch as it came, rewrite every week the batch touches once
+per batch: papers of every feed are spread over every week, so a large
+first refresh rewrote the whole cache many times. Instead each full batch is
+spilled here, one file of compact JSON lines per week, and the papers are
+stored a week at a time once, at the end: each week of the cache is
+rewritten once per refresh, and what is held in memory is one week's new
+papers, not the refresh's.
+
+Nothing here is ever read by another process, nor after a crash: a refresh
+killed before its papers were stored saved no validators for their sources
+(see core/refresh.py), so the next refresh fetches them again; its spool is
+removed by the next one made in that data directory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import orjson
+
+from feedtui.model import Paper
+from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
+
+if TYPE_CHECKING:
+    from feedtui.core.fetch import SourceOutcome
+
+SPOOL_DIR = "spool"
+
+# Papers to store together, each with the outcome it came from.
+Part = list[tuple["SourceOutcome", list[Paper]]]
+
+
+class Spool:
+    """Papers spilled by `spill`, read back a week at a time by `parts`."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.root = data_dir / SPOOL_DIR
+        self.directory: Path | None = None
+        self.outcomes: list[SourceOutcome] = []
+        self.weeks: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return sum(self.weeks.values())
+
+    def spill(self, outcomes: Sequence[SourceOutcome]) -> None:
+        """Write the outcomes' papers (with their tags and texts) to their
+        weeks' files and let go of them; the outcomes are kept, for their
+        reports and validators. Raises OSError."""
+        # A row: the index of the outcome the paper came from, its id, its
+        # document, and the tags and texts computed beside its parser.
+        lines: dict[str, list[bytes]] = {}
+        dumps = orjson.dumps
+        for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
+            tags, texts = outcome.tags, outcome.texts
+            for paper in outcome.to_store:
+                row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id)]
+                lines.setdefault(shard_for(paper.published), []).append(dumps(row))
+        directory = self._directory()
+        written: dict[str, int] = {}
+        try:
+            for week, rows in lines.items():
+                with open(directory / f"{week}.jsonl", "ab") as file:
+                    file.write(b"\n".join(rows) + b"\n")
+                written[week] = len(rows)
+        finally:
+            # Rows written are stored whatever happens next (a paper stored
+            # twice is merged with itself); the others stay with their outcomes.
+            for week, count in written.items():
+                self.weeks[week] = self.weeks.get(week, 0) + count
+            self.outcomes.extend(outcomes)
+        for outcome in outcomes:
+            outcome.papers, outcome.tags, outcome.texts = [], {}, {}
+
+    def parts(self, size: int) -> Iterator[Part]:
+        """The spilled papers in parts of about `size`, whole weeks in date
+        order (a week of more than twice that is split), each paper with the outcome it came
+        from; the outcomes hold the part's tags and texts while it is stored.
+        Few parts, since each stored part costs a rewrite of its weeks and of
+        the topics' tags."""
+        assert self.directory is not None or not self.weeks
+        rows: list[bytes] = []
+        for week in sorted(self.weeks):
+            path = self.directory / f"{week}.jsonl"  # type: ignore[operator]
+            if rows and len(rows) + self.weeks[week] > size:
+                yield self._part(rows)
+                rows = []
+            rows.extend(path.read_bytes().splitlines())
+            path.unlink(missing_ok=True)
+            # A week is split only when it is more than twice a part: each
+            # part of it would rewrite the whole week again.
+            while len(rows) > 2 * size:
+                yield self._part(rows[:size])
+                del rows[:size]
+        if rows:
+            yield self._part(rows)
+
+    def _part(self, rows: list[bytes]) -> Part:
+        by_outcome: dict[int, list[Paper]] = {}
+        for outcome in self.outcomes:
+            outcome.tags, outcome.texts = {}, {}
+        for line in rows:
+            index, pid, doc, tags, texts = orjson.loads(line)
+            paper = paper_from_doc(pid, doc)
+            by_outcome.setdefault(index, []).append(paper)
+            outcome = self.outcomes[index]
+            if tags is not None:
+                outcome.tags[pid] = tuple(tags)
+            if texts is not None:
+                outcome.texts[pid] = tuple(texts)
+        return [(self.outcomes[index], papers) for index, papers in by_outcome.items()]
+
+    def close(self) -> None:
+        """Forget what was spilled and remove its files."""
+        for outcome in self.outcomes:
+            outcome.tags, outcome.texts = {}, {}
+        self.outcomes, self.weeks = [], {}
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+    def _directory(self) -> Path:
+        if self.directory is None:
+            self.root.mkdir(parents=True, exist_ok=True)
+            _remove_abandoned(self.root)
+            self.directory = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=self.root))
+        return self.directory
+
+
+def _remove_abandoned(root: Path) -> None:
+    """Remove spools of processes that ended without removing theirs."""
+    for entry in root.iterdir():
+        pid = entry.name.partition("-")[0]
+        if pid.isdigit() and (int(pid) == os.getpid() or _alive(int(pid))):
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

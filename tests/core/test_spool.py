@@ -1,0 +1,73 @@
+"""The refresh's spool: papers spilled to disk come back a week at a time,
+equal to what was spilled, with the tags and texts computed beside their
+parser and the outcome they came from."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from feedtui.core.fetch import PlannedSource, SourceOutcome
+from feedtui.core.spool import SPOOL_DIR, Spool
+from feedtui.model import SourceReport
+from tests.factories import make_paper
+
+
+def outcome(label: str, papers) -> SourceOutcome:
+    plan = PlannedSource("feed", label, url=f"http://127.0.0.1/{label}")
+    return SourceOutcome(plan, SourceReport(url=plan.url, label=label, ok=True), list(papers))
+
+
+def test_spilled_papers_come_back_a_week_at_a_time(tmp_path):
+    first = outcome("a", [
+        make_paper("2609.00001", published="2026-09-29T10:00:00", sources=("feed a",), fetched_for=("t",)),
+        make_paper("2609.00002", published="2026-09-21T10:00:00"),
+    ])
+    first.tags = {"2609.00001": ("Topic A",)}
+    first.texts = {"2609.00001": ("title words", "abstract words")}
+    second = outcome("b", [make_paper(f"2609.1{n:04d}", published="2026-09-30T08:00:00") for n in range(8)])
+    expected = {p.id: p for p in (*first.papers, *second.papers)}
+    spool = Spool(tmp_path)
+    spool.spill([first])
+    spool.spill([second])
+    assert first.papers == [] and first.tags == {} and second.papers == []
+    assert len(spool) == 10
+
+    seen = []
+    last_week = (0, 0)
+    for part in spool.parts(3):
+        ids = [p.id for _, papers in part for p in papers]
+        # At most twice the size asked for: a week is split only when larger.
+        assert 0 < len(ids) <= 6
+        weeks = sorted(p.published.date().isocalendar()[:2] for _, papers in part for p in papers)
+        assert weeks[0] >= last_week, "weeks come in date order"
+        last_week = weeks[-1]
+        for source, papers in part:
+            for paper in papers:
+                assert paper == expected[paper.id]
+                assert source is (first if paper.id.startswith("2609.0000") else second)
+            if source is first and any(p.id == "2609.00001" for p in papers):
+                assert source.tags == {"2609.00001": ("Topic A",)}
+                assert source.texts == {"2609.00001": ("title words", "abstract words")}
+        seen.extend(ids)
+    # The earlier week first; every paper once.
+    assert seen[0] == "2609.00002"
+    assert sorted(seen) == sorted(expected)
+    spool.close()
+    assert list((tmp_path / SPOOL_DIR).iterdir()) == []
+    assert spool.outcomes == [] and len(spool) == 0
+
+
+def test_a_spool_left_by_an_ended_process_is_removed(tmp_path):
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / SPOOL_DIR / f"{ended.stdout.strip()}-abc"
+    left.mkdir(parents=True)
+    (left / "2026-09-28.jsonl").write_bytes(b"[0]\n")
+    live = tmp_path / SPOOL_DIR / f"{os.getppid()}-def"
+    live.mkdir()
+    spool = Spool(tmp_path)
+    spool.spill([outcome("a", [make_paper()])])
+    assert not left.exists()
+    assert live.exists(), "another live process's spool is left alone"
+    spool.close()

@@ -47,7 +47,8 @@ def best_quotes(
     (rarer words count more), their meaning's closeness to the question's
     when `semantic` scores sentences, and a little their paper's rank. A
     sentence with none of the question's words and no closeness is never quoted;
-    at most two come from one paper."""
+    at most two come from one paper, and a sentence two papers share (a
+    boilerplate opening, a paper's other version) is quoted once."""
     terms = set(query_terms(question))
     candidates: list[tuple[str, str, int]] = []
     for rank, (paper_id, abstract) in enumerate(papers):
@@ -72,9 +73,12 @@ def best_quotes(
     scored.sort(key=lambda item: (-item[0], item[1]))
     quotes: list[Quote] = []
     per_paper: dict[str, int] = {}
+    quoted: set[str] = set()
     for _, _, paper_id, sentence in scored:
-        if per_paper.get(paper_id, 0) >= 2:
+        said = " ".join(sentence.split()).casefold()
+        if per_paper.get(paper_id, 0) >= 2 or said in quoted:
             continue
+        quoted.add(said)
         per_paper[paper_id] = per_paper.get(paper_id, 0) + 1
         quotes.append(Quote(paper_id, sentence))
         if len(quotes) >= limit:

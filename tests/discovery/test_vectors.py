@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode, encode, quantize
+from feedtui.discovery.vectors import RELEASED_ROWS, Vectors, VectorsDamaged, decode, encode, quantize, read
 
 
 def unit(rows: int, dim: int = 8, seed: int = 1) -> np.ndarray:
@@ -64,3 +64,38 @@ def test_authors_and_categories_travel_with_the_vectors():
     scales, codes = quantize(unit(1, seed=3))
     after = back.with_added(["c"], [1], scales, codes, None)
     assert after.authors == [["ada quill"], ["bo lind", "cy moss"], []]
+
+
+def test_vectors_read_from_their_file_are_mapped_and_rank_as_decoded(tmp_path):
+    count = RELEASED_ROWS * 2 + 5  # the product runs over several blocks of rows
+    floats = unit(count, dim=16, seed=4)
+    scales, codes = quantize(floats)
+    ids = [f"p{i}" for i in range(count)]
+    vectors = Vectors.empty("m", 16).with_added(
+        ids, [1] * count, scales, codes, None, [["ada quill"]] * count, [["cs.DC"]] * count
+    )
+    path = tmp_path / "vectors.bin"
+    path.write_bytes(encode(vectors))
+    mapped, decoded = read(path, "m"), decode(path.read_bytes(), "m")
+    assert mapped.release is not None and not mapped.codes.flags.writeable and mapped.authors == []
+    assert mapped.ids == decoded.ids and np.array_equal(mapped.codes, decoded.codes)
+    for row in (0, RELEASED_ROWS, count - 1):
+        assert np.array_equal(mapped.similarities(floats[row]), decoded.similarities(floats[row]))
+    assert np.array_equal(mapped.vector("p7"), decoded.vector("p7"))
+    assert read(path, "m", meta=True).categories == [["cs.DC"]] * count
+
+
+@pytest.mark.parametrize("damage", ["empty", "flip codes", "flip authors"])
+def test_damage_in_the_file_is_found(tmp_path, damage):
+    scales, codes = quantize(unit(4))
+    data = bytearray(encode(Vectors.empty("m", 8).with_added(["a", "b", "c", "d"], [1] * 4, scales, codes, None)))
+    if damage == "empty":
+        data = bytearray()
+    elif damage == "flip codes":
+        data[-len(b'{"authors":[[],[],[],[]],"categories":[[],[],[],[]]}') - 2] ^= 0x55
+    else:
+        data[-2] ^= 0x55
+    path = tmp_path / "vectors.bin"
+    path.write_bytes(bytes(data))
+    with pytest.raises(VectorsDamaged):
+        read(path, "m")

@@ -291,12 +291,12 @@ class Discovery:
         """The stored vectors (with their papers' authors and categories with
         `meta`); none when the file is missing or damaged (they are computed again)."""
         from feedtui.discovery.embed import DIM, MODEL_NAME
-        from feedtui.discovery.vectors import Vectors, VectorsDamaged, decode
+        from feedtui.discovery.vectors import Vectors, VectorsDamaged, read
 
         if not meta:
             self._discovery().vectors_signature = self._vectors_signature()
         try:
-            return decode(self._vectors_path().read_bytes(), MODEL_NAME, meta=meta)
+            return read(self._vectors_path(), MODEL_NAME, meta=meta)
         except (OSError, VectorsDamaged):
             return Vectors.empty(MODEL_NAME, DIM)
 

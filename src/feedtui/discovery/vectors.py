@@ -1,7 +1,8 @@
 """The papers' vectors, compact: int8 with a scale per vector, keyed by paper id.
 
 A 256-dimension vector takes 260 bytes (256 int8 and a float32 scale), so
-40,000 papers take about 10 MB on disk and in memory. The file is
+40,000 papers take about 10 MB on disk; `read` maps them from the file and
+multiplies them a block at a time, so memory holds one block, not all. The file is
 
     b"FTVEC1\n", u32 header length, JSON header, scales (f32), vectors (int8),
     then each paper's authors and categories (JSON)
@@ -19,14 +20,19 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import mmap
+
     import numpy as np
 
 MAGIC = b"FTVEC1\n"
+# Rows of mapped codes multiplied, then dropped from memory, at a time.
+RELEASED_ROWS = 4096
 # A query's largest value in the integer product with the codes (sums stay far inside int32).
 QUERY_STEPS = 2047
 
@@ -50,6 +56,10 @@ class Vectors:
     authors: list[list[str]] = field(default_factory=list)
     categories: list[list[str]] = field(default_factory=list)
     pos: dict[str, int] = field(default_factory=dict)
+    # With codes memory-mapped from the file: drops rows [first, end) from
+    # memory (they stay in the file cache), so a whole-cache product holds
+    # a block of them at a time, not all.
+    release: Callable[[int, int], None] | None = None
 
     def __post_init__(self) -> None:
         if not self.pos:
@@ -84,7 +94,14 @@ class Vectors:
         if not len(self.ids) or peak == 0:
             return np.zeros(len(self.ids), np.float32)
         steps = np.rint(query * (QUERY_STEPS / peak)).astype(np.int32)
-        out = np.einsum("ij,j->i", self.codes, steps).astype(np.float32)
+        if self.release is None:
+            out = np.einsum("ij,j->i", self.codes, steps).astype(np.float32)
+        else:
+            out = np.empty(len(self.ids), np.float32)
+            for first in range(0, len(self.ids), RELEASED_ROWS):
+                end = min(first + RELEASED_ROWS, len(self.ids))
+                out[first:end] = np.einsum("ij,j->i", self.codes[first:end], steps)
+                self.release(first, end)
         out *= self.scales * (peak / QUERY_STEPS)
         return out
 
@@ -146,10 +163,88 @@ def decode(data: bytes, model: str, *, meta: bool = False) -> Vectors:
     """The vectors of a file's bytes; raises VectorsDamaged. The authors and
     categories, which only Related needs, are read only with `meta`: held
     for every paper they would take more memory than the vectors."""
+    return _decode(data, model, meta, None, copy=True)[0]
+
+
+def read(path: Path, model: str, *, meta: bool = False) -> Vectors:
+    """The vectors of a file (as `decode`); raises VectorsDamaged, or OSError
+    when it cannot be opened. The codes are memory-mapped, not read into
+    memory nor copied: the system pages them in as Ask multiplies them and
+    shares them with its file cache. Without `meta` the authors and
+    categories are only checked, a block at a time, never held. The file is
+    replaced whole by its writers (never rewritten in place), so the mapping
+    stays valid."""
+    import mmap
+
+    with open(path, "rb") as file:
+        try:
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError as error:  # an empty file
+            raise VectorsDamaged(str(error)) from error
+
+        def tail(offset: int, keep: bool) -> tuple[int, bytes]:
+            file.seek(offset)
+            if keep:
+                data = file.read()
+                return zlib.crc32(data), data
+            crc = 0
+            while block := file.read(_BLOCK):
+                crc = zlib.crc32(block, crc)
+            return crc, b""
+
+        drop = _dropper(mapped) if hasattr(mapped, "madvise") else None
+        vectors, offset = _decode(mapped, model, meta, tail, copy=False, drop=drop)
+    if drop is not None:
+        dim = vectors.codes.shape[1]
+        vectors.release = lambda first, end: drop(offset + first * dim, offset + end * dim)
+    return vectors
+
+
+def _dropper(mapped: mmap.mmap) -> Callable[[int, int], None]:
+    """Drops from memory the pages of the mapping wholly inside bytes
+    [start, stop): they are read again from the file (its cache) if used."""
+    import mmap
+
+    page = mmap.PAGESIZE
+
+    def drop(start: int, stop: int) -> None:
+        start, stop = -(-start // page) * page, stop // page * page
+        if stop > start:
+            mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
+
+    return drop
+
+
+# Bytes of the authors and categories, or of mapped codes, checked at a time.
+_BLOCK = 1 << 20
+
+
+def _crc(body: memoryview, at: int, drop: Callable[[int, int], None] | None) -> int:
+    """CRC-32 of `body` (at offset `at` of its mapping), its pages dropped
+    block by block after with `drop`."""
+    if drop is None:
+        return zlib.crc32(body)
+    crc = 0
+    for first in range(0, len(body), _BLOCK):
+        crc = zlib.crc32(body[first : first + _BLOCK], crc)
+        drop(at + first, at + min(first + _BLOCK, len(body)))
+    return crc
+
+
+def _decode(
+    data: bytes | mmap.mmap,
+    model: str,
+    meta: bool,
+    tail: Callable[[int, bool], tuple[int, bytes]] | None,
+    *,
+    copy: bool,
+    drop: Callable[[int, int], None] | None = None,
+) -> tuple[Vectors, int]:
+    """The vectors, and where their codes start in `data`."""
     import numpy as np
 
     try:
-        if not data.startswith(MAGIC):
+        if data[: len(MAGIC)] != MAGIC:
             raise ValueError("not a vectors file")
         start = len(MAGIC) + 4
         (size,) = struct.unpack_from("<I", data, len(MAGIC))
@@ -159,21 +254,29 @@ def decode(data: bytes, model: str, *, meta: bool = False) -> Vectors:
             raise ValueError(f"made by {header['model']}, not {model}")
         count = len(ids)
         end = start + size + count * 4 + count * dim
-        body = memoryview(data)[start + size : end]
-        if len(versions) != count or len(body) != end - start - size or zlib.crc32(body) != header["crc"]:
+        view = memoryview(data)
+        body = view[start + size : end]
+        if len(versions) != count or len(body) != end - start - size or _crc(body, start + size, drop) != header["crc"]:
             raise ValueError("its size or checksum is wrong")
-        tail = memoryview(data)[end:]
-        if zlib.crc32(tail) != header["meta_crc"]:
+        if tail is None:
+            rest = view[end:]
+            tail_crc, rest_bytes = zlib.crc32(rest), bytes(rest) if meta else b""
+        else:
+            tail_crc, rest_bytes = tail(end, meta)
+        if tail_crc != header["meta_crc"]:
             raise ValueError("its authors and categories are damaged")
         authors: list[list[str]] = []
         categories: list[list[str]] = []
         if meta:
-            found = json.loads(bytes(tail))
+            found = json.loads(rest_bytes)
             authors, categories = found["authors"], found["categories"]
             if len(authors) != count or len(categories) != count:
                 raise ValueError("its authors or categories do not match its papers")
         scales = np.frombuffer(body, dtype="<f4", count=count).astype(np.float32)
-        codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim).copy()
-        return Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes, authors, categories)
+        codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim)
+        if copy:
+            codes = codes.copy()
+        vectors = Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes, authors, categories)
+        return vectors, start + size + count * 4
     except (ValueError, KeyError, TypeError, struct.error) as error:
         raise VectorsDamaged(str(error)) from error

@@ -93,3 +93,42 @@ def test_loading_the_stored_index_opens_no_socket(engine, monkeypatch):
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     assert engine.ask("attention", mode="lexical").hits
     assert isinstance(engine._held_discovery.index[1], MappedIndex)
+
+
+def _resident_kb(path) -> int | None:
+    """kB of the process's memory holding pages mapped from `path` (None
+    where /proc/self/smaps is not there to say)."""
+    try:
+        lines = open("/proc/self/smaps").read().splitlines()
+    except OSError:
+        return None
+    total, inside = 0, False
+    for line in lines:
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+            inside = line.endswith(str(path))
+        elif inside and head[:1] == ["Rss:"]:
+            total += int(head[1])
+    return total
+
+
+def test_a_question_leaves_no_postings_pages_in_memory(tmp_path):
+    import mmap
+
+    from feedtui.discovery import word_store
+    from feedtui.discovery.lexical import CompactIndex
+    from feedtui.search import SearchIndex
+
+    every = [make_paper(f"2609.{i:05d}", title=f"sparse attention kernels {i % 7}", abstract="attention everywhere") for i in range(12_000)]
+    built = CompactIndex(SearchIndex.build(every))
+    word_store.save(built, tmp_path, "s")
+    mapped = word_store.load(tmp_path, "s")
+    assert isinstance(mapped, MappedIndex)
+    papers_file = next(tmp_path.glob("g*/papers.npy"))
+    for _ in range(2):  # pages dropped the first time are read again the second
+        assert mapped.rank("sparse attention", 5) == built.rank("sparse attention", 5)
+        resident = _resident_kb(papers_file)
+        if resident is None or not hasattr(mmap.mmap, "madvise"):
+            continue
+        # Twelve thousand papers per word: 48 kB of postings read, none kept.
+        assert resident == 0, resident

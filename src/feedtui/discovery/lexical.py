@@ -91,10 +91,18 @@ class CompactIndex:
         return rank_rows(self, question, depth, self.vocabulary.get, self.ids.__getitem__)
 
 
-def rank_rows(index: Any, question: str, depth: int | None, row_of: Callable[[str], int | None], paper_id: Callable[[int], str]) -> list[tuple[str, float]]:
+def rank_rows(
+    index: Any,
+    question: str,
+    depth: int | None,
+    row_of: Callable[[str], int | None],
+    paper_id: Callable[[int], str],
+    done: Callable[[int, int], None] | None = None,
+) -> list[tuple[str, float]]:
     """BM25 over a compact index's arrays (`count`, `norm_lengths`, `starts`,
     `papers`, `counts`), in memory or mapped from disk: `row_of` finds a
-    term's run, `paper_id` names a position. Raises ValueError when a run
+    term's run, `paper_id` names a position, `done` (if given) is told each
+    run [start, end) once it is no longer read. Raises ValueError when a run
     names a paper past the end (a damaged index)."""
     rows = [row for row in (row_of(t) for t in query_terms(question)) if row is not None]
     if not rows:
@@ -111,6 +119,8 @@ def rank_rows(index: Any, question: str, depth: int | None, row_of: Callable[[st
         tf = index.counts[start:end].astype(np.float32)
         idf = math.log(1 + (count - (end - start) + 0.5) / (end - start + 0.5))
         scores[where] += np.float32(idf) * tf * np.float32(K1 + 1) / (tf + index.norm_lengths[where])
+        if done is not None:
+            done(start, end)
     hit = _best(scores, depth)
     ranked = [(paper_id(i), float(s)) for i, s in zip(hit.tolist(), scores[hit].tolist())]
     ranked.sort(key=lambda item: (-item[1], item[0]))

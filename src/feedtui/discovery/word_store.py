@@ -14,6 +14,7 @@ memory as before.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import shutil
 import zlib
@@ -85,10 +86,52 @@ def load(folder: Path, papers_stamp: str) -> MappedIndex | None:
         if pointer.get("format") != FORMAT or pointer.get("stamp") != papers_stamp:
             return None
         generation = folder / str(pointer["generation"])
-        arrays = {name: np.load(generation / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
-        return MappedIndex(arrays, int(pointer["count"]), float(pointer["average_length"]), pointer["sizes"])
+        mapped = {name: _map(generation / f"{name}.npy") for name in _ARRAYS}
+        arrays = {name: array for name, (array, _) in mapped.items()}
+        index = MappedIndex(arrays, int(pointer["count"]), float(pointer["average_length"]), pointer["sizes"])
+        index.postings_maps = (mapped["papers"][1], mapped["counts"][1])
+        return index
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError):
         return None
+
+
+def _map(path: Path) -> tuple[np.ndarray, tuple[mmap.mmap, int, int] | None]:
+    """The one-dimensional array saved in `path`, mapped read-only, with its
+    mapping, the offset of its data there and its item size (None for an
+    empty file's data, which is not mapped)."""
+    with open(path, "rb") as file:
+        version = np.lib.format.read_magic(file)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(file)
+        else:
+            shape, _, dtype = np.lib.format.read_array_header_2_0(file)
+        if len(shape) != 1 or dtype.hasobject:
+            raise ValueError(f"{path.name}: not a flat array")
+        offset = file.tell()
+        size = shape[0] * dtype.itemsize
+        if os.fstat(file.fileno()).st_size < offset + size:
+            raise ValueError(f"{path.name}: shorter than its header says")
+        if size == 0:
+            return np.zeros(0, dtype=dtype), None
+        mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    array = np.frombuffer(mapping, dtype=dtype, count=shape[0], offset=offset)
+    return array, (mapping, offset, dtype.itemsize)
+
+
+def _drop(mapped: tuple[mmap.mmap, int, int] | None, first: int, end: int) -> None:
+    """Drops from memory the pages holding items [first, end) of a mapped
+    array: they are read again from the file (its cache) if used again."""
+    if mapped is None or end <= first or not hasattr(mmap.mmap, "madvise"):
+        return
+    mapping, offset, itemsize = mapped
+    page = mmap.PAGESIZE
+    start = (offset + first * itemsize) // page * page
+    stop = min(-(-(offset + end * itemsize) // page) * page, len(mapping))
+    if stop > start:
+        try:
+            mapping.madvise(mmap.MADV_DONTNEED, start, stop - start)
+        except OSError:
+            pass  # the pages stay: more memory, the same answers
 
 
 class IndexDamaged(ValueError):
@@ -99,7 +142,7 @@ class MappedIndex:
     """A CompactIndex read from disk: the same arrays, mapped, ranking with
     the same formula (so the same scores, in the same order)."""
 
-    __slots__ = ("_ids", "count", "average_length", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
+    __slots__ = ("postings_maps", "_ids", "count", "average_length", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
 
     def __init__(self, arrays: dict[str, np.ndarray], count: int, average_length: float, sizes: dict) -> None:
         for name in _ARRAYS:
@@ -120,6 +163,10 @@ class MappedIndex:
         self.starts = arrays["starts"]
         self.papers = arrays["papers"]
         self.counts = arrays["counts"]
+        # The mappings of `papers` and `counts` (see _map), whose pages a
+        # question drops once read: a mapped page read stays in the
+        # process's memory, and a common word's postings run to megabytes.
+        self.postings_maps: tuple = (None, None)
 
     def row(self, term: str) -> int | None:
         """The term's row in `starts`, None for a term no paper has."""
@@ -138,4 +185,15 @@ class MappedIndex:
 
     def rank(self, question: str, depth: int | None = None) -> list[tuple[str, float]]:
         """(paper id, score) of the `depth` best papers (all with None), best first."""
-        return rank_rows(self, question, depth, self.row, self.paper_id)
+        try:
+            return rank_rows(self, question, depth, self.row, self.paper_id, self._read)
+        finally:
+            # And any the kernel mapped around them (it maps neighbouring
+            # pages in with the one read).
+            self._read(0, len(self.papers))
+
+    def _read(self, start: int, end: int) -> None:
+        """Drops the pages of postings [start, end), read by a question."""
+        papers, counts = self.postings_maps
+        _drop(papers, start, end)
+        _drop(counts, start, end)

@@ -141,27 +141,11 @@ class Discover:
         self.screen.query_one("#list-title", Static).update(text)
 
     def _cards(self, name: str, ids: list[str], *, highlight: tuple[str, ...] = (), why: dict | None = None) -> TopicCards:
-        screen, engine = self.screen, self.engine
-        library = engine.library
+        screen, library = self.screen, self.engine.library
         positions = [library.pos[pid] for pid in ids if pid in library.pos]
         if screen.unread_only:
             positions = [i for i in positions if not library.is_read(i)]
-        view = screen.topic_view
-        return TopicCards(
-            library,
-            positions,
-            head=engine.abstract_head,
-            current_topic=name,
-            read=engine.read_view(),
-            starred=engine.starred_view(),
-            date_format=engine.settings.date_format,
-            highlight=highlight,
-            full_abstracts=view.full_abstracts,
-            expanded=screen.query_one(PaperList).expanded,
-            want_full=view.load_full_abstract,
-            why=why,
-            feedback_of=engine.feedback_of,
-        )
+        return screen.topic_view.cards_of(name, positions, highlight=highlight, why=why)
 
     def _show_cards(self, cards: TopicCards, empty: str, keep: str | None, focus_list: bool) -> None:
         screen = self.screen

@@ -79,20 +79,11 @@ class TopicView:
         if screen.asking.question:
             screen.asking.ask(screen.asking.question, keep=keep)
             return
-        self.cards = TopicCards(
-            library,
+        self.cards = self.cards_of(
+            name,
             positions,
-            head=engine.abstract_head,
-            current_topic=name,
-            read=engine.read_view(),
-            starred=engine.starred_view(),
-            date_format=engine.settings.date_format,
-            full_abstracts=self.full_abstracts,
-            expanded=screen.query_one(PaperList).expanded,
-            want_full=self.load_full_abstract,
             is_new=screen.visit.is_new if screen.visit.since is not None else None,
             days=True,
-            feedback_of=engine.feedback_of,
         )
         self.list_total = total
         self.show_list_title()
@@ -101,6 +92,26 @@ class TopicView:
         paper_list.set_source(self.cards, keep=keep)
         if focus_list:
             screen.focus_now(paper_list)
+
+    def cards_of(self, name: str, positions: list[int], **view) -> TopicCards:
+        """These papers' cards as the reader shows them now (marks, stars,
+        feedback, abstracts loaded and expanded); `view` adds what the list
+        shows beyond that (highlights, why, new marks, day rules)."""
+        engine = self.engine
+        return TopicCards(
+            engine.library,
+            positions,
+            head=engine.abstract_head,
+            current_topic=name,
+            read=engine.read_view(),
+            starred=engine.starred_view(),
+            date_format=engine.settings.date_format,
+            full_abstracts=self.full_abstracts,
+            expanded=self.screen.query_one(PaperList).expanded,
+            want_full=self.load_full_abstract,
+            feedback_of=engine.feedback_of,
+            **view,
+        )
 
     def show_momentum(self, name: str, momentum: Momentum) -> None:
         """The topic's header, its sentence, and its chart."""

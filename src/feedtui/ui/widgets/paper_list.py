@@ -165,53 +165,34 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
     """The line shown, centred, when the source is empty."""
 
     @dataclass
-    class Highlighted(Message):
+    class CardMessage(Message):
+        """About one card: which list, which paper, where it is in the list."""
+
+        paper_list: PaperList
+        paper_id: str
+        index: int
+
+        @property
+        def control(self) -> PaperList:
+            return self.paper_list
+
+    @dataclass
+    class Highlighted(CardMessage):
         """The cursor moved to another paper."""
 
-        paper_list: PaperList
-        paper_id: str
-        index: int
-
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
-
     @dataclass
-    class Opened(Message):
+    class Opened(CardMessage):
         """Enter, a double click, or a click on the selected card."""
 
-        paper_list: PaperList
-        paper_id: str
-        index: int
-
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
-
     @dataclass
-    class TagSelected(Message):
+    class TagSelected(CardMessage):
         """A topic tag was clicked or chosen with `select_tag`."""
 
-        paper_list: PaperList
-        paper_id: str
-        index: int
         topic: str
 
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
-
     @dataclass
-    class AuthorsSelected(Message):
+    class AuthorsSelected(CardMessage):
         """A card's authors were clicked: the reader lists an author's papers."""
-
-        paper_list: PaperList
-        paper_id: str
-        index: int
-
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
 
     def __init__(
         self,

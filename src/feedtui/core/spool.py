@@ -28,6 +28,7 @@ import orjson
 
 from feedtui.model import Paper
 from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
+from feedtui.store.files import process_alive
 
 if TYPE_CHECKING:
     from feedtui.core.fetch import SourceOutcome
@@ -138,16 +139,6 @@ def _remove_abandoned(root: Path) -> None:
     """Remove spools of processes that ended without removing theirs."""
     for entry in root.iterdir():
         pid = entry.name.partition("-")[0]
-        if pid.isdigit() and (int(pid) == os.getpid() or _alive(int(pid))):
+        if pid.isdigit() and (int(pid) == os.getpid() or process_alive(int(pid))):
             continue
         shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True

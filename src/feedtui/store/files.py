@@ -162,7 +162,7 @@ def remove_stale_temporaries(directory: Path) -> None:
             with _writing_lock:
                 stale = str(temp) not in _writing
         else:
-            stale = not _process_alive(pid)
+            stale = not process_alive(pid)
         if stale:
             try:
                 temp.unlink()
@@ -170,7 +170,8 @@ def remove_stale_temporaries(directory: Path) -> None:
                 pass
 
 
-def _process_alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Is process `pid` still running (one of another user's counts as running)?"""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

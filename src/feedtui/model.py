@@ -8,8 +8,9 @@ them. Times are always timezone-aware UTC datetimes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timezone
+from operator import attrgetter
 
 UTC = timezone.utc
 
@@ -137,6 +138,12 @@ class Paper:
                 seen.setdefault(affiliation, None)
         return tuple(seen)
 
+    def __reduce__(self) -> tuple:
+        # As `Author.__reduce__`: the parser processes send every parsed paper
+        # back by pickle, and a slotted dataclass is otherwise restored field
+        # by field in Python, in the process that stores the papers.
+        return (type(self), _paper_values(self))
+
     def merged_with(self, other: Paper) -> Paper:
         """Combine the record held (`self`) with one fetched since (`other`): the
         newer version's fields win, sources and API attributions are the union
@@ -175,6 +182,10 @@ class Paper:
         if not merged.categories and older.categories:
             merged.categories = older.categories
         return merged
+
+
+# A Paper's field values in the order its constructor takes them (see `Paper.__reduce__`).
+_paper_values = attrgetter(*(f.name for f in fields(Paper)))
 
 
 def _replaces(candidate: Paper, current: Paper) -> bool:

@@ -834,3 +834,24 @@ async def test_requests_do_not_search_for_modules_again_and_again(loopback, monk
         monkeypatch.undo()
     assert all(r.ok for r in results)
     assert searched == []
+
+
+def test_the_client_leaves_httpx_command_line_client_unimported(tmp_path):
+    """httpx's own CLI (click, rich, pygments) is never imported with the
+    client, whatever is installed; httpx still works, and its `main` only
+    says the CLI is missing."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "import feedtui.sources.http\n"
+        "import httpx\n"
+        "assert sys.modules.get('httpx._main') is None, 'httpx._main was imported'\n"
+        "assert 'click' not in sys.modules and 'rich.console' not in sys.modules\n"
+        "assert httpx.Client and httpx.AsyncClient and callable(httpx.main)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -242,6 +242,12 @@ PAGE = (FEEDS / "arxiv_api_page.xml").read_bytes()
         (b'<category term="cs.NI"', b'<category term="cs.NI">cs.OS</category><category term="cs.PF"'),
         (b"<author>\n      <name>Hiroka", b"<author>Plain text author<name>Hiroka"),
         (b"<author>\n      <name>Hiroka", b"<author><email>x@example.org</email></author><author>\n      <name>Hiroka"),
+        (b"<name>Hiroka Tanabe</name>", b"<name>Hiroka Tanabe</name> and a colleague"),
+        (b"<name>Hiroka Tanabe</name>", b"<role>chair</role><name>Hiroka Tanabe</name>"),
+        (b'rel="alternate" type="text/html"/>', b'rel="alternate" type="text/html"><b>page</b></link>'),
+        (b'<category term="cs.NI" scheme="http://arxiv.org/schemas/atom"/>',
+         b'<category term="cs.NI" scheme="http://arxiv.org/schemas/atom"><b>cs.NI</b></category>'),
+        (b"<arxiv:comment xmlns", b'<arxiv:comment xmlns:arxiv="http://arxiv.org/schemas/atom">Repeated</arxiv:comment><arxiv:comment xmlns'),
     ],
     ids=[
         "doctype",
@@ -253,6 +259,11 @@ PAGE = (FEEDS / "arxiv_api_page.xml").read_bytes()
         "category-text",
         "author-text",
         "nameless-author-with-email",
+        "text-after-author-name",
+        "unknown-element-in-author",
+        "markup-in-link",
+        "markup-in-category",
+        "repeated-comment",
     ],
 )
 def test_documents_outside_the_api_layout_are_left_to_feedparser(find: bytes, replace_with: bytes):

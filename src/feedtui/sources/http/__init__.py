@@ -25,6 +25,16 @@ Callers use the names below; a test that tunes a constant sets it on the
 module that reads it (`pacing.WAIT_WORTH_TELLING_S`, `fetcher.ARXIV_RETRY_BUDGET_S`).
 """
 
+import sys
+
+# httpx imports its command-line client (`httpx._main`: click, rich's console
+# and progress bars, pygments) whenever those happen to be installed, which
+# is about a quarter of what importing httpx costs and work every refresh
+# pays before its first request. An entry of None makes that import fail at
+# once, and httpx then defines a `main` that only says the CLI is missing;
+# feedtui never runs httpx's CLI. An `httpx._main` imported earlier is kept.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
 from feedtui.sources.http.fetcher import USER_AGENT, Fetcher, FetchStats
 from feedtui.sources.http.pacing import WaitCallback
 

@@ -118,16 +118,21 @@ def read_api_feed(data: bytes) -> ApiFeed:
 
 
 def _entry(element: ET.Element) -> ApiEntry:
+    # The checks of `_leaf`, `_has_text` and `_once` are written out here and
+    # in `_author`: these loops run for every element of every entry, and the
+    # calls cost more than the checks.
     entry = ApiEntry()
+    authors, links, categories = entry.authors, entry.links, entry.categories
     seen: set[str] = set()
     for child in element:
         tag = child.tag
         if tag == _AUTHOR:
-            entry.authors.append(_author(child))
+            authors.append(_author(child))
         elif tag == _LINK:
-            _leaf(child)
+            if len(child):
+                raise NotApiLayout(f"markup inside {tag}")
             get = child.get
-            entry.links.append(
+            links.append(
                 ApiLink(
                     href=get("url", get("uri", get("href"))) or "",
                     rel=get("rel", "alternate"),
@@ -135,15 +140,20 @@ def _entry(element: ET.Element) -> ApiEntry:
                 )
             )
         elif tag == _CATEGORY:
-            _leaf(child)
-            if _has_text(child.text):
+            if len(child):
+                raise NotApiLayout(f"markup inside {tag}")
+            text = child.text
+            if text and not text.isspace():
                 raise NotApiLayout("a category with text")
             term = child.get("term")
             if term is not None:
-                entry.categories.append(term)
+                categories.append(term)
         elif tag in _ENTRY_SINGLE:
-            _once(tag, seen)
-            _leaf(child)
+            if tag in seen:
+                raise NotApiLayout(f"{tag} repeated")
+            seen.add(tag)
+            if len(child):
+                raise NotApiLayout(f"markup inside {tag}")
             _single(entry, tag, child)
         else:
             raise NotApiLayout(f"unexpected element {tag} in an entry")
@@ -165,21 +175,25 @@ def _single(entry: ApiEntry, tag: str, element: ET.Element) -> None:
 
 
 def _author(element: ET.Element) -> ApiAuthor:
-    if _has_text(element.text):
+    text = element.text
+    if text and not text.isspace():
         raise NotApiLayout("text directly inside an author")
-    author = ApiAuthor()
+    name = ""
+    affiliations: list[str] = []
     named = contact = False
     for child in element:
-        _leaf(child)
-        if _has_text(child.tail):
+        if len(child):
+            raise NotApiLayout(f"markup inside {child.tag}")
+        tail = child.tail
+        if tail and not tail.isspace():
             raise NotApiLayout("text directly inside an author")
         tag = child.tag
         if tag == _NAME:
             # feedparser keeps a name as written (no repair), stripped.
-            author.name = (child.text or "").strip()
+            name = (child.text or "").strip()
             named = True
         elif tag == _AFFILIATION:
-            author.affiliations.append(_repaired(child.text))
+            affiliations.append(_repaired(child.text))
         elif tag in _AUTHOR_IGNORED:
             contact = True
         else:
@@ -187,7 +201,7 @@ def _author(element: ET.Element) -> ApiAuthor:
     if contact and not named:
         # feedparser gives such an author the previous author's name.
         raise NotApiLayout("an author with an e-mail or URI but no name")
-    return author
+    return ApiAuthor(name, affiliations)
 
 
 def _text_construct(element: ET.Element) -> tuple[str, bool]:

@@ -63,10 +63,11 @@ def parse_database(
     path: Path, raw: bytes, shape: ShapeCheck | None = None, *, lean: bool = False
 ) -> dict[str, dict[str, Any]]:
     """The file's tables. `lean` parses without orjson's working buffer, which
-    holds about ten times the file's size while it parses: for files read
-    while much else is held (the tags, the abstract heads), where that buffer
-    would set the process's peak memory. The standard parser is as fast on
-    files of long strings and few values, and accepts what orjson accepts."""
+    holds about ten times the file's size while it parses: for a large file
+    read while much else is held (the tags, read after every card row), where
+    that buffer would set the process's peak memory. The standard parser is
+    no slower on such a file of short strings, and is held to what orjson
+    accepts."""
     if not raw.strip():
         raise DamagedFileError(path, "the file is empty")
     try:

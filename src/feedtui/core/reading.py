@@ -54,6 +54,10 @@ class Reading:
         self.problems.messages.extend(load.problems)
         if self.cache.lost_papers:
             self.fetch_state.save(forget_validators=True)
+        with gc_paused():
+            library = Library(load.rows, self.state.read_view)
+        del load  # its dict of every row goes before the tags are read: a lower peak
+        # Tags after cards: a store writes a paper's tags before its card.
         stored = self.tags.load()
         if self.tags.problem:
             self.problems.messages.append(self.tags.problem)
@@ -61,9 +65,8 @@ class Reading:
         stale: list[str] = []
         self._member_signatures = {}
         with gc_paused():
-            library = Library(load.rows, self.state.read_view)
             for entry in self.registry.tagged():
-                signature, ids = stored.get(entry.name, ("", []))
+                signature, ids = stored.pop(entry.name, ("", []))
                 if signature == entry.signature:
                     library.set_members(entry.name, ids)
                     self._member_signatures[entry.name] = signature

@@ -51,6 +51,7 @@ from feedtui.store.files import (
     keep_aside,
     remove_stale_temporaries,
 )
+from feedtui.store.heads import WeekHeads
 from feedtui.store.lock import DataDirLock
 from feedtui.store.match import (
     MatchRowMaker,
@@ -165,7 +166,7 @@ class PaperCache:
         remove_match_leftovers(self.match_dir)
         remove_stale_temporaries(directory)
         self.meta_path = directory / "meta.json"
-        self._heads: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._heads: OrderedDict[str, WeekHeads] = OrderedDict()
         self._heads_lock = threading.Lock()
         # Set when damaged papers were set aside: validators must be forgotten so
         # the next refresh fetches them again instead of getting 304s.
@@ -256,14 +257,12 @@ class PaperCache:
             for shard in shards:
                 self._heads.pop(shard, None)
 
-    def read_heads(self, shard: str) -> dict[str, str]:
-        """The abstract heads of one week's papers (empty if the file is missing or damaged)."""
-        path = self._heads_path(shard)
+    def read_heads(self, shard: str) -> WeekHeads:
+        """The abstract heads of one week's papers (none if the file is missing)."""
         try:
-            with gc_paused():
-                return parse_database(path, path.read_bytes()).get(HEADS, {})
-        except (FileNotFoundError, DamagedFileError):
-            return {}
+            return WeekHeads(self._heads_path(shard).read_bytes())
+        except FileNotFoundError:
+            return WeekHeads(b"")
 
     def generation(self) -> int:
         try:

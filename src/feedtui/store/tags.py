@@ -47,7 +47,7 @@ class TagStore:
         """topic → (signature, paper ids). A damaged file is kept aside (tags are
         derived and will be recomputed) and reported in `problem`."""
         try:
-            data = parse_database(self.path, self.path.read_bytes(), tags_shape)
+            data = parse_database(self.path, self.path.read_bytes(), tags_shape, lean=True)
         except FileNotFoundError:
             return {}
         except DamagedFileError as damage:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,20 @@ def _tuple_as_list(value: object) -> list:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def parse_database(path: Path, raw: bytes, shape: ShapeCheck | None = None) -> dict[str, dict[str, Any]]:
+def parse_database(
+    path: Path, raw: bytes, shape: ShapeCheck | None = None, *, lean: bool = False
+) -> dict[str, dict[str, Any]]:
+    """The file's tables. `lean` parses without orjson's working buffer, which
+    holds about ten times the file's size while it parses: for a large file
+    read while much else is held (the tags, read after every card row), where
+    that buffer would set the process's peak memory. The standard parser is
+    no slower on such a file of short strings, and is held to what orjson
+    accepts."""
     if not raw.strip():
         raise DamagedFileError(path, "the file is empty")
     try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
+        data = _lean_loads(raw) if lean else orjson.loads(raw)
+    except ValueError as error:  # orjson.JSONDecodeError, json.JSONDecodeError, UnicodeDecodeError
         raise DamagedFileError(path, f"not valid JSON: {error}") from None
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
         raise DamagedFileError(path, "not a feedtui database")
@@ -71,6 +80,23 @@ def parse_database(path: Path, raw: bytes, shape: ShapeCheck | None = None) -> d
         problem = shape(data)
         if problem:
             raise DamagedFileError(path, f"not a feedtui database: {problem}")
+    return data
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _lean_loads(raw: bytes) -> object:
+    """`json.loads` held to what orjson accepts: strict UTF-8 without lone
+    surrogates, and no NaN or Infinity."""
+    text = raw.decode("utf-8")
+    data = json.loads(text, parse_constant=_no_constant)
+    if "\\ud" in text or "\\uD" in text:
+        try:
+            orjson.dumps(data)  # refuses a lone surrogate, as orjson's parser does
+        except orjson.JSONEncodeError as error:
+            raise ValueError(str(error)) from None
     return data
 
 

@@ -1,0 +1,84 @@
+"""A week's abstract heads, found in the file's bytes as cards ask for them.
+
+A heads file (`cache/heads/<week>.json`) holds the head of every abstract of
+its week, a few MB; a screen of cards needs a dozen of them. Parsing the
+whole file would hold every head as a string (several times the file's
+size, as text outside Latin-1 takes two or four bytes a character) and
+orjson's working buffer, about ten times the file, while it parses. So the
+file is kept as read and each head is decoded when first asked for.
+
+The file is compact JSON written by orjson (`{"heads":{"ID":"…",…}}`): a
+head starts right after `"ID":` following a `{` or `,`, never inside a
+string, where every quote is escaped. A file whose bytes are not what
+feedtui wrote is checked in full at start-up (see store.cache), so a head
+that cannot be found or decoded here is simply missing ("").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import orjson
+
+__all__ = ["WeekHeads"]
+
+_BACKSLASH = 0x5C
+# Heads looked up by searching the file before its heads' starts are indexed.
+SEARCHES_BEFORE_INDEX = 8
+# An id as JSON (group 1) and the quote opening its head: a `,` then a quote
+# is never inside a string, where quotes are escaped. The first head (after
+# a `{`) and ids with escapes are not indexed: they are searched for.
+_HEAD_START = re.compile(rb',("[^"\\]*"):"')
+
+
+class WeekHeads:
+    """The heads of one week's papers, by paper id."""
+
+    __slots__ = ("_raw", "_found", "_starts")
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+        self._found: dict[str, str] = {}
+        # Where each head starts, once enough were asked for that one pass
+        # over the file costs less than searching it for each.
+        self._starts: dict[bytes, int] | None = None
+
+    def get(self, paper_id: str, default: str = "") -> str:
+        head = self._found.get(paper_id)
+        if head is None:
+            head = self._found[paper_id] = self._decode(self._start(orjson.dumps(paper_id)))
+        return head or default
+
+    def _start(self, key: bytes) -> int:
+        """Where the head of the paper whose id is `key` (as JSON) starts: its opening quote, or -1."""
+        raw = self._raw
+        if self._starts is None and len(self._found) >= SEARCHES_BEFORE_INDEX:
+            self._starts = {match[1]: match.end() - 1 for match in _HEAD_START.finditer(raw)}
+        if self._starts is not None and (start := self._starts.get(key)) is not None:
+            return start
+        key += b':"'
+        at = raw.find(key)
+        while at > 0 and raw[at - 1] not in b"{,":
+            at = raw.find(key, at + 1)
+        return at + len(key) - 1 if at > 0 else -1
+
+    def _decode(self, start: int) -> str:
+        raw = self._raw
+        if start < 0:
+            return ""
+        end = raw.find(b'"', start + 1)
+        while end > 0:
+            escapes = 0
+            while raw[end - 1 - escapes] == _BACKSLASH:
+                escapes += 1
+            if escapes % 2 == 0:
+                break
+            end = raw.find(b'"', end + 1)
+        if end < 0:
+            return ""
+        try:
+            head = json.loads(raw[start : end + 1])
+        except ValueError:  # not JSON, or not UTF-8
+            return ""
+        return head if isinstance(head, str) else ""

@@ -12,6 +12,7 @@ that use them (discovery/semantic.py), never at import of feedtui.core.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,6 +49,8 @@ VECTORS_ON_DEMAND = 2_000
 # Papers embedded and quantized at a time by compute_vectors.
 VECTORS_STEP = 1_000
 VECTORS_FILE = "vectors.bin"
+# Set (to anything): no vectors are computed by a refresh.
+NO_VECTORS_ENV = "FEEDTUI_NO_VECTORS"
 # The folder of the stored word index, next to the vectors (see discovery/word_store.py).
 WORDS_FOLDER = "words"
 # The model tokenizer's tables, made from its file once (see discovery/bpe.py).
@@ -571,17 +574,36 @@ class Discovery:
                 for pid, row in zip(library.ids, library.rows)
                 if pid not in known or stored.versions[known[pid]] != row.version
             ]
+            kept = self._take_kept_vectors()
             keep = set(library.ids)
             if not need and len(keep) >= len(stored) and all(pid in keep for pid in stored.ids):
                 return 0
             import numpy as np
 
+            dim = stored.codes.shape[1]
             ids: list[str] = []
             versions: list[int] = []
             scales: list[np.ndarray] = []
             codes: list[np.ndarray] = []
             authors: list[list[str]] = []
             categories: list[list[str]] = []
+            # What the refresh's parsers embedded, for the papers still at the version they stored.
+            wanted = set(need)
+            kept_codes = np.frombuffer(bytes(kept.codes), dtype=np.int8).reshape(-1, dim) if len(kept) else None
+            taken: dict[str, int] = {}
+            for i, (pid, version) in enumerate(zip(kept.ids, kept.versions)):
+                if pid in wanted and library.pos.get(pid) is not None and library.rows[library.pos[pid]].version == version:
+                    taken[pid] = i  # the last stored copy wins
+            if taken:
+                rows = list(taken.values())
+                ids += taken
+                versions += (kept.versions[i] for i in rows)
+                scales.append(np.asarray([kept.scales[i] for i in rows], dtype=np.float32))
+                codes.append(kept_codes[rows])
+                authors += (kept.authors[i] for i in rows)
+                categories += (kept.categories[i] for i in rows)
+                need = [pid for pid in need if pid not in taken]
+            del kept, kept_codes
             done = 0
             for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
@@ -595,7 +617,6 @@ class Discovery:
                 done += len(docs)
                 if progress is not None:
                     progress(done, len(need))
-            dim = stored.codes.shape[1]
             updated = stored.with_added(
                 ids,
                 versions,
@@ -611,6 +632,43 @@ class Discovery:
             semantic.vectors = updated
         self.publish(VectorsUpdated(len(ids)))
         return len(ids)
+
+    # -- vectors computed as a refresh parsed the papers -------------------
+
+    def vectors_wanted(self) -> bool:
+        """Whether the papers' vectors are computed (FEEDTUI_NO_VECTORS=1
+        leaves them to the next Ask, Related or For you)."""
+        return not os.environ.get(NO_VECTORS_ENV)
+
+    def _kept_lock(self) -> threading.Lock:
+        lock = getattr(self, "_kept_vectors_lock", None)
+        if lock is None:
+            lock = self._kept_vectors_lock = threading.Lock()
+        return lock
+
+    def _keep_parsed_vectors(self, papers: Mapping[str, Any], outcomes: Sequence[Any]) -> None:
+        """Keep the vectors the refresh's parsers computed for the papers just
+        stored (see discovery/at_parse.py), until compute_vectors writes them."""
+        parsed: dict[str, Any] = {}
+        for outcome in outcomes:
+            parsed.update(outcome.vectors)
+        if not parsed:
+            return
+        from feedtui.discovery.at_parse import KeptVectors, keep_stored
+
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            if kept is None:
+                kept = self._kept_vectors = KeptVectors()
+            keep_stored(kept, papers, parsed)
+
+    def _take_kept_vectors(self) -> Any:
+        from feedtui.discovery.at_parse import KeptVectors
+
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            self._kept_vectors = None
+        return kept if kept is not None else KeptVectors()
 
     def _write_vectors(self, data: bytes) -> None:
         from feedtui.store.files import StoreError, atomic_write
@@ -658,7 +716,9 @@ def _ranked_words(index: Any, question: str, depth: int) -> list[tuple[str, floa
 
 def _embedded_text(doc: dict) -> str:
     """What a paper's vector is of: its title and abstract."""
-    return f"{doc.get('title_display') or doc.get('title', '')}. {_abstract(doc)}"
+    from feedtui.discovery.embed import embedded_text
+
+    return embedded_text(doc.get("title_display") or doc.get("title", ""), _abstract(doc))
 
 
 def _sentences_of(paper_id: str, quotes: list[Quote]) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TYPE_CHECKING
 
 from feedtui.model import Paper, SourceReport
 from feedtui.settings import Settings
@@ -55,6 +56,9 @@ from feedtui.text.sanitize import clean_line
 from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
+
+if TYPE_CHECKING:
+    from feedtui.discovery.at_parse import ParsedVector
 
 # How far before a query's last answer the next one reads back. arXiv lists
 # papers newest submission first, and announces them later than they were
@@ -102,6 +106,9 @@ class SourceOutcome:
     # computed beside the parser; see topics.tagging.parse_and_tag).
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Each paper's vector as parsed, when the refresh computes them (see
+    # discovery/at_parse.py).
+    vectors: dict[str, ParsedVector] = field(default_factory=dict)
     # One page of an API query, handed over as it came (see `on_page`): its
     # papers are stored, but it answers nothing (the query may yet fail or be
     # stopped), so no validators or "answered" are recorded for it. It shares
@@ -351,11 +358,18 @@ class ActivityTeller:
         self._tell(activity)
 
 
+def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
+    """`parse_and_tag`, and no vectors."""
+    return (*parse_and_tag(token, data, url, content_type, now, base), {})
+
+
 class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
-    def __init__(self, topics: Sequence[TopicEntry]) -> None:
+    def __init__(self, topics: Sequence[TopicEntry], *, embed: bool = False) -> None:
+        """`embed`: the workers compute the papers' vectors too."""
         self.topics = topics
+        self.embed = embed
         self.token = 0
         # Made for the first body to parse, or by `start` when bodies are
         # expected: a refresh of 304s never imports multiprocessing.
@@ -366,8 +380,12 @@ class Parser:
             from feedtui.cpu_pool import CpuPool, next_token
 
             self.token = next_token()
+            if self.embed:
+                from feedtui.discovery.at_parse import parse_tag_and_embed as task
+            else:
+                task = _parse_and_tag
             self.pool = CpuPool(
-                parse_and_tag,
+                task,
                 initializer=register_topics,
                 initargs=(self.token, topic_specs(self.topics)),
                 preload=["feedtui.sources.parse.route", "feedtui.topics.tagging"],
@@ -379,6 +397,8 @@ class Parser:
         self._pool().start()
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
+        """(feed, tags, texts, vectors): see topics.tagging.parse_and_tag, and
+        discovery.at_parse for the vectors ({} unless `embed`)."""
         return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
 
     async def close(self) -> None:
@@ -401,14 +421,16 @@ async def fetch_sources(
     on_page: ProgressCallback | None = None,
     on_activity: ActivityCallback | None = None,
     admit: Callable[[], Awaitable[None]] | None = None,
+    embed: bool = False,
 ) -> list[SourceOutcome]:
     """Fetch every plan concurrently (each once `admit`, if given, lets it
     begin: a caller storing what comes holds sources back while it is
     behind); `on_source` is called with each source's
     outcome as it ends, `on_page` (if given) with each page of an API query as
     it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
-    far an API query has paged and with the waits worth telling."""
-    parser = Parser(topics)
+    far an API query has paged and with the waits worth telling. With
+    `embed`, the papers' vectors are computed beside their parser."""
+    parser = Parser(topics, embed=embed)
     teller = ActivityTeller(on_activity) if on_activity is not None else None
     on_wait = teller.waited if teller is not None else None
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
@@ -493,9 +515,10 @@ async def _fetch_one(
         first_page = _first_page(plan, settings)
 
         async def parse_page(data: bytes, url: str):
-            feed, tags, texts = await parser.parse(data, url, now=now)
+            feed, tags, texts, vectors = await parser.parse(data, url, now=now)
             outcome.tags.update(tags)
             outcome.texts.update(texts)
+            outcome.vectors.update(vectors)
             return feed
 
         def hand_over(papers: list[Paper]) -> None:
@@ -505,7 +528,8 @@ async def _fetch_one(
                     paper.fetched_for = (plan.fetched_for,)
             tags = {p.id: outcome.tags[p.id] for p in papers if p.id in outcome.tags}
             texts = {p.id: outcome.texts[p.id] for p in papers if p.id in outcome.texts}
-            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, page=True))
+            vectors = {p.id: outcome.vectors[p.id] for p in papers if p.id in outcome.vectors}
+            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, vectors=vectors, page=True))
 
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
@@ -554,7 +578,7 @@ async def _fetch_one(
             report.ok, report.error = False, fetched.error
             return outcome
         try:
-            parsed, _, _ = await parser.parse(fetched.body, url)
+            parsed = (await parser.parse(fetched.body, url))[0]
         except FeedError as error:
             report.ok, report.error = False, str(error)
             return outcome
@@ -573,7 +597,7 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts = await parser.parse(
+        parsed, outcome.tags, outcome.texts, outcome.vectors = await parser.parse(
             fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
         )
     except FeedError as error:
@@ -598,7 +622,7 @@ async def _fetch_ids(fetcher: Fetcher, parser: Parser, outcome: SourceOutcome, s
         report.ok, report.error = False, fetched.error
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, url, now=now)
+        parsed, outcome.tags, outcome.texts, outcome.vectors = await parser.parse(fetched.body, url, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome

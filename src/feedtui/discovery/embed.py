@@ -44,6 +44,11 @@ PIECES_KEPT = 1 << 16
 _PIECE = re.compile("▁*[^▁]*")
 
 
+def embedded_text(title: str, abstract: str) -> str:
+    """What a paper's vector is of: its title and abstract as shown."""
+    return f"{title}. {abstract}"
+
+
 class ModelUnavailable(Exception):
     """The model's files are missing or damaged; the message says which and how."""
 
@@ -61,14 +66,20 @@ def model_files() -> tuple[Path, Path]:
 class Model:
     """Texts to unit vectors of DIM float32."""
 
-    def __init__(self, weights: Path, tokenizer: Path, prepared: Path | None = None) -> None:
-        """`prepared`: where the Python tokenizer's tables are kept (see bpe.Bpe.load)."""
+    def __init__(self, weights: Path, tokenizer: Path, prepared: Path | None = None, *, few: bool = True) -> None:
+        """`prepared`: where the Python tokenizer's tables are kept (see
+        bpe.Bpe.load); without `few`, the model only ever embeds many texts
+        at once (a refresh's), and the Python tokenizer is not loaded."""
         import numpy as np
 
         self.embedding = _map_tensor(weights, np)
         self._tokenizer_file = tokenizer
         self._library = None
         self._pieces: dict[str, list[int]] = {}
+        self.bpe = None
+        if not few:
+            self._library_tokenizer()  # raises ModelUnavailable for a damaged file
+            return
         try:
             from feedtui.discovery.bpe import Bpe, BpeUnavailable
 
@@ -78,8 +89,8 @@ class Model:
             self._library_tokenizer()  # raises ModelUnavailable for a damaged file
 
     @classmethod
-    def load(cls, prepared: Path | None = None) -> Model:
-        return cls(*model_files(), prepared)
+    def load(cls, prepared: Path | None = None, *, few: bool = True) -> Model:
+        return cls(*model_files(), prepared, few=few)
 
     def _library_tokenizer(self):
         """The `tokenizers` library's tokenizer, loaded when first needed."""

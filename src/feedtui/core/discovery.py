@@ -146,23 +146,53 @@ class Discovery:
 
     def _store_words(self, positions: Sequence[int], stamp: str | None) -> Any:
         """The word index of these papers, built and stored; the stored copy
-        mapped in its place when it could be written and read back."""
-        index = _compact(self.search_index(positions))
-        if stamp is None or isinstance(index, SearchIndex):
-            return index
-        from feedtui.discovery.word_store import save
+        mapped in its place when it could be written and read back. Papers
+        a refresh's parsers indexed, and papers the stored index has at the
+        same version, are taken from there (discovery/word_parts.py); only
+        the others are read from their week files and indexed."""
+        kept = self._take_kept_words()
+        if stamp is None:
+            return _compact(self.search_index(positions))
+        from feedtui.discovery.word_parts import join, part_of_index
+        from feedtui.discovery.word_store import MappedIndex, load_part, save
         from feedtui.store.files import StoreError
 
+        folder = self._words_folder()
+        stored = load_part(folder)
+        old, old_versions = stored if stored is not None else (None, [])
+        old_at = {pid: i for i, pid in enumerate(old.ids)} if old is not None else {}
+        library = self.library
+        chosen: dict[int, tuple[Any, list[int]]] = {}
+        missing: list[int] = []
+        for i in positions:
+            pid, version = library.ids[i], library.rows[i].version
+            found = kept.get(pid)
+            if found is not None and found[2] == version:
+                chosen.setdefault(id(found[0]), (found[0], []))[1].append(found[1])
+                continue
+            at = old_at.get(pid)
+            if at is not None and old_versions[at] == version:
+                chosen.setdefault(id(old), (old, []))[1].append(at)
+                continue
+            missing.append(i)
+        del kept, old_at
+        parts = list(chosen.values())
+        if missing:
+            built = part_of_index(self.search_index(missing))
+            parts.append((built, range(len(built.ids))))
+        joined = join(parts)
+        del parts, chosen, old, stored
+        versions = [library.rows[library.pos[pid]].version for pid in joined.ids]
         try:
             with self.lock:
-                save(index, self._words_folder(), stamp)
+                save(joined, versions, folder, stamp)
         except (OSError, StoreError) as error:
             self.problems.messages.append(f"Could not save the word index: {error}")
-            return index
+            return MappedIndex.of(joined)
         mapped = self._load_words(stamp)
         if mapped is None:
-            return index
-        del index
+            return MappedIndex.of(joined)
+        del joined
         from feedtui.memory import give_back_freed_memory
 
         give_back_freed_memory()
@@ -175,6 +205,7 @@ class Discovery:
         positions = self._shown_positions()
         stamp = self._words_stamp(positions)
         if stamp is None or self._load_words(stamp) is not None:
+            self._take_kept_words()
             return False
         held = self._discovery()
         key = self._library_key()
@@ -650,9 +681,11 @@ class Discovery:
         """Keep the vectors the refresh's parsers computed for the papers just
         stored (see discovery/at_parse.py), until compute_vectors writes them."""
         parsed: dict[str, Any] = {}
+        parts: list[Any] = []
         for outcome in outcomes:
             parsed.update(outcome.vectors)
-        if not parsed:
+            parts += outcome.words
+        if not parsed and not parts:
             return
         from feedtui.discovery.at_parse import KeptVectors, keep_stored
 
@@ -660,15 +693,27 @@ class Discovery:
             kept = getattr(self, "_kept_vectors", None)
             if kept is None:
                 kept = self._kept_vectors = KeptVectors()
-            keep_stored(kept, papers, parsed)
+            keep_stored(kept, papers, parsed, parts)
 
     def _take_kept_vectors(self) -> Any:
+        """The kept vectors, let go of here (their words stay, for the word index)."""
         from feedtui.discovery.at_parse import KeptVectors
 
         with self._kept_lock():
             kept = getattr(self, "_kept_vectors", None)
-            self._kept_vectors = None
+            fresh = self._kept_vectors = KeptVectors()
+            if kept is not None:
+                fresh.words = kept.words
         return kept if kept is not None else KeptVectors()
+
+    def _take_kept_words(self) -> dict[str, tuple[Any, int, int]]:
+        """Where the parsers indexed each stored paper's words, let go of here."""
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            if kept is None:
+                return {}
+            words, kept.words = kept.words, {}
+        return words
 
     def _write_vectors(self, data: bytes) -> None:
         from feedtui.store.files import StoreError, atomic_write

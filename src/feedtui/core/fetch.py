@@ -59,6 +59,7 @@ from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics
 
 if TYPE_CHECKING:
     from feedtui.discovery.at_parse import ParsedVector
+    from feedtui.discovery.word_parts import WordPart
 
 # How far before a query's last answer the next one reads back. arXiv lists
 # papers newest submission first, and announces them later than they were
@@ -109,6 +110,8 @@ class SourceOutcome:
     # Each paper's vector as parsed, when the refresh computes them (see
     # discovery/at_parse.py).
     vectors: dict[str, ParsedVector] = field(default_factory=dict)
+    # And the word index of its papers, a part a response.
+    words: list[WordPart] = field(default_factory=list)
     # One page of an API query, handed over as it came (see `on_page`): its
     # papers are stored, but it answers nothing (the query may yet fail or be
     # stopped), so no validators or "answered" are recorded for it. It shares
@@ -359,8 +362,8 @@ class ActivityTeller:
 
 
 def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
-    """`parse_and_tag`, and no vectors."""
-    return (*parse_and_tag(token, data, url, content_type, now, base), {})
+    """`parse_and_tag`, and no vectors nor word index."""
+    return (*parse_and_tag(token, data, url, content_type, now, base), {}, None)
 
 
 class Parser:
@@ -397,8 +400,8 @@ class Parser:
         self._pool().start()
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
-        """(feed, tags, texts, vectors): see topics.tagging.parse_and_tag, and
-        discovery.at_parse for the vectors ({} unless `embed`)."""
+        """(feed, tags, texts, vectors, words): see topics.tagging.parse_and_tag,
+        and discovery.at_parse for the vectors and words ({} and None unless `embed`)."""
         return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
 
     async def close(self) -> None:
@@ -515,10 +518,12 @@ async def _fetch_one(
         first_page = _first_page(plan, settings)
 
         async def parse_page(data: bytes, url: str):
-            feed, tags, texts, vectors = await parser.parse(data, url, now=now)
+            feed, tags, texts, vectors, words = await parser.parse(data, url, now=now)
             outcome.tags.update(tags)
             outcome.texts.update(texts)
             outcome.vectors.update(vectors)
+            if words is not None:
+                outcome.words.append(words)
             return feed
 
         def hand_over(papers: list[Paper]) -> None:
@@ -529,7 +534,8 @@ async def _fetch_one(
             tags = {p.id: outcome.tags[p.id] for p in papers if p.id in outcome.tags}
             texts = {p.id: outcome.texts[p.id] for p in papers if p.id in outcome.texts}
             vectors = {p.id: outcome.vectors[p.id] for p in papers if p.id in outcome.vectors}
-            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, vectors=vectors, page=True))
+            words, outcome.words = outcome.words, []
+            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, vectors=vectors, words=words, page=True))
 
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
@@ -597,12 +603,13 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts, outcome.vectors = await parser.parse(
+        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(
             fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
         )
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
+    outcome.words = [words] if words is not None else []
     outcome.papers = parsed.papers
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
@@ -622,10 +629,11 @@ async def _fetch_ids(fetcher: Fetcher, parser: Parser, outcome: SourceOutcome, s
         report.ok, report.error = False, fetched.error
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts, outcome.vectors = await parser.parse(fetched.body, url, now=now)
+        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(fetched.body, url, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
+    outcome.words = [words] if words is not None else []
     api_errors = [w for w in parsed.warnings if w.startswith(API_ERROR_PREFIX)]
     if api_errors:
         report.ok, report.error = False, api_errors[0]

@@ -253,7 +253,7 @@ class RefreshRun:
                         pass  # asked again at the next refresh
                 for outcome in outcomes:
                     # Stored (or reported unsaved): the papers need not be held.
-                    outcome.papers, outcome.tags, outcome.texts, outcome.vectors = [], {}, {}, {}
+                    outcome.papers, outcome.tags, outcome.texts, outcome.vectors, outcome.words = [], {}, {}, {}, []
             finally:
                 spool.close()
                 self._last_commit = time.monotonic()

@@ -129,7 +129,7 @@ class Spool:
     def close(self) -> None:
         """Forget what was spilled and remove its files."""
         for outcome in self.outcomes:
-            outcome.tags, outcome.texts, outcome.vectors = {}, {}, {}
+            outcome.tags, outcome.texts, outcome.vectors, outcome.words = {}, {}, {}, []
         self.outcomes, self.weeks = [], {}
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from feedtui.discovery.embed import embedded_text
 from feedtui.model import Paper
@@ -43,9 +43,18 @@ def text_crc(text: str) -> int:
 
 
 def parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
-    """`parse_and_tag`'s (feed, tags, texts) and each paper's ParsedVector by id."""
+    """`parse_and_tag`'s (feed, tags, texts), each paper's ParsedVector by
+    id, and the papers' word index (a WordPart, None for no papers)."""
+    from feedtui.discovery.word_parts import words_of
+
     feed, tags, texts = parse_and_tag(token, data, url, content_type, now, base)
-    return feed, tags, texts, embed_papers(feed.papers)
+    papers = _distinct(feed.papers)
+    return feed, tags, texts, embed_papers(papers), words_of(papers) if papers else None
+
+
+def _distinct(papers: Sequence[Paper]) -> list[Paper]:
+    """The last of the papers of each id (a feed naming one twice is stored as one)."""
+    return list({paper.id: paper for paper in papers}.values())
 
 
 def embed_papers(papers: Sequence[Paper]) -> dict[str, ParsedVector]:
@@ -73,9 +82,11 @@ def embed_papers(papers: Sequence[Paper]) -> dict[str, ParsedVector]:
 class KeptVectors:
     """Vectors a refresh's parsers computed for papers it stored, kept until
     they are written with the others (Engine.compute_vectors): codes in one
-    buffer, not an object per paper."""
+    buffer, not an object per paper. And where each stored paper's words
+    are in the parsers' word indexes (WordPart, position, version)."""
 
     def __init__(self) -> None:
+        self.words: dict[str, tuple[Any, int, int]] = {}
         self.ids: list[str] = []
         self.versions: list[int] = []
         self.scales: list[float] = []
@@ -97,13 +108,19 @@ class KeptVectors:
         self.categories.append(list(paper.categories))
 
 
-def keep_stored(kept: KeptVectors, papers: dict[str, Paper], parsed: dict[str, ParsedVector]) -> int:
-    """Keep the parsed vector of each stored paper whose text is the one
-    embedded; returns how many were kept (the others are embedded later)."""
-    count = 0
+def keep_stored(kept: KeptVectors, papers: dict[str, Paper], parsed: dict[str, ParsedVector], parts: Sequence[Any]) -> None:
+    """Keep the parsed vector and words of each stored paper whose texts are
+    the ones embedded and indexed (the others are done again later)."""
     for paper_id, paper in papers.items():
         vector = parsed.get(paper_id)
         if vector is not None and vector.crc == text_crc(paper_text(paper)):
             kept.keep(paper, vector)
-            count += 1
-    return count
+    if not parts:
+        return
+    from feedtui.discovery.word_parts import texts_crc
+
+    where = {paper_id: (part, i) for part in parts for i, paper_id in enumerate(part.ids)}
+    for paper_id, paper in papers.items():
+        found = where.get(paper_id)
+        if found is not None and found[0].crcs[found[1]] == texts_crc(paper):
+            kept.words[paper_id] = (*found, paper.version)

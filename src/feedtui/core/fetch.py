@@ -366,6 +366,15 @@ def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, ba
     return (*parse_and_tag(token, data, url, content_type, now, base), {}, None)
 
 
+def _register_topics_and_load_model(token: int, specs) -> None:
+    """The preparation of a pool whose workers embed: the model is loaded
+    here, before they are forked, and they have it from the start."""
+    from feedtui.discovery.at_parse import load_model
+
+    register_topics(token, specs)
+    load_model()
+
+
 class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
@@ -383,13 +392,14 @@ class Parser:
             from feedtui.cpu_pool import CpuPool, next_token
 
             self.token = next_token()
+            task, prepare = _parse_and_tag, register_topics
             if self.embed:
                 from feedtui.discovery.at_parse import parse_tag_and_embed as task
-            else:
-                task = _parse_and_tag
+
+                prepare = _register_topics_and_load_model
             self.pool = CpuPool(
                 task,
-                initializer=register_topics,
+                initializer=prepare,
                 initargs=(self.token, topic_specs(self.topics)),
                 preload=["feedtui.sources.parse.route", "feedtui.topics.tagging"],
             )

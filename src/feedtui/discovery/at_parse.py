@@ -42,6 +42,19 @@ def text_crc(text: str) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
+def load_model():
+    """This process's model, loaded once (False: it cannot be)."""
+    global _model
+    if _model is None:
+        from feedtui.discovery.embed import Model, ModelUnavailable
+
+        try:
+            _model = Model.load(few=False)
+        except ModelUnavailable:
+            _model = False
+    return _model
+
+
 def parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
     """`parse_and_tag`'s (feed, tags, texts), each paper's ParsedVector by
     id, and the papers' word index (a WordPart, None for no papers)."""
@@ -59,20 +72,15 @@ def _distinct(papers: Sequence[Paper]) -> list[Paper]:
 
 def embed_papers(papers: Sequence[Paper]) -> dict[str, ParsedVector]:
     """Each paper's vector ({} without the model: computed later, or never)."""
-    global _model
-    if not papers or _model is False:
+    if not papers:
         return {}
-    from feedtui.discovery.embed import Model, ModelUnavailable
+    model = load_model()
+    if model is False:
+        return {}
     from feedtui.discovery.vectors import quantize
 
-    if _model is None:
-        try:
-            _model = Model.load(few=False)
-        except ModelUnavailable:
-            _model = False
-            return {}
     texts = [paper_text(p) for p in papers]
-    scales, codes = quantize(_model.embed(texts))
+    scales, codes = quantize(model.embed(texts))
     return {
         paper.id: ParsedVector(text_crc(text), float(scale), row.tobytes())
         for paper, text, scale, row in zip(papers, texts, scales.tolist(), codes)

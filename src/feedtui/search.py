@@ -134,6 +134,18 @@ def index_terms(text: str) -> tuple[list[str], int]:
     return terms, length
 
 
+def weighted_terms(title: str, authors: str, abstract: str) -> tuple[list[str], int]:
+    """A paper's terms, each as often as it counts (a title's words weigh
+    more than the abstract's), and the paper's length so weighted."""
+    terms: list[str] = []
+    length = 0
+    for text, weight in ((title, TITLE_WEIGHT), (authors, AUTHORS_WEIGHT), (abstract, ABSTRACT_WEIGHT)):
+        words, count = index_terms(text)
+        length += count * weight
+        terms += words * weight
+    return terms, length
+
+
 def _has_cjk_word(words: list[str]) -> bool:
     """Whether a CJK run is in `words`. Only the few words outside ASCII are
     looked at: searching a whole abstract for CJK was a large part of an
@@ -280,12 +292,7 @@ class SearchIndex:
         postings: dict[str, tuple[array, array]] = {}
         posting = postings.get
         for paper_id, title, authors, abstract in texts:
-            terms: list[str] = []
-            length = 0
-            for text, weight in ((title, TITLE_WEIGHT), (authors, AUTHORS_WEIGHT), (abstract, ABSTRACT_WEIGHT)):
-                words, count = index_terms(text)
-                length += count * weight
-                terms += words * weight
+            terms, length = weighted_terms(title, authors, abstract)
             position = len(ids)
             ids.append(paper_id)
             lengths.append(length)

@@ -117,11 +117,14 @@ def test_a_question_leaves_no_postings_pages_in_memory(tmp_path):
 
     from feedtui.discovery import word_store
     from feedtui.discovery.lexical import CompactIndex
+    from feedtui.discovery.word_parts import join, part_of_index
     from feedtui.search import SearchIndex
 
     every = [make_paper(f"2609.{i:05d}", title=f"sparse attention kernels {i % 7}", abstract="attention everywhere") for i in range(12_000)]
-    built = CompactIndex(SearchIndex.build(every))
-    word_store.save(built, tmp_path, "s")
+    index = SearchIndex.build(every)
+    built = CompactIndex(index)
+    part = part_of_index(index)
+    word_store.save(join([(part, range(len(part.ids)))]), [1] * len(every), tmp_path, "s")
     mapped = word_store.load(tmp_path, "s")
     assert isinstance(mapped, MappedIndex)
     papers_file = next(tmp_path.glob("g*/papers.npy"))

@@ -56,3 +56,16 @@ def test_damaged_prepared_tables_are_made_again_and_a_damaged_file_refused(tmp_p
     damaged.write_text("{")
     with pytest.raises(BpeUnavailable):
         Bpe.load(damaged, tmp_path / "other.npz")
+
+
+def test_many_texts_tokenized_a_piece_at_a_time_give_the_librarys_ids(tmp_path, monkeypatch):
+    # The library merges a text with no pre-tokenizer as one word; the model
+    # merges each piece apart, and must give the same ids, pieces kept or not.
+    theirs = [e.ids for e in library().encode_batch(TEXTS, add_special_tokens=False)]
+    model = Model.load(tmp_path / "tokenizer.npz")
+    assert model.token_ids(TEXTS) == theirs
+    assert model.token_ids(TEXTS) == theirs  # every piece now from the kept ones
+    monkeypatch.setattr("feedtui.discovery.embed.PIECES_KEPT", 3)  # emptied every few pieces
+    model._pieces = {}
+    assert model.token_ids(list(reversed(TEXTS))) == list(reversed(theirs))
+    assert len(model._pieces) <= 3

@@ -12,6 +12,7 @@ that use them (discovery/semantic.py), never at import of feedtui.core.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,6 +49,8 @@ VECTORS_ON_DEMAND = 2_000
 # Papers embedded and quantized at a time by compute_vectors.
 VECTORS_STEP = 1_000
 VECTORS_FILE = "vectors.bin"
+# Set (to anything): no vectors are computed by a refresh.
+NO_VECTORS_ENV = "FEEDTUI_NO_VECTORS"
 # The folder of the stored word index, next to the vectors (see discovery/word_store.py).
 WORDS_FOLDER = "words"
 # The model tokenizer's tables, made from its file once (see discovery/bpe.py).
@@ -143,23 +146,53 @@ class Discovery:
 
     def _store_words(self, positions: Sequence[int], stamp: str | None) -> Any:
         """The word index of these papers, built and stored; the stored copy
-        mapped in its place when it could be written and read back."""
-        index = _compact(self.search_index(positions))
-        if stamp is None or isinstance(index, SearchIndex):
-            return index
-        from feedtui.discovery.word_store import save
+        mapped in its place when it could be written and read back. Papers
+        a refresh's parsers indexed, and papers the stored index has at the
+        same version, are taken from there (discovery/word_parts.py); only
+        the others are read from their week files and indexed."""
+        kept = self._take_kept_words()
+        if stamp is None:
+            return _compact(self.search_index(positions))
+        from feedtui.discovery.word_parts import join, part_of_index
+        from feedtui.discovery.word_store import MappedIndex, load_part, save
         from feedtui.store.files import StoreError
 
+        folder = self._words_folder()
+        stored = load_part(folder)
+        old, old_versions = stored if stored is not None else (None, [])
+        old_at = {pid: i for i, pid in enumerate(old.ids)} if old is not None else {}
+        library = self.library
+        chosen: dict[int, tuple[Any, list[int]]] = {}
+        missing: list[int] = []
+        for i in positions:
+            pid, version = library.ids[i], library.rows[i].version
+            found = kept.get(pid)
+            if found is not None and found[2] == version:
+                chosen.setdefault(id(found[0]), (found[0], []))[1].append(found[1])
+                continue
+            at = old_at.get(pid)
+            if at is not None and old_versions[at] == version:
+                chosen.setdefault(id(old), (old, []))[1].append(at)
+                continue
+            missing.append(i)
+        del kept, old_at
+        parts = list(chosen.values())
+        if missing:
+            built = part_of_index(self.search_index(missing))
+            parts.append((built, range(len(built.ids))))
+        joined = join(parts)
+        del parts, chosen, old, stored
+        versions = [library.rows[library.pos[pid]].version for pid in joined.ids]
         try:
             with self.lock:
-                save(index, self._words_folder(), stamp)
+                save(joined, versions, folder, stamp)
         except (OSError, StoreError) as error:
             self.problems.messages.append(f"Could not save the word index: {error}")
-            return index
+            return MappedIndex.of(joined)
         mapped = self._load_words(stamp)
         if mapped is None:
-            return index
-        del index
+            return MappedIndex.of(joined)
+        del joined
         from feedtui.memory import give_back_freed_memory
 
         give_back_freed_memory()
@@ -172,6 +205,7 @@ class Discovery:
         positions = self._shown_positions()
         stamp = self._words_stamp(positions)
         if stamp is None or self._load_words(stamp) is not None:
+            self._take_kept_words()
             return False
         held = self._discovery()
         key = self._library_key()
@@ -571,17 +605,36 @@ class Discovery:
                 for pid, row in zip(library.ids, library.rows)
                 if pid not in known or stored.versions[known[pid]] != row.version
             ]
+            kept = self._take_kept_vectors()
             keep = set(library.ids)
             if not need and len(keep) >= len(stored) and all(pid in keep for pid in stored.ids):
                 return 0
             import numpy as np
 
+            dim = stored.codes.shape[1]
             ids: list[str] = []
             versions: list[int] = []
             scales: list[np.ndarray] = []
             codes: list[np.ndarray] = []
             authors: list[list[str]] = []
             categories: list[list[str]] = []
+            # What the refresh's parsers embedded, for the papers still at the version they stored.
+            wanted = set(need)
+            kept_codes = np.frombuffer(bytes(kept.codes), dtype=np.int8).reshape(-1, dim) if len(kept) else None
+            taken: dict[str, int] = {}
+            for i, (pid, version) in enumerate(zip(kept.ids, kept.versions)):
+                if pid in wanted and library.pos.get(pid) is not None and library.rows[library.pos[pid]].version == version:
+                    taken[pid] = i  # the last stored copy wins
+            if taken:
+                rows = list(taken.values())
+                ids += taken
+                versions += (kept.versions[i] for i in rows)
+                scales.append(np.asarray([kept.scales[i] for i in rows], dtype=np.float32))
+                codes.append(kept_codes[rows])
+                authors += (kept.authors[i] for i in rows)
+                categories += (kept.categories[i] for i in rows)
+                need = [pid for pid in need if pid not in taken]
+            del kept, kept_codes
             done = 0
             for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
@@ -595,7 +648,6 @@ class Discovery:
                 done += len(docs)
                 if progress is not None:
                     progress(done, len(need))
-            dim = stored.codes.shape[1]
             updated = stored.with_added(
                 ids,
                 versions,
@@ -611,6 +663,57 @@ class Discovery:
             semantic.vectors = updated
         self.publish(VectorsUpdated(len(ids)))
         return len(ids)
+
+    # -- vectors computed as a refresh parsed the papers -------------------
+
+    def vectors_wanted(self) -> bool:
+        """Whether the papers' vectors are computed (FEEDTUI_NO_VECTORS=1
+        leaves them to the next Ask, Related or For you)."""
+        return not os.environ.get(NO_VECTORS_ENV)
+
+    def _kept_lock(self) -> threading.Lock:
+        lock = getattr(self, "_kept_vectors_lock", None)
+        if lock is None:
+            lock = self._kept_vectors_lock = threading.Lock()
+        return lock
+
+    def _keep_parsed_vectors(self, papers: Mapping[str, Any], outcomes: Sequence[Any]) -> None:
+        """Keep the vectors the refresh's parsers computed for the papers just
+        stored (see discovery/at_parse.py), until compute_vectors writes them."""
+        parsed: dict[str, Any] = {}
+        parts: list[Any] = []
+        for outcome in outcomes:
+            parsed.update(outcome.vectors)
+            parts += outcome.words
+        if not parsed and not parts:
+            return
+        from feedtui.discovery.at_parse import KeptVectors, keep_stored
+
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            if kept is None:
+                kept = self._kept_vectors = KeptVectors()
+            keep_stored(kept, papers, parsed, parts)
+
+    def _take_kept_vectors(self) -> Any:
+        """The kept vectors, let go of here (their words stay, for the word index)."""
+        from feedtui.discovery.at_parse import KeptVectors
+
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            fresh = self._kept_vectors = KeptVectors()
+            if kept is not None:
+                fresh.words = kept.words
+        return kept if kept is not None else KeptVectors()
+
+    def _take_kept_words(self) -> dict[str, tuple[Any, int, int]]:
+        """Where the parsers indexed each stored paper's words, let go of here."""
+        with self._kept_lock():
+            kept = getattr(self, "_kept_vectors", None)
+            if kept is None:
+                return {}
+            words, kept.words = kept.words, {}
+        return words
 
     def _write_vectors(self, data: bytes) -> None:
         from feedtui.store.files import StoreError, atomic_write
@@ -658,7 +761,9 @@ def _ranked_words(index: Any, question: str, depth: int) -> list[tuple[str, floa
 
 def _embedded_text(doc: dict) -> str:
     """What a paper's vector is of: its title and abstract."""
-    return f"{doc.get('title_display') or doc.get('title', '')}. {_abstract(doc)}"
+    from feedtui.discovery.embed import embedded_text
+
+    return embedded_text(doc.get("title_display") or doc.get("title", ""), _abstract(doc))
 
 
 def _sentences_of(paper_id: str, quotes: list[Quote]) -> tuple[str, ...]:

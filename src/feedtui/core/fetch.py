@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TYPE_CHECKING
 
 from feedtui.model import Paper, SourceReport
 from feedtui.settings import Settings
@@ -55,6 +56,10 @@ from feedtui.text.sanitize import clean_line
 from feedtui.topics.query import combine_any
 from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
+
+if TYPE_CHECKING:
+    from feedtui.discovery.at_parse import ParsedVector
+    from feedtui.discovery.word_parts import WordPart
 
 # How far before a query's last answer the next one reads back. arXiv lists
 # papers newest submission first, and announces them later than they were
@@ -102,6 +107,11 @@ class SourceOutcome:
     # computed beside the parser; see topics.tagging.parse_and_tag).
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Each paper's vector as parsed, when the refresh computes them (see
+    # discovery/at_parse.py).
+    vectors: dict[str, ParsedVector] = field(default_factory=dict)
+    # And the word index of its papers, a part a response.
+    words: list[WordPart] = field(default_factory=list)
     # One page of an API query, handed over as it came (see `on_page`): its
     # papers are stored, but it answers nothing (the query may yet fail or be
     # stopped), so no validators or "answered" are recorded for it. It shares
@@ -351,11 +361,27 @@ class ActivityTeller:
         self._tell(activity)
 
 
+def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
+    """`parse_and_tag`, and no vectors nor word index."""
+    return (*parse_and_tag(token, data, url, content_type, now, base), {}, None)
+
+
+def _register_topics_and_load_model(token: int, specs) -> None:
+    """The preparation of a pool whose workers embed: the model is loaded
+    here, before they are forked, and they have it from the start."""
+    from feedtui.discovery.at_parse import load_model
+
+    register_topics(token, specs)
+    load_model()
+
+
 class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
-    def __init__(self, topics: Sequence[TopicEntry]) -> None:
+    def __init__(self, topics: Sequence[TopicEntry], *, embed: bool = False) -> None:
+        """`embed`: the workers compute the papers' vectors too."""
         self.topics = topics
+        self.embed = embed
         self.token = 0
         # Made for the first body to parse, or by `start` when bodies are
         # expected: a refresh of 304s never imports multiprocessing.
@@ -366,9 +392,14 @@ class Parser:
             from feedtui.cpu_pool import CpuPool, next_token
 
             self.token = next_token()
+            task, prepare = _parse_and_tag, register_topics
+            if self.embed:
+                from feedtui.discovery.at_parse import parse_tag_and_embed as task
+
+                prepare = _register_topics_and_load_model
             self.pool = CpuPool(
-                parse_and_tag,
-                initializer=register_topics,
+                task,
+                initializer=prepare,
                 initargs=(self.token, topic_specs(self.topics)),
                 preload=["feedtui.sources.parse.route", "feedtui.topics.tagging"],
             )
@@ -379,6 +410,8 @@ class Parser:
         self._pool().start()
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
+        """(feed, tags, texts, vectors, words): see topics.tagging.parse_and_tag,
+        and discovery.at_parse for the vectors and words ({} and None unless `embed`)."""
         return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
 
     async def close(self) -> None:
@@ -401,14 +434,16 @@ async def fetch_sources(
     on_page: ProgressCallback | None = None,
     on_activity: ActivityCallback | None = None,
     admit: Callable[[], Awaitable[None]] | None = None,
+    embed: bool = False,
 ) -> list[SourceOutcome]:
     """Fetch every plan concurrently (each once `admit`, if given, lets it
     begin: a caller storing what comes holds sources back while it is
     behind); `on_source` is called with each source's
     outcome as it ends, `on_page` (if given) with each page of an API query as
     it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
-    far an API query has paged and with the waits worth telling."""
-    parser = Parser(topics)
+    far an API query has paged and with the waits worth telling. With
+    `embed`, the papers' vectors are computed beside their parser."""
+    parser = Parser(topics, embed=embed)
     teller = ActivityTeller(on_activity) if on_activity is not None else None
     on_wait = teller.waited if teller is not None else None
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
@@ -493,9 +528,12 @@ async def _fetch_one(
         first_page = _first_page(plan, settings)
 
         async def parse_page(data: bytes, url: str):
-            feed, tags, texts = await parser.parse(data, url, now=now)
+            feed, tags, texts, vectors, words = await parser.parse(data, url, now=now)
             outcome.tags.update(tags)
             outcome.texts.update(texts)
+            outcome.vectors.update(vectors)
+            if words is not None:
+                outcome.words.append(words)
             return feed
 
         def hand_over(papers: list[Paper]) -> None:
@@ -505,7 +543,9 @@ async def _fetch_one(
                     paper.fetched_for = (plan.fetched_for,)
             tags = {p.id: outcome.tags[p.id] for p in papers if p.id in outcome.tags}
             texts = {p.id: outcome.texts[p.id] for p in papers if p.id in outcome.texts}
-            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, page=True))
+            vectors = {p.id: outcome.vectors[p.id] for p in papers if p.id in outcome.vectors}
+            words, outcome.words = outcome.words, []
+            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, vectors=vectors, words=words, page=True))
 
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
@@ -554,7 +594,7 @@ async def _fetch_one(
             report.ok, report.error = False, fetched.error
             return outcome
         try:
-            parsed, _, _ = await parser.parse(fetched.body, url)
+            parsed = (await parser.parse(fetched.body, url))[0]
         except FeedError as error:
             report.ok, report.error = False, str(error)
             return outcome
@@ -573,12 +613,13 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts = await parser.parse(
+        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(
             fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
         )
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
+    outcome.words = [words] if words is not None else []
     outcome.papers = parsed.papers
     outcome.validators[plan.url] = fetched.validators
     report.papers = len(parsed.papers)
@@ -598,10 +639,11 @@ async def _fetch_ids(fetcher: Fetcher, parser: Parser, outcome: SourceOutcome, s
         report.ok, report.error = False, fetched.error
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, url, now=now)
+        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(fetched.body, url, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
+    outcome.words = [words] if words is not None else []
     api_errors = [w for w in parsed.warnings if w.startswith(API_ERROR_PREFIX)]
     if api_errors:
         report.ok, report.error = False, api_errors[0]

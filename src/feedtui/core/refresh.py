@@ -135,6 +135,7 @@ class RefreshRun:
                 on_page=self.page_came,
                 on_activity=self.activity,
                 admit=self.admit,
+                embed=engine.vectors_wanted(),
             )
         except asyncio.CancelledError:
             try:
@@ -252,7 +253,7 @@ class RefreshRun:
                         pass  # asked again at the next refresh
                 for outcome in outcomes:
                     # Stored (or reported unsaved): the papers need not be held.
-                    outcome.papers, outcome.tags, outcome.texts = [], {}, {}
+                    outcome.papers, outcome.tags, outcome.texts, outcome.vectors, outcome.words = [], {}, {}, {}, []
             finally:
                 spool.close()
                 self._last_commit = time.monotonic()
@@ -489,6 +490,7 @@ class Refreshing:
         def write():
             stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
             give_back_freed_memory()  # the weeks the store read, dropped now
+            self._keep_parsed_vectors(stored.papers, outcomes)
             return stored, found, set(stored.papers)
 
         try:

@@ -20,12 +20,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from base64 import b64decode, b64encode
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orjson
 
+from feedtui.discovery.at_parse import ParsedVector
 from feedtui.model import Paper
 from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import process_alive
@@ -56,13 +58,16 @@ class Spool:
         weeks' files and let go of them; the outcomes are kept, for their
         reports and validators. Raises OSError."""
         # A row: the index of the outcome the paper came from, its id, its
-        # document, and the tags and texts computed beside its parser.
+        # document, and the tags, texts and vector computed beside its parser.
         lines: dict[str, list[bytes]] = {}
         dumps = orjson.dumps
         for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
-            tags, texts = outcome.tags, outcome.texts
+            tags, texts, vectors = outcome.tags, outcome.texts, outcome.vectors
             for paper in outcome.to_store:
-                row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id)]
+                vector = vectors.get(paper.id)
+                if vector is not None:
+                    vector = [vector.crc, vector.scale, b64encode(vector.codes).decode()]
+                row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id), vector]
                 lines.setdefault(shard_for(paper.published), []).append(dumps(row))
         directory = self._directory()
         written: dict[str, int] = {}
@@ -78,7 +83,7 @@ class Spool:
                 self.weeks[week] = self.weeks.get(week, 0) + count
             self.outcomes.extend(outcomes)
         for outcome in outcomes:
-            outcome.papers, outcome.tags, outcome.texts = [], {}, {}
+            outcome.papers, outcome.tags, outcome.texts, outcome.vectors = [], {}, {}, {}
 
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date
@@ -106,9 +111,9 @@ class Spool:
     def _part(self, rows: list[bytes]) -> Part:
         by_outcome: dict[int, list[Paper]] = {}
         for outcome in self.outcomes:
-            outcome.tags, outcome.texts = {}, {}
+            outcome.tags, outcome.texts, outcome.vectors = {}, {}, {}
         for line in rows:
-            index, pid, doc, tags, texts = orjson.loads(line)
+            index, pid, doc, tags, texts, vector = orjson.loads(line)
             paper = paper_from_doc(pid, doc)
             by_outcome.setdefault(index, []).append(paper)
             outcome = self.outcomes[index]
@@ -116,12 +121,15 @@ class Spool:
                 outcome.tags[pid] = tuple(tags)
             if texts is not None:
                 outcome.texts[pid] = tuple(texts)
+            if vector is not None:
+                crc, scale, codes = vector
+                outcome.vectors[pid] = ParsedVector(crc, scale, b64decode(codes))
         return [(self.outcomes[index], papers) for index, papers in by_outcome.items()]
 
     def close(self) -> None:
         """Forget what was spilled and remove its files."""
         for outcome in self.outcomes:
-            outcome.tags, outcome.texts = {}, {}
+            outcome.tags, outcome.texts, outcome.vectors, outcome.words = {}, {}, {}, []
         self.outcomes, self.weeks = [], {}
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)

@@ -7,6 +7,8 @@ import unicodedata
 
 def author_key(name: str) -> str:
     """`Zoë  Ng` and `zoe ng` are one author; `Ng, Z.` is another spelling, not matched."""
+    if name.isascii():  # most names: nothing to fold but case
+        return " ".join(name.lower().replace(".", " ").split())
     folded = unicodedata.normalize("NFKD", name.casefold())
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return " ".join(folded.replace(".", " ").split())

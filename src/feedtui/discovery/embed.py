@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import struct
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,16 @@ DIM = 256
 BATCH = 256
 # Up to this many texts at once are tokenized in Python (see token_ids).
 FEW_TEXTS = 512
+# Distinct pieces whose token ids are kept while many texts are tokenized
+# (about the vocabulary of 40,000 abstracts; a full dictionary is emptied
+# and fills again with the words met next).
+PIECES_KEPT = 1 << 16
+_PIECE = re.compile("▁*[^▁]*")
+
+
+def embedded_text(title: str, abstract: str) -> str:
+    """What a paper's vector is of: its title and abstract as shown."""
+    return f"{title}. {abstract}"
 
 
 class ModelUnavailable(Exception):
@@ -55,13 +66,20 @@ def model_files() -> tuple[Path, Path]:
 class Model:
     """Texts to unit vectors of DIM float32."""
 
-    def __init__(self, weights: Path, tokenizer: Path, prepared: Path | None = None) -> None:
-        """`prepared`: where the Python tokenizer's tables are kept (see bpe.Bpe.load)."""
+    def __init__(self, weights: Path, tokenizer: Path, prepared: Path | None = None, *, few: bool = True) -> None:
+        """`prepared`: where the Python tokenizer's tables are kept (see
+        bpe.Bpe.load); without `few`, the model only ever embeds many texts
+        at once (a refresh's), and the Python tokenizer is not loaded."""
         import numpy as np
 
         self.embedding = _map_tensor(weights, np)
         self._tokenizer_file = tokenizer
         self._library = None
+        self._pieces: dict[str, list[int]] = {}
+        self.bpe = None
+        if not few:
+            self._library_tokenizer()  # raises ModelUnavailable for a damaged file
+            return
         try:
             from feedtui.discovery.bpe import Bpe, BpeUnavailable
 
@@ -71,8 +89,8 @@ class Model:
             self._library_tokenizer()  # raises ModelUnavailable for a damaged file
 
     @classmethod
-    def load(cls, prepared: Path | None = None) -> Model:
-        return cls(*model_files(), prepared)
+    def load(cls, prepared: Path | None = None, *, few: bool = True) -> Model:
+        return cls(*model_files(), prepared, few=few)
 
     def _library_tokenizer(self):
         """The `tokenizers` library's tokenizer, loaded when first needed."""
@@ -91,10 +109,36 @@ class Model:
     def token_ids(self, texts: list[str], few: bool = False) -> list[list[int]]:
         """Each text's token ids: by the Python tokenizer when `few` (a
         question, the sentences Ask may quote: loading the library would cost
-        more than tokenizing them), else by the library (much faster a text)."""
+        more than tokenizing them), else a piece at a time (see _pieces_ids)."""
         if few and self.bpe is not None and len(texts) <= FEW_TEXTS:
             return [self.bpe.encode(text) for text in texts]
-        return [e.ids for e in self._library_tokenizer().encode_batch(texts, add_special_tokens=False)]
+        return self._pieces_ids(texts)
+
+    def _pieces_ids(self, texts: list[str]) -> list[list[int]]:
+        """The token ids of many texts, each split into its pieces (a run of
+        `▁` and the characters up to the next: see bpe.py for why merging the
+        pieces apart gives the ids of merging the whole text) and each
+        distinct piece merged once, by the library's BPE model. The file has
+        no pre-tokenizer, so the library would merge a whole abstract as one
+        word, never found again in its cache: most of the time it took."""
+        model = self._library_tokenizer().model
+        known = self._pieces
+        out: list[list[int]] = []
+        for text in texts:
+            ids: list[int] = []
+            if text:
+                for piece in _PIECE.findall("▁" + text.replace(" ", "▁")):
+                    found = known.get(piece)
+                    if found is None:
+                        if not piece:
+                            continue
+                        found = [token.id for token in model.tokenize(piece)]
+                        if len(known) >= PIECES_KEPT:
+                            known.clear()
+                        known[piece] = found
+                    ids += found
+            out.append(ids)
+        return out
 
     def embed(self, texts: Sequence[str], *, few: bool = False) -> np.ndarray:
         """One unit vector per text (a text without tokens gets zeros); `few`

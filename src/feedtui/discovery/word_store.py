@@ -1,7 +1,9 @@
 """The whole cache's word index on disk, next to the vectors: the arrays of a
 CompactIndex as .npy files, mapped (not read) when Ask loads them, so a
 question reads only the postings of its own words and the first Ask of a
-session costs no index build.
+session costs no index build. Each paper's length and version are kept
+too: the next build takes the papers that did not change from here
+(`load_part`, discovery/word_parts.py).
 
 Layout, in `cache/words/`: `words.json` names the generation directory
 holding the arrays and the stamp of the papers they index (their ids and
@@ -18,16 +20,19 @@ import mmap
 import os
 import shutil
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from feedtui.discovery.lexical import CompactIndex, rank_rows
+from feedtui.discovery.lexical import rank_rows
+from feedtui.discovery.word_parts import Joined, WordPart, part_of_arrays
 
 POINTER = "words.json"
-FORMAT = 1
+FORMAT = 2
 _ARRAYS = ("ids", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
+# Kept for joining the index with new papers (see discovery/word_parts.py).
+_JOINING = ("lengths", "versions")
 
 
 def stamp(papers: Iterable[tuple[str, int]]) -> str:
@@ -40,34 +45,26 @@ def stamp(papers: Iterable[tuple[str, int]]) -> str:
     return f"{count}:{crc:08x}"
 
 
-def save(index: CompactIndex, folder: Path, papers_stamp: str) -> None:
-    """Write `index` as a new generation in `folder` and point to it; older
-    generations are removed (a process still mapping one keeps its pages)."""
+def save(index: Joined, versions: Sequence[int], folder: Path, papers_stamp: str) -> None:
+    """Write `index` (with its papers' versions, what a later join checks)
+    as a new generation in `folder` and point to it; older generations are
+    removed (a process still mapping one keeps its pages)."""
     folder.mkdir(parents=True, exist_ok=True)
     generation = f"g{os.getpid()}-{zlib.crc32(os.urandom(8)):08x}"
     target = folder / generation
     target.mkdir()
-    terms = list(index.vocabulary)
-    encoded = np.array([t.encode() for t in terms], dtype=bytes) if terms else np.zeros(0, dtype="S1")
-    order = np.argsort(encoded, kind="stable").astype(np.uint32)
-    ids = np.array([i.encode() for i in index.ids], dtype=bytes) if index.ids else np.zeros(0, dtype="S1")
-    arrays = {
-        "ids": ids,
-        "norm_lengths": np.asarray(index.norm_lengths, dtype=np.float32),
-        "terms": encoded[order],
-        "rows": order,
-        "starts": np.asarray(index.starts, dtype=np.int64),
-        "papers": np.asarray(index.papers, dtype=np.uint32),
-        "counts": np.asarray(index.counts, dtype=np.uint8),
-    }
+    count = len(index.ids)
+    arrays = _arrays(index)
+    arrays["lengths"] = index.lengths.astype(np.float32)
+    arrays["versions"] = np.asarray(versions, dtype=np.uint32)
     for name, array in arrays.items():
         np.save(target / f"{name}.npy", array, allow_pickle=False)
     pointer = {
         "format": FORMAT,
         "generation": generation,
         "stamp": papers_stamp,
-        "count": index.count,
-        "average_length": index.average_length,
+        "count": count,
+        "average_length": index.average_length or 1.0,
         "sizes": {name: int(len(array)) for name, array in arrays.items()},
     }
     temporary = folder / f".{POINTER}.{generation}"
@@ -76,6 +73,44 @@ def save(index: CompactIndex, folder: Path, papers_stamp: str) -> None:
     for old in folder.iterdir():
         if old.is_dir() and old.name != generation:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def _arrays(index: Joined) -> dict[str, np.ndarray]:
+    """The arrays a MappedIndex ranks with."""
+    return {
+        "ids": np.array([i.encode() for i in index.ids], dtype=bytes) if index.ids else np.zeros(0, dtype="S1"),
+        "norm_lengths": index.norm_lengths,
+        "terms": index.terms,
+        "rows": np.arange(len(index.terms), dtype=np.uint32),
+        "starts": index.starts,
+        "papers": index.papers,
+        "counts": index.counts,
+    }
+
+
+def load_part(folder: Path) -> tuple[WordPart, list[int]] | None:
+    """The stored index as a WordPart, and its papers' versions, whatever
+    papers it indexes (None when missing or damaged): the papers that did
+    not change since it was built are taken from it."""
+    try:
+        pointer = json.loads((folder / POINTER).read_text())
+        if pointer.get("format") != FORMAT:
+            return None
+        generation = folder / str(pointer["generation"])
+        arrays = {name: np.load(generation / f"{name}.npy", allow_pickle=False) for name in (*_ARRAYS, *_JOINING)}
+        sizes = pointer["sizes"]
+        if any(len(arrays[name]) != int(sizes[name]) for name in arrays):
+            return None
+        count = int(pointer["count"])
+        if not len(arrays["ids"]) == len(arrays["lengths"]) == len(arrays["versions"]) == count:
+            return None
+        ids = [bytes(i).decode() for i in arrays["ids"]]
+        part = part_of_arrays(ids, arrays["lengths"], arrays["terms"], arrays["rows"], arrays["starts"], arrays["papers"], arrays["counts"])
+        if len(part.term_of) != len(part.paper_of) or (len(part.paper_of) and int(part.paper_of.max()) >= count):
+            return None
+        return part, arrays["versions"].tolist()
+    except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError, UnicodeDecodeError):
+        return None
 
 
 def load(folder: Path, papers_stamp: str) -> MappedIndex | None:
@@ -167,6 +202,12 @@ class MappedIndex:
         # question drops once read: a mapped page read stays in the
         # process's memory, and a common word's postings run to megabytes.
         self.postings_maps: tuple = (None, None)
+
+    @classmethod
+    def of(cls, index: Joined) -> MappedIndex:
+        """A joined index that could not be stored, ranking from memory."""
+        arrays = _arrays(index)
+        return cls(arrays, len(index.ids), index.average_length or 1.0, {n: len(a) for n, a in arrays.items()})
 
     def row(self, term: str) -> int | None:
         """The term's row in `starts`, None for a term no paper has."""

@@ -4,7 +4,6 @@ what came, what failed and what was skipped."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from urllib.parse import unquote_plus, urlsplit
 
@@ -40,9 +39,9 @@ def cmd_refresh(engine, args) -> int:
         unsubscribe()
         unsubscribe_activity()
     pruned = engine.after_refresh()
-    # Ask, Related and For you by meaning: the new papers' vectors, kept with
-    # the cache (FEEDTUI_NO_VECTORS=1 leaves them to the reader or the next Ask).
-    if not os.environ.get("FEEDTUI_NO_VECTORS"):
+    # Ask, Related and For you by meaning: the new papers' vectors (mostly
+    # computed as the feeds were parsed), written with the cache.
+    if engine.vectors_wanted():
         engine.compute_vectors()
     status = settle(EXIT_OK if report.ok else EXIT_FAILED)
     if pruned:

@@ -248,6 +248,9 @@ class Discovery:
             if held.corpus is None or held.corpus[0] != key:
                 held.corpus = None
                 held.corpus = (key, Corpus.build(self._corpus_rows()))
+                from feedtui.memory import give_back_freed_memory
+
+                give_back_freed_memory()  # the lists and strings it was built from
             return held.corpus[1]
 
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:

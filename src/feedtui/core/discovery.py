@@ -248,6 +248,9 @@ class Discovery:
             if held.corpus is None or held.corpus[0] != key:
                 held.corpus = None
                 held.corpus = (key, Corpus.build(self._corpus_rows()))
+                from feedtui.memory import give_back_freed_memory
+
+                give_back_freed_memory()  # the lists and strings it was built from
             return held.corpus[1]
 
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
@@ -592,9 +595,6 @@ class Discovery:
     def _compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
         held = self._discovery()
         with held.computing:
-            semantic = self._semantic()
-            if isinstance(semantic, str):
-                return 0
             from feedtui.discovery.vectors import encode, quantize
 
             library = self.library
@@ -635,6 +635,13 @@ class Discovery:
                 categories += (kept.categories[i] for i in rows)
                 need = [pid for pid in need if pid not in taken]
             del kept, kept_codes
+            # The model only for papers the parsers did not embed (a refresh's
+            # end has none to embed, and need not load it).
+            semantic = self._semantic() if need else None
+            if isinstance(semantic, str):
+                if not ids:
+                    return 0
+                need = []
             done = 0
             for docs in self._documents_in_steps(need, VECTORS_STEP):
                 vectors = semantic.model.embed([_embedded_text(doc) for _, doc in docs])
@@ -660,7 +667,8 @@ class Discovery:
             self._write_vectors(encode(updated))
             # Held without the authors and categories (see vectors.decode).
             updated.authors, updated.categories = [], []
-            semantic.vectors = updated
+            if held.semantic is not None and not isinstance(held.semantic, str):
+                held.semantic.vectors = updated
         self.publish(VectorsUpdated(len(ids)))
         return len(ids)
 

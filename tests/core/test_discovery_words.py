@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 
-from feedtui.core.discovery import _compact
+from feedtui.core.discovery_store import _compact
 from feedtui.discovery.word_store import MappedIndex
 from tests.core.test_discovery import NOW, engine, papers  # noqa: F401 (the fixture)
 from tests.factories import make_paper

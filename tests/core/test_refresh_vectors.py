@@ -15,7 +15,7 @@ import pytest
 from bench.feeds import FeedSetSpec, feed_file_name, render_feed
 from bench.server import FeedServer
 from feedtui.config import Config
-from feedtui.core.discovery import _compact
+from feedtui.core.discovery_store import _compact
 from feedtui.core.engine import Engine
 from feedtui.discovery.word_store import MappedIndex
 from feedtui.model import TopicDefinition

@@ -227,7 +227,7 @@ async def test_plus_and_minus_are_shown_on_the_card_and_taken_back(make_engine):
 async def test_a_refresh_in_the_reader_computes_the_new_papers_vectors(make_engine, httpserver):
     from werkzeug import Response
 
-    from feedtui.core.discovery import VECTORS_FILE
+    from feedtui.core.discovery_store import VECTORS_FILE
     from feedtui.model import TopicDefinition
 
     from tests.atom import Entry, api_feed

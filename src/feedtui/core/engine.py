@@ -9,9 +9,10 @@ reports.
 
 The methods come by job from core/topics.py (topic rules), core/reading.py
 (the library and marks), core/refresh.py (refresh and commit),
-core/upkeep.py (prune, save, close) and core/discovery.py (Ask over the
-whole cache, related papers, For you); this module holds the state they share
-and the event hub.
+core/upkeep.py (prune, save, close), core/discovery.py (Ask over the
+whole cache, related papers, For you) and core/discovery_store.py (the
+vectors and word index it computes and stores); this module holds the state
+they share and the event hub.
 
 Threading: methods that only change memory (marks, follows) return at once,
 and the state store writes them in the background. `refresh()` is a coroutine
@@ -118,7 +119,7 @@ class Engine(TopicRules, Reading, Refreshing, Upkeep, Discovery):
         self.known_generation = 0
         # The last record written to STARS_CHECKED_FILE by this process.
         self._stars_checked: dict | None = None
-        # What discovery keeps between questions (core/discovery.py), built when first asked.
+        # What discovery keeps between questions (core/discovery_store.py), built when first asked.
         self._held_discovery = None
 
     # -- events ----------------------------------------------------------------

@@ -1,12 +1,13 @@
-"""The papers' vectors, computed where their feed is parsed.
+"""The papers' vectors and word index, computed where their feed is parsed.
 
 A refresh parses each feed in a worker process (core/fetch.Parser), beside
-the topics' tags, while other feeds are still downloading: embedding the
-papers there costs the refresh little wall time, where embedding them after
-the store meant reading every stored paper back from its week file. A vector
-is of the text the paper had as parsed; the refresh keeps it only for a
-paper stored with that very text (`text_crc`), so a paper merged with
-another source's copy is embedded again from what was stored.
+the topics' tags, while other feeds are still downloading: embedding and
+indexing the papers there costs the refresh little wall time, where doing
+it after the store meant reading every stored paper back from its week
+file. Both are of the texts the paper had as parsed; the refresh keeps them
+only for a paper stored with those very texts (`text_crc`,
+`word_parts.texts_crc`), so a paper merged with another source's copy is
+embedded and indexed again from what was stored.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ class ParsedVector(NamedTuple):
     codes: bytes
 
 
-# The model of this process, loaded by the first feed embedded (False: it
-# cannot be, and no feed of this process is embedded).
+# The model of this process, loaded once (by the parse pool's preparation,
+# before its workers are forked); False: it cannot be, and nothing is embedded.
 _model = None
 
 

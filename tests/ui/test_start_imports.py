@@ -13,6 +13,8 @@ NOT_AT_START = (
     "feedtui.ui.screens.detail",  # the paper view: Enter
     "feedtui.ui.paper_actions",  # open, copy, cite: their keys
     "feedtui.text.latex",  # the parse path's LaTeX tables: a refresh
+    "feedtui.discovery.records",  # Ask's answers, For you, Related: their keys
+    "feedtui.discovery.answer",  # Ask's quotes: a question
     "textual.widgets._progress_bar",  # the status line's bar: the first refresh
     "html.parser",  # text that holds HTML
     "importlib.resources",  # the catalogue, when the package is a zip

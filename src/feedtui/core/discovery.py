@@ -19,15 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from feedtui.core.discovery_store import DiscoveryStore, _abstract
 from feedtui.core.events import TasteChanged
-from feedtui.discovery.answer import best_quotes
-from feedtui.discovery.authors import author_key, author_query
-from feedtui.discovery.corpus import Corpus
-from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
-from feedtui.discovery.records import Answer, ForYou, Hit, Quote
-from feedtui.discovery.related import relatedness
 from feedtui.search import SearchIndex, highlight_words
 
 if TYPE_CHECKING:
+    from feedtui.discovery.corpus import Corpus
+    from feedtui.discovery.records import Answer, ForYou, Hit, Quote
     from feedtui.core.library import Library
 
 # For you looks at the unread papers first submitted within this many days.
@@ -88,6 +84,8 @@ class Discovery(DiscoveryStore):
 
     def _corpus(self) -> Corpus:
         """Every cached paper's authors and categories (read from the week files once)."""
+        from feedtui.discovery.corpus import Corpus
+
         held = self._discovery()
         key = self._library_key()
         with held.lock:
@@ -102,6 +100,8 @@ class Discovery(DiscoveryStore):
     def _corpus_rows(self) -> Iterator[tuple[str, list[str], list[str]]]:
         """Every paper's authors and categories: as the vectors file keeps them,
         and read from the week files for the papers it lacks."""
+        from feedtui.discovery.authors import author_key
+
         missing: list[str] = list(self.library.ids)
         if not isinstance(self._semantic(), str):
             vectors = self._read_vectors(meta=True)
@@ -119,6 +119,10 @@ class Discovery(DiscoveryStore):
         whole cache, with the sentences of the top papers' abstracts that
         answer it. `mode` "lexical" or "semantic" ranks by one ranking alone
         (to measure each). Raises TopicNotFound for an unknown topic."""
+        from feedtui.discovery.answer import best_quotes
+        from feedtui.discovery.rank import SEMANTIC_DEPTH, fuse
+        from feedtui.discovery.records import Answer, Hit
+
         if mode not in ASK_MODES:
             raise ValueError(f"mode is one of {', '.join(ASK_MODES)}, not {mode!r}")
         library = self.library
@@ -173,6 +177,8 @@ class Discovery(DiscoveryStore):
     @staticmethod
     def author_query(name: str) -> str:
         """The `au:` query of a topic that follows this author."""
+        from feedtui.discovery.authors import author_query
+
         return author_query(name)
 
     # -- Related -------------------------------------------------------------
@@ -181,6 +187,9 @@ class Discovery(DiscoveryStore):
         """The papers of the whole cache most related to this one: close in
         words (and meaning, with the model), sharing authors, sharing
         categories. Raises PaperNotFound for an id not cached."""
+        from feedtui.discovery.records import Hit
+        from feedtui.discovery.related import relatedness
+
         library = self.library
         if paper_id not in library.pos:
             raise PaperNotFound(paper_id)
@@ -221,6 +230,8 @@ class Discovery(DiscoveryStore):
         """Unread papers of the last weeks ranked by the user's taste (stars
         and "more / less like this"), each saying why; with no such signal
         yet, ranked by the followed topics' queries, and saying so."""
+        from feedtui.discovery.records import ForYou, Hit
+
         library = self.library
         liked = [pid for pid in self._liked() if pid in library.pos]
         marked = set(liked) | set(self.feedback())
@@ -259,6 +270,7 @@ class Discovery(DiscoveryStore):
         """For you by the taste model over vectors (None: the liked papers have none)."""
         import numpy as np
 
+        from feedtui.discovery.records import Hit
         from feedtui.discovery.taste import READ_WEIGHT, taste_scores
 
         library = self.library
@@ -298,6 +310,8 @@ class Discovery(DiscoveryStore):
         ]
 
     def _for_you_by_topics(self, candidates: list[str], limit: int) -> ForYou:
+        from feedtui.discovery.records import ForYou, Hit
+
         note = "No stars or “more like this” yet: ranked by your followed topics"
         followed = self.followed()
         if not followed or not candidates:

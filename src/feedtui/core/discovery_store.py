@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from feedtui.core.events import VectorsUpdated
-from feedtui.discovery.authors import author_key
-from feedtui.discovery.corpus import Corpus
 from feedtui.search import SearchIndex
 
 if TYPE_CHECKING:
+    from feedtui.discovery.corpus import Corpus
     from feedtui.discovery.vectors import Vectors
 
 # Papers whose vectors Ask computes itself when they lack them (more wait
@@ -286,6 +285,8 @@ class DiscoveryStore:
         return count
 
     def _compute_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        from feedtui.discovery.authors import author_key
+
         held = self._discovery()
         with held.computing:
             from feedtui.discovery.vectors import encode, quantize

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,7 +67,7 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o60
     files are the user's alone; an export is as any file the user writes);
     with `exact_mode`, `mode` as it is (a file replaced keeps its own)."""
     directory = path.parent
-    temp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    temp = directory / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     with _writing_lock:
         _writing.add(str(temp))
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
@@ -52,6 +53,9 @@ class FeedtuiApp(Guarded, App):
         # what is left is Textual's own shutdown (see run.QuitWatch).
         self.leaving = threading.Event()
         self.crash_boundary = CrashBoundary(engine.data_dir)
+        # What is held until the first frame is painted (run_tui pauses the
+        # collector in it): closed by the main screen once it is on screen.
+        self.until_first_paint = ExitStack()
 
     def _check_config(self) -> None:
         """Theme names and binding ids are only known here: check the config's."""

@@ -57,9 +57,14 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
     # SIGTERM and SIGHUP quit as q does (see quit_signals); one that comes
     # while the last changes are saved waits for the save.
     with quit_signals_handled(stop):
+        # Textual's start and the first frame make thousands of objects that
+        # live as long as the app: no collection walks them before the reader
+        # sees the screen (the main screen ends the pause once it is painted).
+        app.until_first_paint.enter_context(gc_paused())
         try:
             app.run()
         finally:
+            app.until_first_paint.close()
             stop_input(app)  # however the loop ended (see ui/ending.py)
             saved = close_once()
             watch.ended.set()

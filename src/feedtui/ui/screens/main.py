@@ -223,6 +223,7 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
     def after_first_paint(self) -> None:
         """Work that can wait until the reader sees the screen."""
         engine = self.engine
+        self.app.until_first_paint.close()
         self.sidebar.fill_sparklines()
         self.bridge.attach()
         self.set_interval(2.0, self.refresher.check_cache_elsewhere)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Input, Static
 
-from feedtui.discovery.records import Answer
 from feedtui.search import has_words, query_terms
 from feedtui.ui.messages import AnswerReady
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
@@ -25,6 +24,8 @@ from feedtui.ui.widgets.topic_list import TopicList
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+    from feedtui.discovery.records import Answer
 
 # Cells of a question shown in the list's title.
 ASK_SHOWN = 40
@@ -253,6 +254,8 @@ class Ask:
         screen.query_one(AnswerPanel).clear()
         screen.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
         if not query_terms(question):  # nothing to search for: said at once, nothing ranked
+            from feedtui.discovery.records import Answer
+
             nothing = Answer(question, [], [], (), True)
             screen.post_message(AnswerReady(question, nothing, keep, topic=name))
             return

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from feedtui.core.cache_outline import CacheOutline
 from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
 from feedtui.core.spool import Part, Spool
@@ -113,6 +114,8 @@ class RefreshRun:
         # Full batches after the first wait on disk, grouped by week, and are
         # stored a week at a time: a week is rewritten once, not once a batch.
         self.spool = Spool(engine.data_dir)
+        # Stored into without the library unless it is loaded (see core/cache_outline.py).
+        self.outline = CacheOutline()
         self._stored = 0
         self._store_took = 0.0
 
@@ -230,7 +233,7 @@ class RefreshRun:
             parts = iter(_chain_parts(spool, batch, self.batch))
             try:
                 while (part := await asyncio.to_thread(next, parts, None)) is not None:
-                    stored = await engine._store_part(part, self.now)
+                    stored = await engine._store_part(part, self.now, self.outline)
                     self._stored += 1
                     if engine.cache.lost_papers:
                         report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
@@ -412,7 +415,11 @@ class Refreshing:
         )
         report.sources.extend(skipped)
         run = RefreshRun(self, plans, report, now, on_landed=on_landed)
-        outcomes = await run.run()
+        try:
+            outcomes = await run.run()
+        finally:
+            if run.outline.loaded:
+                self._stored_outline = run.outline
         if run.new_ids and self.library_loaded:
             # What was stored made a new cache generation: found again now,
             # from the library storing loaded, the next refresh need not load it.
@@ -434,10 +441,13 @@ class Refreshing:
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
         return report
 
-    async def _store_part(self, part: list[tuple[SourceOutcome, list[Paper]]], now: datetime) -> StoreOutcome | None:
+    async def _store_part(
+        self, part: list[tuple[SourceOutcome, list[Paper]]], now: datetime, outline: CacheOutline | None = None
+    ) -> StoreOutcome | None:
         """Store a part of the fetched papers and tag them (the papers first:
         see PaperCache.store); None when they could not be saved, which their
-        sources' reports then say."""
+        sources' reports then say. Given an `outline`, a library not loaded
+        is not loaded for it: the outline is all the store needs."""
         papers = [p for _, chunk in part for p in chunk]
         outcomes = [outcome for outcome, _ in part]
         if not papers:
@@ -446,8 +456,24 @@ class Refreshing:
         # stays off the event loop, which may be the reader's; done first, so
         # that what is read of the library below is read without a pause.
         matchers = await asyncio.to_thread(build_matchers, self.registry.tagged())
-        library = self.library
-        known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+        library = self._library if outline is not None else self.library
+        if library is None:
+            assert outline is not None
+            if not outline.loaded:
+                self.problems.messages.extend(
+                    await asyncio.to_thread(outline.read, self.cache, self.tags, self.registry.tagged())
+                )
+            known: dict = {}
+            weeks: dict[str, str] | None = outline.weeks
+            stale = set(outline.stale)
+            members = None
+        else:
+            known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+            weeks = None
+            stale = set(self._stale_topics)
+            members = {
+                m.name: {library.ids[i] for i in library.raw_positions(m.name)} for m in matchers if m.name not in stale
+            }
 
         # Tags computed beside the parser hold for papers new to the cache that
         # arrived once in this batch: what was stored is what was tagged.
@@ -456,10 +482,6 @@ class Refreshing:
         # Likewise their normalised texts, for the match files (checked per Paper object).
         prepared = {p.id: (p, o.texts[p.id]) for o, chunk in part for p in chunk if p.id in o.texts}
 
-        stale = set(self._stale_topics)
-        members = {
-            m.name: {library.ids[i] for i in library.raw_positions(m.name)} for m in matchers if m.name not in stale
-        }
         found: dict[str, set[str]] = {m.name: set() for m in matchers}
 
         def save_tags(stored: StoreOutcome) -> None:
@@ -481,13 +503,15 @@ class Refreshing:
                     m.signature,
                     found.get(m.name, set()),
                     universe,
-                    known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
+                    known=None if m.name in stale else _known(members, m.name, universe) | found.get(m.name, set()),
                 )
                 for m in matchers
             )
 
         def write():
-            stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
+            stored = self.cache.store(
+                papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared), weeks=weeks
+            )
             give_back_freed_memory()  # the weeks the store read, dropped now
             return stored, found, set(stored.papers)
 
@@ -499,6 +523,9 @@ class Refreshing:
                     outcome.report.ok = False
                     outcome.report.error = f"fetched, but could not be saved: {error}"
             return None
+        if library is None:
+            outline.stored(stored.rows)  # type: ignore[union-attr]
+            return stored
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         self._note_own_generation(stored.generation, library)
@@ -541,6 +568,13 @@ class Refreshing:
             "the next refresh fetches them again"
         )
 
+
+
+def _known(members: dict[str, set[str]] | None, name: str, universe: set[str]) -> set[str]:
+    """A topic's members outside what a store examined, as the library
+    holds them; without the library, none: they matter only to a topic the
+    tags file has no entry for, and the library's come from that file."""
+    return members[name] - universe if members is not None else set()
 
 
 def _chain_parts(spool: Spool, outcomes: Sequence[SourceOutcome], size: int) -> Iterator[Part]:

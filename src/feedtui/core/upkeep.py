@@ -38,10 +38,15 @@ class Upkeep:
         """What follows every refresh: the topics' tags made complete on disk
         (unless `retag` is False: the reader retags in the background), then
         the cache pruned to `cache_limit`; returns how many papers were
-        pruned. Nothing is done when the library was never loaded: papers are
-        only stored with it, so a refresh of 304s leaves nothing to do here."""
+        pruned. Nothing is done when the library was never loaded and no
+        refresh stored papers without it (see core/cache_outline.py), or
+        when the outline it stored by has no stale topic and no paper past
+        the limit: a refresh of 304s, or of a cache within its limit, does
+        not load the library for this."""
+        outline, self._stored_outline = self._stored_outline, None
         if not self.library_loaded:
-            return 0
+            if outline is None or not (outline.stale or len(outline.weeks) > self.settings.cache_limit):
+                return 0
         if retag:
             self.ensure_tagged()
         return self.prune()

@@ -181,9 +181,22 @@ class PaperCache:
         feedtui are checked first; a damaged index or heads file is rebuilt
         from its papers, a damaged papers file is set aside and reported."""
         rows: dict[str, CardRow] = {}
-        problems: list[str] = []
         shared: dict[str, str] = {}
         stamps: dict[int, int] = {}
+        problems = self._each_index_week(lambda shard, cards: _share_rows(cards, rows, shared, stamps))
+        return IndexLoad(rows, problems)
+
+    def paper_weeks(self) -> tuple[dict[str, str], list[str]]:
+        """Every cached paper's week by id (all a store needs of the cache,
+        a fraction of the card rows' memory), and what `load_index` reports."""
+        weeks: dict[str, str] = {}
+
+        return weeks, self._each_index_week(lambda shard, cards: weeks.update(dict.fromkeys(cards, shard)))
+
+    def _each_index_week(self, take: Callable[[str, dict[str, list]], None]) -> list[str]:
+        """Read each week's card rows, one week at a time, into `take`, checked
+        and repaired as `load_index` says; returns the problems found."""
+        problems: list[str] = []
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
         # Read again because another process stored papers: the abstract heads
@@ -206,13 +219,13 @@ class PaperCache:
                 else:
                     if not index_trusted:
                         verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
-                _share_rows(cards, rows, shared, stamps)
+                take(shard, cards)
         if verified:
             try:
                 self._write_meta(verified, bump=False, wait=False)
             except StoreError:
                 pass  # checked again at the next start
-        return IndexLoad(rows, problems)
+        return problems
 
     def _check_week(self, shard: str, trusted: Mapping[str, list], verified: dict[str, list[int] | None]) -> str:
         """Check a week's papers and heads files if feedtui did not write them as
@@ -330,9 +343,11 @@ class PaperCache:
         *,
         before_index: Callable[[StoreOutcome], None] | None = None,
         match_rows: MatchRowMaker | None = None,
+        weeks: Mapping[str, str] | None = None,
     ) -> StoreOutcome:
         """Merge papers into the cache. `known` maps paper id → card row for what
-        the caller already holds; rows that changed on disk meanwhile are re-read.
+        the caller already holds (or `weeks`, paper id → week, from
+        `paper_weeks`); rows that changed on disk meanwhile are re-read.
         `match_rows` replaces the cache's own maker for this call (the refresh's
         reuses texts normalised by its parse workers).
 
@@ -352,6 +367,8 @@ class PaperCache:
         # Thousands of documents built and dropped: no cyclic collections meanwhile.
         with self._lock, gc_paused():
             locations = {pid: row.shard for pid, row in known.items() if pid in incoming}
+            if weeks is not None:
+                locations.update((pid, weeks[pid]) for pid in incoming if pid in weeks)
             for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard

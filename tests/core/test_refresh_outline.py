@@ -95,6 +95,7 @@ async def test_a_refresh_without_the_library_is_pruned_to_the_cache_limit(tmp_pa
     assert (await engine.refresh()).new_papers == 4
     assert not engine.library_loaded
     assert engine.after_refresh() == 1
+    assert not engine.library_loaded  # loaded only to prune: let go, read again when asked
     assert len(engine.library) == 3
     # Within the limit, nothing stale: the next refresh's upkeep loads nothing.
     engine.close()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper
 from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import process_alive
@@ -79,6 +80,8 @@ class Spool:
             self.outcomes.extend(outcomes)
         for outcome in outcomes:
             outcome.papers, outcome.tags, outcome.texts = [], {}, {}
+        del lines
+        give_back_freed_memory()  # the batch let go of, and its rows
 
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date

@@ -44,12 +44,13 @@ class Upkeep:
         the limit: a refresh of 304s, or of a cache within its limit, does
         not load the library for this."""
         outline, self._stored_outline = self._stored_outline, None
-        if not self.library_loaded:
-            if outline is None or not (outline.stale or len(outline.weeks) > self.settings.cache_limit):
-                return 0
+        shown = self.library_loaded
+        if not shown and (outline is None or not (outline.stale or len(outline.weeks) > self.settings.cache_limit)):
+            return 0
         if retag:
             self.ensure_tagged()
-        return self.prune()
+        # A library loaded only for this is not held twice while it is read again.
+        return self.prune(reload=shown)
 
     def prune_candidates(self, limit: int | None = None) -> list[str]:
         """The oldest papers beyond the cache limit, starred ones never among them."""
@@ -69,8 +70,9 @@ class Upkeep:
                     break
         return victims
 
-    def prune(self, limit: int | None = None) -> int:
-        """Keep the cache within `cache_limit` papers (reloads the library)."""
+    def prune(self, limit: int | None = None, *, reload: bool = True) -> int:
+        """Keep the cache within `cache_limit` papers (reloads the library;
+        without `reload`, lets it go, to be read again when next asked)."""
         victims = self.prune_candidates(limit)
         if not victims:
             return 0
@@ -79,7 +81,11 @@ class Upkeep:
         removed = self.cache.remove(locations)
         universe = set(victims)
         self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry.tagged())
-        self.load_library()
+        del library
+        if reload:
+            self.load_library()
+        else:
+            self._library = None
         give_back_freed_memory()  # the weeks read to remove papers, and the old library
         return removed
 

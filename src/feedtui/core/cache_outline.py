@@ -51,4 +51,15 @@ class CacheOutline:
         weeks = self.weeks
         shared = {week: week for week in set(weeks.values())} if rows else {}
         for pid, row in rows.items():
+            if pid not in weeks:
+                pid = _own_copy(pid)
             weeks[pid] = shared.setdefault(row.shard, row.shard)
+
+
+def _own_copy(text: str) -> str:
+    """A string of its own, made now: an id kept for the whole refresh would
+    otherwise be the one read with its paper, and each such small string
+    keeps the allocator's block of the part it came with from being given
+    back (a part's papers are freed; a week of ids would hold on to most of
+    their memory)."""
+    return text.encode().decode()

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from feedtui.core.cache_outline import CacheOutline
 from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
-from feedtui.core.spool import Part, Spool
+from feedtui.core.spool import SPOOL_PART, Part, Spool
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper, RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
@@ -93,7 +93,9 @@ class RefreshRun:
         self.shown = sum(1 for plan in self.plans if plan.kind != "total")
         self.done = 0
         self.pending: list[SourceOutcome] = []
-        self.new_ids: set[str] = set()
+        # Papers new to the cache stored so far (counted, not kept: a large
+        # refresh stores a hundred thousand).
+        self.new_count = 0
         self._committing = asyncio.Lock()
         self._last_commit = time.monotonic()
         self._fetched = asyncio.Event()
@@ -237,17 +239,9 @@ class RefreshRun:
                     self._stored += 1
                     if engine.cache.lost_papers:
                         report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
-                    if stored is None:
-                        continue
-                    new = set(stored.new)
-                    self.new_ids |= new
-                    for outcome, papers in part:
-                        outcome.report.new_papers += sum(1 for p in papers if p.id in new)
-                    report.new_papers += len(stored.new)
-                    report.updated_papers += len(stored.updated)
-                    if stored.new or stored.updated:
+                    if stored is not None and self._tally(part, stored):
                         landed = True
-                        engine.publish(PapersStored(len(stored.new), len(stored.updated)))
+                    part = stored = None  # let go of before the next part is read
                 if outcomes:
                     try:
                         await asyncio.to_thread(engine._save_answers, outcomes, self.now)
@@ -261,6 +255,19 @@ class RefreshRun:
                 self._last_commit = time.monotonic()
                 self._store_took = self._last_commit - started
         return landed
+
+    def _tally(self, part: Part, stored: StoreOutcome) -> bool:
+        """Count what a stored part added or changed, and say so; True if any."""
+        new = set(stored.new)
+        self.new_count += len(new)
+        for outcome, papers in part:
+            outcome.report.new_papers += sum(1 for p in papers if p.id in new)
+        self.report.new_papers += len(stored.new)
+        self.report.updated_papers += len(stored.updated)
+        if not (stored.new or stored.updated):
+            return False
+        self.engine.publish(PapersStored(len(stored.new), len(stored.updated)))
+        return True
 
     async def _periodic_commits(self) -> None:
         """Long refreshes land in steps, and a batch is set aside once it is
@@ -420,7 +427,7 @@ class Refreshing:
         finally:
             if run.outline.loaded:
                 self._stored_outline = run.outline
-        if run.new_ids and self.library_loaded:
+        if run.new_count and self.library_loaded:
             # What was stored made a new cache generation: found again now,
             # from the library storing loaded, the next refresh need not load it.
             self.starred_arxiv_not_cached()
@@ -578,8 +585,9 @@ def _known(members: dict[str, set[str]] | None, name: str, universe: set[str]) -
 
 
 def _chain_parts(spool: Spool, outcomes: Sequence[SourceOutcome], size: int) -> Iterator[Part]:
-    """The spooled papers a week at a time, then the outcomes' in hand."""
-    yield from spool.parts(size)
+    """The spooled papers a week at a time (in parts of at most SPOOL_PART,
+    see core/spool.py), then the outcomes' in hand."""
+    yield from spool.parts(min(size, SPOOL_PART))
     yield from _parts(outcomes, size)
 
 

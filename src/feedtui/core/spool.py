@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from feedtui.core.fetch import SourceOutcome
 
 SPOOL_DIR = "spool"
+# Spooled papers are stored about this many at a time (a week of more than
+# twice this is split): what a stored part holds grows with it, and a
+# refresh that spools stores many parts, so they are kept below a batch.
+SPOOL_PART = 2500
 
 # Papers to store together, each with the outcome it came from.
 Part = list[tuple["SourceOutcome", list[Paper]]]
@@ -94,17 +98,22 @@ class Spool:
         for week in sorted(self.weeks):
             path = self.directory / f"{week}.jsonl"  # type: ignore[operator]
             if rows and len(rows) + self.weeks[week] > size:
-                yield self._part(rows)
-                rows = []
-            rows.extend(path.read_bytes().splitlines())
+                part, rows = self._part(rows), []
+                yield part  # its lines let go of while it is stored
+                del part
+            with open(path, "rb") as file:
+                rows.extend(file)
             path.unlink(missing_ok=True)
             # A week is split only when it is more than twice a part: each
             # part of it would rewrite the whole week again.
             while len(rows) > 2 * size:
-                yield self._part(rows[:size])
+                part = self._part(rows[:size])
                 del rows[:size]
+                yield part
+                del part
         if rows:
-            yield self._part(rows)
+            part, rows = self._part(rows), []
+            yield part
 
     def _part(self, rows: list[bytes]) -> Part:
         by_outcome: dict[int, list[Paper]] = {}

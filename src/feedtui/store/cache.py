@@ -420,10 +420,10 @@ class PaperCache:
     def _write_weeks(
         self,
         week: _OpenWeeks,
-        puts: Mapping[str, Mapping[str, dict]],
-        head_puts: Mapping[str, Mapping[str, str]],
+        puts: dict[str, dict[str, dict]],
+        head_puts: dict[str, dict[str, str]],
         card_puts: Mapping[str, Mapping[str, CardRow]],
-        match_puts: Mapping[str, Mapping[str, list]],
+        match_puts: dict[str, dict[str, list]],
         moved_out: Mapping[str, list[str]],
         outcome: StoreOutcome,
         before_index: Callable[[StoreOutcome], None] | None,
@@ -444,6 +444,9 @@ class PaperCache:
                         week.heads(shard).table(HEADS).put_many(head_puts[shard])
                     self._rewrite_week(week, shard, put, match_puts.get(shard, {}), (), maker)
             self._forget_heads(puts)
+            # On disk now: let go of the documents before the tags and cards are made.
+            for held in (puts, head_puts, match_puts):
+                held.clear()
             # 2. What the caller derives from them.
             if before_index is not None:
                 before_index(outcome)

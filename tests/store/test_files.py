@@ -148,7 +148,7 @@ def test_a_database_is_written_as_orjson_writes_it_in_chunks(tmp_path, monkeypat
         "cards": {"2609.00001": row},
         "empty": {},
     }
-    chunks = list(tinydb_io._json_chunks(data))
+    chunks = list(tinydb_io.json_chunks(data))
     assert len(chunks) > 10
     assert b"".join(chunks) == orjson.dumps(data, default=tinydb_io._tuple_as_list)
     db = tinydb_io.open_database(tmp_path / "db.json")

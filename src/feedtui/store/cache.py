@@ -187,15 +187,13 @@ class PaperCache:
         return IndexLoad(rows, problems)
 
     def paper_weeks(self) -> tuple[dict[str, str], list[str]]:
-        """Every cached paper's week by id (all a store needs of the cache,
-        a fraction of the card rows' memory), and what `load_index` reports."""
+        """Every cached paper's week by id (all a store needs), and what `load_index` reports."""
         weeks: dict[str, str] = {}
 
         return weeks, self._each_index_week(lambda shard, cards: weeks.update(dict.fromkeys(cards, shard)))
 
     def _each_index_week(self, take: Callable[[str, dict[str, list]], None]) -> list[str]:
-        """Read each week's card rows, one week at a time, into `take`, checked
-        and repaired as `load_index` says; returns the problems found."""
+        """Each week's card rows, a week at a time, into `take`, checked as `load_index` says; the problems."""
         problems: list[str] = []
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
@@ -493,6 +491,8 @@ class PaperCache:
         except BaseException:
             self._put_back_match(taken)
             raise
+        if match_before[shard] is not None:
+            week.let_go(files)  # the match rows are made without the documents
         self._update_match(week, match_before, {shard: match_put}, {shard: list(match_dropped)}, maker)
         week.let_go(files)
 

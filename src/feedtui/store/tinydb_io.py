@@ -44,7 +44,7 @@ class AtomicJSONStorage(Storage):
         return parse_database(self.path, raw, self.shape)
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        atomic_write(self.path, _json_chunks(data))
+        atomic_write(self.path, json_chunks(data))
 
     def close(self) -> None:
         pass
@@ -54,7 +54,7 @@ class AtomicJSONStorage(Storage):
 CHUNK_BYTES = 1 << 20
 
 
-def _json_chunks(data: dict[str, dict[str, Any]]) -> Iterator[bytes]:
+def json_chunks(data: dict[str, dict[str, Any]]) -> Iterator[bytes]:
     """`orjson.dumps(data)`, byte for byte, a document at a time in chunks of
     about CHUNK_BYTES: a week of papers is tens of megabytes of JSON, which
     would otherwise be held whole beside the documents it is made from."""

@@ -116,8 +116,9 @@ class RefreshRun:
         # Full batches after the first wait on disk, grouped by week, and are
         # stored a week at a time: a week is rewritten once, not once a batch.
         self.spool = Spool(engine.data_dir)
-        # Stored into without the library unless it is loaded (see core/cache_outline.py).
-        self.outline = CacheOutline()
+        # Stored into without the library unless it is loaded or a reader
+        # shows what lands (`on_landed`): see core/cache_outline.py.
+        self.outline = CacheOutline() if on_landed is None else None
         self._stored = 0
         self._store_took = 0.0
 
@@ -425,7 +426,7 @@ class Refreshing:
         try:
             outcomes = await run.run()
         finally:
-            if run.outline.loaded:
+            if run.outline is not None and run.outline.loaded:
                 self._stored_outline = run.outline
         if run.new_count and self.library_loaded:
             # What was stored made a new cache generation: found again now,

@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import orjson
 
@@ -61,31 +61,40 @@ class Spool:
         weeks' files and let go of them; the outcomes are kept, for their
         reports and validators. Raises OSError."""
         # A row: the index of the outcome the paper came from, its id, its
-        # document, and the tags and texts computed beside its parser.
-        lines: dict[str, list[bytes]] = {}
+        # document, and the tags and texts computed beside its parser. Rows
+        # go to their week's file as they are made, not held for the batch.
         dumps = orjson.dumps
-        for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
-            tags, texts = outcome.tags, outcome.texts
-            for paper in outcome.to_store:
-                row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id)]
-                lines.setdefault(shard_for(paper.published), []).append(dumps(row))
         directory = self._directory()
+        files: dict[str, BinaryIO] = {}
+        began: dict[str, int] = {}
         written: dict[str, int] = {}
         try:
-            for week, rows in lines.items():
-                with open(directory / f"{week}.jsonl", "ab") as file:
-                    file.write(b"\n".join(rows) + b"\n")
-                written[week] = len(rows)
+            for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
+                tags, texts = outcome.tags, outcome.texts
+                for paper in outcome.to_store:
+                    week = shard_for(paper.published)
+                    file = files.get(week)
+                    if file is None:
+                        file = files[week] = open(directory / f"{week}.jsonl", "ab")  # noqa: SIM115 (closed below)
+                        began[week] = file.tell()
+                    row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id)]
+                    file.write(dumps(row) + b"\n")
+                    written[week] = written.get(week, 0) + 1
+            while files:
+                files.popitem()[1].close()
+        except BaseException:
+            # None of this batch is spooled: what was written of it is cut
+            # off again, and the papers stay with their outcomes.
+            _cut_back(directory, files, began)
+            written = {}
+            raise
         finally:
-            # Rows written are stored whatever happens next (a paper stored
-            # twice is merged with itself); the others stay with their outcomes.
             for week, count in written.items():
                 self.weeks[week] = self.weeks.get(week, 0) + count
             self.outcomes.extend(outcomes)
         for outcome in outcomes:
             outcome.papers, outcome.tags, outcome.texts = [], {}, {}
-        del lines
-        give_back_freed_memory()  # the batch let go of, and its rows
+        give_back_freed_memory()  # the batch let go of
 
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date
@@ -145,6 +154,21 @@ class Spool:
             _remove_abandoned(self.root)
             self.directory = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=self.root))
         return self.directory
+
+
+def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, int]) -> None:
+    """Close the week files a failed spill wrote to and cut each back to the
+    length it had before (a row cut short would not parse)."""
+    for file in files.values():
+        try:
+            file.close()
+        except OSError:
+            pass  # what it held is cut off below
+    for week, length in began.items():
+        try:
+            os.truncate(directory / f"{week}.jsonl", length)
+        except OSError:
+            pass
 
 
 def _remove_abandoned(root: Path) -> None:

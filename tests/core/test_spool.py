@@ -75,3 +75,29 @@ def test_a_spool_left_by_an_ended_process_is_removed(tmp_path):
     assert not left.exists()
     assert live.exists(), "another live process's spool is left alone"
     spool.close()
+
+
+def test_a_spill_that_fails_midway_spools_none_of_its_batch(tmp_path):
+    kept = outcome("a", [make_paper("2609.00001", published="2026-09-21T10:00:00")])
+    spool = Spool(tmp_path)
+    spool.spill([kept])
+    week_file = next(spool.directory.glob("*.jsonl"))
+    length = week_file.stat().st_size
+    # Its first paper goes to the week already spooled, its second to a
+    # week whose file cannot be opened (a folder in its place).
+    failing = outcome("b", [
+        make_paper("2609.00002", published="2026-09-22T10:00:00"),
+        make_paper("2609.00003", published="2026-10-06T10:00:00"),
+    ])
+    (spool.directory / "2026-10-05.jsonl").mkdir()
+    try:
+        spool.spill([failing])
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the spill should have failed")
+    assert [p.id for p in failing.papers] == ["2609.00002", "2609.00003"], "its papers stay with it"
+    assert week_file.stat().st_size == length, "what it wrote is cut off again"
+    assert len(spool) == 1
+    assert [p.id for part in spool.parts(10) for _, papers in part for p in papers] == ["2609.00001"]
+    spool.close()

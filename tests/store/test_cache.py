@@ -113,6 +113,27 @@ def test_damaged_papers_shard_is_set_aside_and_reported(data_dir):
     assert list((data_dir / "cache/papers").glob("2026-09-28.json.damaged-*"))
 
 
+def test_paper_weeks_are_each_papers_week_checked_as_the_index_is(data_dir):
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001"), make_paper("2609.00002")], known={})
+    cache.store([make_paper("2610.00001", published="2026-10-20T00:00:00")], known={})
+    (data_dir / "cache/index/2026-09-28.json").write_text("{ not json")
+    weeks, problems = open_cache(data_dir).paper_weeks()
+    assert weeks == {"2609.00001": "2026-09-28", "2609.00002": "2026-09-28", "2610.00001": "2026-10-19"}
+    assert "rebuilt" in problems[0]
+
+
+def test_a_store_by_paper_weeks_merges_with_the_stored_paper(data_dir):
+    cache = open_cache(data_dir)
+    cache.store([make_paper("2609.00001", title="First")], known={})
+    weeks, _ = cache.paper_weeks()
+    revised = make_paper("2609.00001", title="First, revised", version=2, updated="2026-10-01T10:00:00")
+    outcome = cache.store([revised], known={}, weeks=weeks)
+    assert outcome.updated == ["2609.00001"] and outcome.new == []
+    rows = open_cache(data_dir).load_index().rows
+    assert list(rows) == ["2609.00001"] and rows["2609.00001"].title == "First, revised"
+
+
 def test_published_is_epoch_seconds_in_rows(data_dir):
     cache = open_cache(data_dir)
     cache.store([make_paper("2609.00001", published="2026-09-28T00:00:00")], known={})

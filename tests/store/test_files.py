@@ -118,3 +118,40 @@ def test_batched_writes_sync_what_was_written_before_an_error(tmp_path, monkeypa
     assert synced == [tmp_path]
     atomic_write(tmp_path / "after.json", b"1")
     assert synced == [tmp_path, tmp_path]
+
+
+def test_a_file_written_in_chunks_is_whole_and_a_failed_one_leaves_the_old(tmp_path):
+    target = tmp_path / "week.json"
+    atomic_write(target, [b'{"a":', b"1", b"}"])
+    assert target.read_bytes() == b'{"a":1}'
+
+    def broken():
+        yield b'{"a":'
+        raise TypeError("not JSON serializable")
+
+    with pytest.raises(TypeError):
+        atomic_write(target, broken())
+    assert target.read_bytes() == b'{"a":1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["week.json"]
+
+
+def test_a_database_is_written_as_orjson_writes_it_in_chunks(tmp_path, monkeypatch):
+    import orjson
+
+    import feedtui.store.tinydb_io as tinydb_io
+    from feedtui.store.codec import CardRow
+
+    monkeypatch.setattr(tinydb_io, "CHUNK_BYTES", 64)  # many chunks
+    row = CardRow._make(range(len(CardRow._fields)))
+    data = {
+        "papers": {f"2609.{n:05d}": {"title": f"Paper {n} \u00e9\"", "authors": ("A", "B")} for n in range(50)},
+        "cards": {"2609.00001": row},
+        "empty": {},
+    }
+    chunks = list(tinydb_io.json_chunks(data))
+    assert len(chunks) > 10
+    assert b"".join(chunks) == orjson.dumps(data, default=tinydb_io._tuple_as_list)
+    db = tinydb_io.open_database(tmp_path / "db.json")
+    db.table("papers").put_many(data["papers"])
+    db.flush()
+    assert orjson.loads((tmp_path / "db.json").read_bytes())["papers"]["2609.00007"]["authors"] == ["A", "B"]

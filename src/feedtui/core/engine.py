@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from feedtui.config import Config
+from feedtui.core.cache_outline import CacheOutline
 from feedtui.core.discovery import Discovery, PaperNotFound
 from feedtui.core.events import (
     CacheChangedElsewhere,
@@ -107,6 +108,8 @@ class Engine(TopicRules, Reading, Refreshing, Upkeep, Discovery):
         self._topic_batch: dict[str, dict] | None = None
         self._library: Library | None = None
         self._stale_topics: list[str] = []
+        # What the last refresh stored into without the library (core/cache_outline.py).
+        self._stored_outline: CacheOutline | None = None
         # The definition (signature) each topic's papers in the library were
         # found for, so that a topic tagged by another process is taken as is.
         self._member_signatures: dict[str, str] = {}

@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from feedtui.core.cache_outline import CacheOutline
 from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
-from feedtui.core.spool import Part, Spool
+from feedtui.core.spool import SPOOL_PART, Part, Spool
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper, RefreshReport, SourceReport, split_arxiv_id, utcnow
 from feedtui.store.cache import StoreOutcome
@@ -92,7 +93,9 @@ class RefreshRun:
         self.shown = sum(1 for plan in self.plans if plan.kind != "total")
         self.done = 0
         self.pending: list[SourceOutcome] = []
-        self.new_ids: set[str] = set()
+        # Papers new to the cache stored so far (counted, not kept: a large
+        # refresh stores a hundred thousand).
+        self.new_count = 0
         self._committing = asyncio.Lock()
         self._last_commit = time.monotonic()
         self._fetched = asyncio.Event()
@@ -113,6 +116,9 @@ class RefreshRun:
         # Full batches after the first wait on disk, grouped by week, and are
         # stored a week at a time: a week is rewritten once, not once a batch.
         self.spool = Spool(engine.data_dir)
+        # Stored into without the library unless it is loaded or a reader
+        # shows what lands (`on_landed`): see core/cache_outline.py.
+        self.outline = CacheOutline() if on_landed is None else None
         self._stored = 0
         self._store_took = 0.0
 
@@ -231,21 +237,13 @@ class RefreshRun:
             parts = iter(_chain_parts(spool, batch, self.batch))
             try:
                 while (part := await asyncio.to_thread(next, parts, None)) is not None:
-                    stored = await engine._store_part(part, self.now)
+                    stored = await engine._store_part(part, self.now, self.outline)
                     self._stored += 1
                     if engine.cache.lost_papers:
                         report.notes.append(await asyncio.to_thread(engine._recover_lost_papers))
-                    if stored is None:
-                        continue
-                    new = set(stored.new)
-                    self.new_ids |= new
-                    for outcome, papers in part:
-                        outcome.report.new_papers += sum(1 for p in papers if p.id in new)
-                    report.new_papers += len(stored.new)
-                    report.updated_papers += len(stored.updated)
-                    if stored.new or stored.updated:
+                    if stored is not None and self._tally(part, stored):
                         landed = True
-                        engine.publish(PapersStored(len(stored.new), len(stored.updated)))
+                    part = stored = None  # let go of before the next part is read
                 if outcomes:
                     try:
                         await asyncio.to_thread(engine._save_answers, outcomes, self.now)
@@ -259,6 +257,19 @@ class RefreshRun:
                 self._last_commit = time.monotonic()
                 self._store_took = self._last_commit - started
         return landed
+
+    def _tally(self, part: Part, stored: StoreOutcome) -> bool:
+        """Count what a stored part added or changed, and say so; True if any."""
+        new = set(stored.new)
+        self.new_count += len(new)
+        for outcome, papers in part:
+            outcome.report.new_papers += sum(1 for p in papers if p.id in new)
+        self.report.new_papers += len(stored.new)
+        self.report.updated_papers += len(stored.updated)
+        if not (stored.new or stored.updated):
+            return False
+        self.engine.publish(PapersStored(len(stored.new), len(stored.updated)))
+        return True
 
     async def _periodic_commits(self) -> None:
         """Long refreshes land in steps, and a batch is set aside once it is
@@ -413,8 +424,12 @@ class Refreshing:
         )
         report.sources.extend(skipped)
         run = RefreshRun(self, plans, report, now, on_landed=on_landed)
-        outcomes = await run.run()
-        if run.new_ids and self.library_loaded:
+        try:
+            outcomes = await run.run()
+        finally:
+            if run.outline is not None and run.outline.loaded:
+                self._stored_outline = run.outline
+        if run.new_count and self.library_loaded:
             # What was stored made a new cache generation: found again now,
             # from the library storing loaded, the next refresh need not load it.
             self.starred_arxiv_not_cached()
@@ -435,10 +450,13 @@ class Refreshing:
             self.state.set_pref("last_refresh", report.finished.isoformat(timespec="seconds"))
         return report
 
-    async def _store_part(self, part: list[tuple[SourceOutcome, list[Paper]]], now: datetime) -> StoreOutcome | None:
+    async def _store_part(
+        self, part: list[tuple[SourceOutcome, list[Paper]]], now: datetime, outline: CacheOutline | None = None
+    ) -> StoreOutcome | None:
         """Store a part of the fetched papers and tag them (the papers first:
         see PaperCache.store); None when they could not be saved, which their
-        sources' reports then say."""
+        sources' reports then say. Given an `outline`, a library not loaded
+        is not loaded for it: the outline is all the store needs."""
         papers = [p for _, chunk in part for p in chunk]
         outcomes = [outcome for outcome, _ in part]
         if not papers:
@@ -447,8 +465,24 @@ class Refreshing:
         # stays off the event loop, which may be the reader's; done first, so
         # that what is read of the library below is read without a pause.
         matchers = await asyncio.to_thread(build_matchers, self.registry.tagged())
-        library = self.library
-        known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+        library = self._library if outline is not None else self.library
+        if library is None:
+            assert outline is not None
+            if not outline.loaded:
+                self.problems.messages.extend(
+                    await asyncio.to_thread(outline.read, self.cache, self.tags, self.registry.tagged())
+                )
+            known: dict = {}
+            weeks: dict[str, str] | None = outline.weeks
+            stale = set(outline.stale)
+            members = None
+        else:
+            known = {p.id: library.rows[library.pos[p.id]] for p in papers if p.id in library.pos}
+            weeks = None
+            stale = set(self._stale_topics)
+            members = {
+                m.name: {library.ids[i] for i in library.raw_positions(m.name)} for m in matchers if m.name not in stale
+            }
 
         # Tags computed beside the parser hold for papers new to the cache that
         # arrived once in this batch: what was stored is what was tagged.
@@ -457,10 +491,6 @@ class Refreshing:
         # Likewise their normalised texts, for the match files (checked per Paper object).
         prepared = {p.id: (p, o.texts[p.id]) for o, chunk in part for p in chunk if p.id in o.texts}
 
-        stale = set(self._stale_topics)
-        members = {
-            m.name: {library.ids[i] for i in library.raw_positions(m.name)} for m in matchers if m.name not in stale
-        }
         found: dict[str, set[str]] = {m.name: set() for m in matchers}
 
         def save_tags(stored: StoreOutcome) -> None:
@@ -482,13 +512,15 @@ class Refreshing:
                     m.signature,
                     found.get(m.name, set()),
                     universe,
-                    known=None if m.name in stale else (members[m.name] - universe) | found.get(m.name, set()),
+                    known=None if m.name in stale else _known(members, m.name, universe) | found.get(m.name, set()),
                 )
                 for m in matchers
             )
 
         def write():
-            stored = self.cache.store(papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared))
+            stored = self.cache.store(
+                papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared), weeks=weeks
+            )
             give_back_freed_memory()  # the weeks the store read, dropped now
             self._keep_parsed_vectors(stored.papers, outcomes)
             return stored, found, set(stored.papers)
@@ -501,6 +533,9 @@ class Refreshing:
                     outcome.report.ok = False
                     outcome.report.error = f"fetched, but could not be saved: {error}"
             return None
+        if library is None:
+            outline.stored(stored.rows)  # type: ignore[union-attr]
+            return stored
         library.upsert_rows(stored.rows)
         library.update_tags(universe, found)
         self._note_own_generation(stored.generation, library)
@@ -545,9 +580,17 @@ class Refreshing:
 
 
 
+def _known(members: dict[str, set[str]] | None, name: str, universe: set[str]) -> set[str]:
+    """A topic's members outside what a store examined, as the library
+    holds them; without the library, none: they matter only to a topic the
+    tags file has no entry for, and the library's come from that file."""
+    return members[name] - universe if members is not None else set()
+
+
 def _chain_parts(spool: Spool, outcomes: Sequence[SourceOutcome], size: int) -> Iterator[Part]:
-    """The spooled papers a week at a time, then the outcomes' in hand."""
-    yield from spool.parts(size)
+    """The spooled papers a week at a time (in parts of at most SPOOL_PART,
+    see core/spool.py), then the outcomes' in hand."""
+    yield from spool.parts(min(size, SPOOL_PART))
     yield from _parts(outcomes, size)
 
 

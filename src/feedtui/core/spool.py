@@ -21,13 +21,14 @@ import os
 import shutil
 import tempfile
 from base64 import b64decode, b64encode
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import orjson
 
 from feedtui.discovery.at_parse import ParsedVector
+from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper
 from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
 from feedtui.store.files import process_alive
@@ -36,6 +37,10 @@ if TYPE_CHECKING:
     from feedtui.core.fetch import SourceOutcome
 
 SPOOL_DIR = "spool"
+# Spooled papers are stored about this many at a time (a week of more than
+# twice this is split): what a stored part holds grows with it, and a
+# refresh that spools stores many parts, so they are kept below a batch.
+SPOOL_PART = 2500
 
 # Papers to store together, each with the outcome it came from.
 Part = list[tuple["SourceOutcome", list[Paper]]]
@@ -58,32 +63,43 @@ class Spool:
         weeks' files and let go of them; the outcomes are kept, for their
         reports and validators. Raises OSError."""
         # A row: the index of the outcome the paper came from, its id, its
-        # document, and the tags, texts and vector computed beside its parser.
-        lines: dict[str, list[bytes]] = {}
+        # document, and the tags, texts and vector computed beside its parser. Rows
+        # go to their week's file as they are made, not held for the batch.
         dumps = orjson.dumps
-        for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
-            tags, texts, vectors = outcome.tags, outcome.texts, outcome.vectors
-            for paper in outcome.to_store:
-                vector = vectors.get(paper.id)
-                if vector is not None:
-                    vector = [vector.crc, vector.scale, b64encode(vector.codes).decode()]
-                row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id), vector]
-                lines.setdefault(shard_for(paper.published), []).append(dumps(row))
         directory = self._directory()
+        files: dict[str, BinaryIO] = {}
+        began: dict[str, int] = {}
         written: dict[str, int] = {}
         try:
-            for week, rows in lines.items():
-                with open(directory / f"{week}.jsonl", "ab") as file:
-                    file.write(b"\n".join(rows) + b"\n")
-                written[week] = len(rows)
+            for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
+                tags, texts, vectors = outcome.tags, outcome.texts, outcome.vectors
+                for paper in outcome.to_store:
+                    week = shard_for(paper.published)
+                    file = files.get(week)
+                    if file is None:
+                        file = files[week] = open(directory / f"{week}.jsonl", "ab")  # noqa: SIM115 (closed below)
+                        began[week] = file.tell()
+                    vector = vectors.get(paper.id)
+                    if vector is not None:
+                        vector = [vector.crc, vector.scale, b64encode(vector.codes).decode()]
+                    row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id), vector]
+                    file.write(dumps(row) + b"\n")
+                    written[week] = written.get(week, 0) + 1
+            while files:
+                files.popitem()[1].close()
+        except BaseException:
+            # None of this batch is spooled: what was written of it is cut
+            # off again, and the papers stay with their outcomes.
+            _cut_back(directory, files, began)
+            written = {}
+            raise
         finally:
-            # Rows written are stored whatever happens next (a paper stored
-            # twice is merged with itself); the others stay with their outcomes.
             for week, count in written.items():
                 self.weeks[week] = self.weeks.get(week, 0) + count
             self.outcomes.extend(outcomes)
         for outcome in outcomes:
             outcome.papers, outcome.tags, outcome.texts, outcome.vectors = [], {}, {}, {}
+        give_back_freed_memory()  # the batch let go of
 
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date
@@ -96,17 +112,22 @@ class Spool:
         for week in sorted(self.weeks):
             path = self.directory / f"{week}.jsonl"  # type: ignore[operator]
             if rows and len(rows) + self.weeks[week] > size:
-                yield self._part(rows)
-                rows = []
-            rows.extend(path.read_bytes().splitlines())
+                part, rows = self._part(rows), []
+                yield part  # its lines let go of while it is stored
+                del part
+            with open(path, "rb") as file:
+                rows.extend(file)
             path.unlink(missing_ok=True)
             # A week is split only when it is more than twice a part: each
             # part of it would rewrite the whole week again.
             while len(rows) > 2 * size:
-                yield self._part(rows[:size])
+                part = self._part(rows[:size])
                 del rows[:size]
+                yield part
+                del part
         if rows:
-            yield self._part(rows)
+            part, rows = self._part(rows), []
+            yield part
 
     def _part(self, rows: list[bytes]) -> Part:
         by_outcome: dict[int, list[Paper]] = {}
@@ -141,6 +162,21 @@ class Spool:
             _remove_abandoned(self.root)
             self.directory = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=self.root))
         return self.directory
+
+
+def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, int]) -> None:
+    """Close the week files a failed spill wrote to and cut each back to the
+    length it had before (a row cut short would not parse)."""
+    for file in files.values():
+        try:
+            file.close()
+        except OSError:
+            pass  # what it held is cut off below
+    for week, length in began.items():
+        try:
+            os.truncate(directory / f"{week}.jsonl", length)
+        except OSError:
+            pass
 
 
 def _remove_abandoned(root: Path) -> None:

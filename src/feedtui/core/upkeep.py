@@ -38,13 +38,19 @@ class Upkeep:
         """What follows every refresh: the topics' tags made complete on disk
         (unless `retag` is False: the reader retags in the background), then
         the cache pruned to `cache_limit`; returns how many papers were
-        pruned. Nothing is done when the library was never loaded: papers are
-        only stored with it, so a refresh of 304s leaves nothing to do here."""
-        if not self.library_loaded:
+        pruned. Nothing is done when the library was never loaded and no
+        refresh stored papers without it (see core/cache_outline.py), or
+        when the outline it stored by has no stale topic and no paper past
+        the limit: a refresh of 304s, or of a cache within its limit, does
+        not load the library for this."""
+        outline, self._stored_outline = self._stored_outline, None
+        shown = self.library_loaded
+        if not shown and (outline is None or not (outline.stale or len(outline.weeks) > self.settings.cache_limit)):
             return 0
         if retag:
             self.ensure_tagged()
-        return self.prune()
+        # A library loaded only for this is not held twice while it is read again.
+        return self.prune(reload=shown)
 
     def prune_candidates(self, limit: int | None = None) -> list[str]:
         """The oldest papers beyond the cache limit, starred ones never among them."""
@@ -64,8 +70,9 @@ class Upkeep:
                     break
         return victims
 
-    def prune(self, limit: int | None = None) -> int:
-        """Keep the cache within `cache_limit` papers (reloads the library)."""
+    def prune(self, limit: int | None = None, *, reload: bool = True) -> int:
+        """Keep the cache within `cache_limit` papers (reloads the library;
+        without `reload`, lets it go, to be read again when next asked)."""
         victims = self.prune_candidates(limit)
         if not victims:
             return 0
@@ -74,7 +81,11 @@ class Upkeep:
         removed = self.cache.remove(locations)
         universe = set(victims)
         self.tags.update(TagUpdate(e.name, e.signature, set(), universe) for e in self.registry.tagged())
-        self.load_library()
+        del library
+        if reload:
+            self.load_library()
+        else:
+            self._library = None
         give_back_freed_memory()  # the weeks read to remove papers, and the old library
         return removed
 

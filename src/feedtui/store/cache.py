@@ -182,9 +182,20 @@ class PaperCache:
         feedtui are checked first; a damaged index or heads file is rebuilt
         from its papers, a damaged papers file is set aside and reported."""
         rows: dict[str, CardRow] = {}
-        problems: list[str] = []
         shared: dict[str, str] = {}
         stamps: dict[int, int] = {}
+        problems = self._each_index_week(lambda shard, cards: _share_rows(cards, rows, shared, stamps))
+        return IndexLoad(rows, problems)
+
+    def paper_weeks(self) -> tuple[dict[str, str], list[str]]:
+        """Every cached paper's week by id (all a store needs), and what `load_index` reports."""
+        weeks: dict[str, str] = {}
+
+        return weeks, self._each_index_week(lambda shard, cards: weeks.update(dict.fromkeys(cards, shard)))
+
+    def _each_index_week(self, take: Callable[[str, dict[str, list]], None]) -> list[str]:
+        """Each week's card rows, a week at a time, into `take`, checked as `load_index` says; the problems."""
+        problems: list[str] = []
         trusted = self._trusted_signatures()
         verified: dict[str, list[int] | None] = {}
         # Read again because another process stored papers: the abstract heads
@@ -207,13 +218,13 @@ class PaperCache:
                 else:
                     if not index_trusted:
                         verified[self._relative(self._index_path(shard))] = self._stamp(self._index_path(shard))
-                _share_rows(cards, rows, shared, stamps)
+                take(shard, cards)
         if verified:
             try:
                 self._write_meta(verified, bump=False, wait=False)
             except StoreError:
                 pass  # checked again at the next start
-        return IndexLoad(rows, problems)
+        return problems
 
     def _check_week(self, shard: str, trusted: Mapping[str, list], verified: dict[str, list[int] | None]) -> str:
         """Check a week's papers and heads files if feedtui did not write them as
@@ -329,9 +340,11 @@ class PaperCache:
         *,
         before_index: Callable[[StoreOutcome], None] | None = None,
         match_rows: MatchRowMaker | None = None,
+        weeks: Mapping[str, str] | None = None,
     ) -> StoreOutcome:
         """Merge papers into the cache. `known` maps paper id → card row for what
-        the caller already holds; rows that changed on disk meanwhile are re-read.
+        the caller already holds (or `weeks`, paper id → week, from
+        `paper_weeks`); rows that changed on disk meanwhile are re-read.
         `match_rows` replaces the cache's own maker for this call (the refresh's
         reuses texts normalised by its parse workers).
 
@@ -351,6 +364,8 @@ class PaperCache:
         # Thousands of documents built and dropped: no cyclic collections meanwhile.
         with self._lock, gc_paused():
             locations = {pid: row.shard for pid, row in known.items() if pid in incoming}
+            if weeks is not None:
+                locations.update((pid, weeks[pid]) for pid in incoming if pid in weeks)
             for shard, rows in self.read_index_shards(self.changed_index_shards()).items():
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard
@@ -402,10 +417,10 @@ class PaperCache:
     def _write_weeks(
         self,
         week: _OpenWeeks,
-        puts: Mapping[str, Mapping[str, dict]],
-        head_puts: Mapping[str, Mapping[str, str]],
+        puts: dict[str, dict[str, dict]],
+        head_puts: dict[str, dict[str, str]],
         card_puts: Mapping[str, Mapping[str, CardRow]],
-        match_puts: Mapping[str, Mapping[str, list]],
+        match_puts: dict[str, dict[str, list]],
         moved_out: Mapping[str, list[str]],
         outcome: StoreOutcome,
         before_index: Callable[[StoreOutcome], None] | None,
@@ -426,6 +441,9 @@ class PaperCache:
                         week.heads(shard).table(HEADS).put_many(head_puts[shard])
                     self._rewrite_week(week, shard, put, match_puts.get(shard, {}), (), maker)
             self._forget_heads(puts)
+            # On disk now: let go of the documents before the tags and cards are made.
+            for held in (puts, head_puts, match_puts):
+                held.clear()
             # 2. What the caller derives from them.
             if before_index is not None:
                 before_index(outcome)
@@ -472,6 +490,8 @@ class PaperCache:
         except BaseException:
             self._put_back_match(taken)
             raise
+        if match_before[shard] is not None:
+            week.let_go(files)  # the match rows are made without the documents
         self._update_match(week, match_before, {shard: match_put}, {shard: list(match_dropped)}, maker)
         week.let_go(files)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -54,10 +54,20 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o600, exact_mode: bool = False) -> None:
-    """Replace `path` with `data` so that a crash at any moment leaves either the
-    old file or the new one: write a temporary file beside it, fsync it, rename it
-    over the target, fsync the directory. Raises WriteFailedError.
+def _remove_quietly(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def atomic_write(
+    path: Path, data: bytes | Iterable[bytes], *, sync: bool = True, mode: int = 0o600, exact_mode: bool = False
+) -> None:
+    """Replace `path` with `data` (bytes, or chunks of them written in turn)
+    so that a crash at any moment leaves either the old file or the new one:
+    write a temporary file beside it, fsync it, rename it over the target,
+    fsync the directory. Raises WriteFailedError.
 
     Without `sync`, no fsync: a process killed at any moment still leaves the old
     file or the new one, but after a power loss the file may be old, missing,
@@ -75,21 +85,22 @@ def atomic_write(path: Path, data: bytes, *, sync: bool = True, mode: int = 0o60
         try:
             if exact_mode:
                 os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            for chunk in (data,) if isinstance(data, bytes | bytearray) else data:
+                view = memoryview(chunk)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
             if sync:
                 os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(temp, path)
     except OSError as error:
-        try:
-            temp.unlink(missing_ok=True)
-        except OSError:
-            pass
+        _remove_quietly(temp)
         raise WriteFailedError(path, error) from error
+    except BaseException:  # the chunks failed to be made: the old file stays
+        _remove_quietly(temp)
+        raise
     finally:
         with _writing_lock:
             _writing.discard(str(temp))

@@ -37,11 +37,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-import orjson
 
 from feedtui.model import Paper
 from feedtui.store.files import DamagedFileError, StoreError, atomic_write, file_signature
-from feedtui.store.tinydb_io import parse_database
+from feedtui.store.tinydb_io import json_chunks, parse_database
 
 MATCH = "match"
 OF = "of"
@@ -103,7 +102,7 @@ def write_match_rows(papers_path: Path, rows: Mapping[str, list], stamp: list[in
     """Replace a week's match file. Raises StoreError or OSError."""
     path = match_path(papers_path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, orjson.dumps({MATCH: rows, OF: {"papers": {"sig": stamp, "version": version}}}), sync=False)
+    atomic_write(path, json_chunks({MATCH: rows, OF: {"papers": {"sig": stamp, "version": version}}}), sync=False)
 
 
 def set_match_aside(papers_path: Path) -> bool:

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +45,35 @@ class AtomicJSONStorage(Storage):
         return parse_database(self.path, raw, self.shape)
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        atomic_write(self.path, orjson.dumps(data, default=_tuple_as_list))
+        atomic_write(self.path, json_chunks(data))
 
     def close(self) -> None:
         pass
+
+
+# Bytes of JSON handed to the file at a time.
+CHUNK_BYTES = 1 << 20
+
+
+def json_chunks(data: dict[str, dict[str, Any]]) -> Iterator[bytes]:
+    """`orjson.dumps(data)`, byte for byte, a document at a time in chunks of
+    about CHUNK_BYTES: a week of papers is tens of megabytes of JSON, which
+    would otherwise be held whole beside the documents it is made from."""
+    dumps = orjson.dumps
+    pieces: list[bytes] = [b"{"]
+    size = 1
+    for t, (name, table) in enumerate(data.items()):
+        pieces.append(b"," + dumps(name) + b":{" if t else dumps(name) + b":{")
+        for d, (key, doc) in enumerate(table.items()):
+            piece = dumps(key) + b":" + dumps(doc, default=_tuple_as_list)
+            pieces.append(b"," + piece if d else piece)
+            size += len(piece) + 1
+            if size >= CHUNK_BYTES:
+                yield b"".join(pieces)
+                pieces, size = [], 0
+        pieces.append(b"}")
+    pieces.append(b"}")
+    yield b"".join(pieces)
 
 
 def _tuple_as_list(value: object) -> list:

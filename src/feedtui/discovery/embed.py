@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import struct
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,7 +74,9 @@ class Model:
         at once (a refresh's), and the Python tokenizer is not loaded."""
         import numpy as np
 
-        self.embedding = _map_tensor(weights, np)
+        self.embedding, self._offset = _map_tensor(weights, np)
+        self._weights = weights
+        self._fd: int | None = None  # the weights file, opened for the first few texts embedded (see _rows)
         self._tokenizer_file = tokenizer
         self._library = None
         self._pieces: dict[str, list[int]] = {}
@@ -87,6 +91,21 @@ class Model:
         except BpeUnavailable:
             self.bpe = None
             self._library_tokenizer()  # raises ModelUnavailable for a damaged file
+
+    def _rows(self, tokens: np.ndarray, np) -> np.ndarray:
+        """The embedding rows of these tokens (float16) for a few texts, read
+        from the file rather than through the mapping: a mapped row brings the
+        pages around it into the process too (the kernel maps up to 64 KB
+        around a page it faults in), megabytes for a question and the
+        sentences Ask may quote."""
+        if self._fd is None:
+            self._fd = os.open(self._weights, os.O_RDONLY)
+            weakref.finalize(self, os.close, self._fd)
+        fd, width = self._fd, DIM * 2
+        data = b"".join(os.pread(fd, width, self._offset + token * width) for token in tokens.tolist())
+        if len(data) != len(tokens) * width:
+            raise ModelUnavailable(f"the model file {self._weights} is shorter than its header says")
+        return np.frombuffer(data, dtype=np.float16).reshape(len(tokens), DIM)
 
     @classmethod
     def load(cls, prepared: Path | None = None, *, few: bool = True) -> Model:
@@ -157,14 +176,16 @@ class Model:
                 # fewer rows to widen from float16 than tokens to add.
                 tokens, counts = np.unique(np.asarray(ids, dtype=np.int64), return_counts=True)
                 np.clip(tokens, 0, last, out=tokens)
-                mean = counts.astype(np.float32) @ table[tokens].astype(np.float32)
+                rows = self._rows(tokens, np) if few else table[tokens]
+                mean = counts.astype(np.float32) @ rows.astype(np.float32)
                 norm = float(np.linalg.norm(mean))
                 if norm > 0:
                     out[row] = mean / norm
         return out
 
-def _map_tensor(path: Path, np) -> np.ndarray:
-    """The embedding matrix of a safetensors file, mapped read-only."""
+def _map_tensor(path: Path, np) -> tuple[np.ndarray, int]:
+    """The embedding matrix of a safetensors file, mapped read-only, and
+    where its data begins in the file."""
     try:
         with path.open("rb") as file:
             (size,) = struct.unpack("<Q", file.read(8))
@@ -179,6 +200,6 @@ def _map_tensor(path: Path, np) -> np.ndarray:
         if path.stat().st_size < 8 + size + end:
             raise ValueError("the file is shorter than its header says")
         mapped = np.memmap(path, dtype=np.float16, mode="r", offset=8 + size + begin, shape=(rows, columns))
-        return mapped.view(np.ndarray)  # indexing a memmap costs more, per call
+        return mapped.view(np.ndarray), 8 + size + begin  # indexing a memmap costs more, per call
     except (OSError, ValueError, KeyError, TypeError, struct.error) as error:
         raise ModelUnavailable(f"the model file {path} cannot be read: {error}") from error

@@ -8,6 +8,7 @@ import asyncio
 import signal
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -229,10 +230,20 @@ def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
         argv, env, data = paged_refresh_process(tmp_path, api.url)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert api.asked.wait(30)
+        # Said if Ctrl-C goes unheard: how the child and this process treat SIGINT.
+        masks = (_signal_masks(process.pid), _signal_masks("self"))
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
+    assert process.returncode == 130, (masks, stderr[-2000:])
     assert stderr.strip().splitlines()[-1] == "feedtui: 20 new, 0 updated papers stored before it stopped"
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
     engine.close()
+
+
+def _signal_masks(pid) -> list[str]:
+    """The Sig* lines of a process's /proc status (blocked, ignored, caught)."""
+    try:
+        return [line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("Sig")]
+    except OSError:
+        return []

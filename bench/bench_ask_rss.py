@@ -219,6 +219,9 @@ def ask(program: TerminalProgram, probe: RepaintProbe, pid: int, question: str) 
     probe.settle(quiet_s=0.3)
     time.sleep(0.5)
     program.send_keys("C-e", "C-u")  # the box holds the question asked before, if any
+    # Keys sent right behind these two are lost (a bare Textual Input loses
+    # them too): wait a moment before the question.
+    time.sleep(0.5)
     program.send_keys(*("Space" if ch == " " else ch for ch in question))
     probe.settle(quiet_s=0.2)
     typed, screen, _, _ = program.wait_for([re.compile(r"▊\s+" + re.escape(question))], poll_s=0.02, timeout=5)

@@ -32,14 +32,14 @@ def library():
 
 def test_the_python_tokenizer_gives_the_librarys_ids(tmp_path):
     theirs = [e.ids for e in library().encode_batch(TEXTS, add_special_tokens=False)]
-    ours = Bpe.load(model_files()[1], tmp_path / "tokenizer.npz")
+    ours = Bpe.load(model_files()[1], tmp_path / "tokenizer")
     assert [ours.encode(text) for text in TEXTS] == theirs
-    again = Bpe.load(model_files()[1], tmp_path / "tokenizer.npz")  # from the prepared tables
+    again = Bpe.load(model_files()[1], tmp_path / "tokenizer")  # from the prepared tables
     assert [again.encode(text) for text in TEXTS] == theirs
 
 
 def test_few_texts_embed_as_many_do(tmp_path):
-    model = Model.load(tmp_path / "tokenizer.npz")
+    model = Model.load(tmp_path / "tokenizer")
     few = model.embed(TEXTS, few=True)
     assert model._library is None  # the tokenizers library was not loaded
     many = model.embed(TEXTS)
@@ -47,22 +47,24 @@ def test_few_texts_embed_as_many_do(tmp_path):
 
 
 def test_damaged_prepared_tables_are_made_again_and_a_damaged_file_refused(tmp_path):
-    prepared = tmp_path / "tokenizer.npz"
-    prepared.write_bytes(b"PK not a zip")
-    assert Bpe.load(model_files()[1], prepared).encode("sparse attention") == library().encode(
-        "sparse attention", add_special_tokens=False
-    ).ids
+    expected = library().encode("sparse attention", add_special_tokens=False).ids
+    prepared = tmp_path / "tokenizer"
+    prepared.write_bytes(b"not a folder of tables")
+    assert Bpe.load(model_files()[1], prepared).encode("sparse attention") == expected
+    assert (prepared / "stamp.npy").exists()  # made again in its place
+    (prepared / "merge_keys.npy").write_bytes(b"\x93NUMPY garbage")
+    assert Bpe.load(model_files()[1], prepared).encode("sparse attention") == expected
     damaged = tmp_path / "tokenizer.json"
     damaged.write_text("{")
     with pytest.raises(BpeUnavailable):
-        Bpe.load(damaged, tmp_path / "other.npz")
+        Bpe.load(damaged, tmp_path / "other")
 
 
 def test_many_texts_tokenized_a_piece_at_a_time_give_the_librarys_ids(tmp_path, monkeypatch):
     # The library merges a text with no pre-tokenizer as one word; the model
     # merges each piece apart, and must give the same ids, pieces kept or not.
     theirs = [e.ids for e in library().encode_batch(TEXTS, add_special_tokens=False)]
-    model = Model.load(tmp_path / "tokenizer.npz")
+    model = Model.load(tmp_path / "tokenizer")
     assert model.token_ids(TEXTS) == theirs
     assert model.token_ids(TEXTS) == theirs  # every piece now from the kept ones
     monkeypatch.setattr("feedtui.discovery.embed.PIECES_KEPT", 3)  # emptied every few pieces

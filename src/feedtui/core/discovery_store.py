@@ -37,7 +37,7 @@ NO_VECTORS_ENV = "FEEDTUI_NO_VECTORS"
 # The folder of the stored word index, next to the vectors (see discovery/word_store.py).
 WORDS_FOLDER = "words"
 # The model tokenizer's tables, made from its file once (see discovery/bpe.py).
-TOKENIZER_FILE = "tokenizer.npz"
+TOKENIZER_FILE = "tokenizer"
 
 
 @dataclass(slots=True)

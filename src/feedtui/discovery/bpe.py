@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -40,29 +41,38 @@ class Bpe:
 
     @classmethod
     def load(cls, path: Path, prepared: Path | None = None) -> Bpe:
-        """The tokenizer of the file at `path`; its tables read from `prepared`
-        when that was made from this very file (reading the file itself
-        leaves memory behind), else made and saved there."""
+        """The tokenizer of the file at `path`; its tables read from the folder
+        `prepared` when they were made from this very file (reading the file
+        itself leaves memory behind), else made and saved there. A table a
+        file: each is read straight into its array, where a zip of them was
+        read into memory first."""
         stamp = _stamp(path)
         if prepared is not None:
             try:
-                with np.load(prepared, allow_pickle=False) as arrays:
-                    if arrays["stamp"].tolist() == stamp:
-                        bpe = cls.__new__(cls)
-                        for name in _TABLES:
-                            setattr(bpe, name, arrays[name])
-                        bpe._cache = {}
-                        return bpe
-            except (OSError, ValueError, KeyError, EOFError):
+                if np.load(prepared / "stamp.npy", allow_pickle=False).tolist() == stamp:
+                    bpe = cls.__new__(cls)
+                    for name in _TABLES:
+                        setattr(bpe, name, np.load(prepared / f"{name}.npy", allow_pickle=False))
+                    bpe._cache = {}
+                    return bpe
+            except (OSError, ValueError, EOFError):
                 pass
         bpe = cls(path)
         if prepared is not None:
-            temporary = prepared.with_name(f".{prepared.name}.{os.getpid()}.npz")
+            temporary = prepared.with_name(f".{prepared.name}.{os.getpid()}")
             try:
-                np.savez(temporary, stamp=np.array(stamp, dtype=np.int64), **{n: getattr(bpe, n) for n in _TABLES})
+                shutil.rmtree(temporary, ignore_errors=True)
+                temporary.mkdir(parents=True)
+                for name in _TABLES:
+                    np.save(temporary / f"{name}.npy", getattr(bpe, name), allow_pickle=False)
+                np.save(temporary / "stamp.npy", np.array(stamp, dtype=np.int64), allow_pickle=False)
+                if prepared.is_dir():
+                    shutil.rmtree(prepared, ignore_errors=True)
+                else:
+                    prepared.unlink(missing_ok=True)  # not a folder of tables: made again in its place
                 os.replace(temporary, prepared)
             except OSError:
-                temporary.unlink(missing_ok=True)
+                shutil.rmtree(temporary, ignore_errors=True)
         return bpe
 
     def __init__(self, path: Path) -> None:

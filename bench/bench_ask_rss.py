@@ -57,7 +57,8 @@ DEFAULT_TEMPLATE = Path(tempfile.gettempdir()) / "feedtui-bench-discovery" / "bi
 # at least this long, and then until the screen and the RSS are quiet.
 SETTLE_S = 5.0
 # Run by each --src on its prepared copy: vectors for papers lacking them, and
-# the whole cache's word index stored in that tree's format.
+# the whole cache's word index stored in that tree's format, and Ask's
+# tokenizer tables made.
 PREPARE = """
 import sys, time
 from pathlib import Path
@@ -68,6 +69,9 @@ engine = open_engine(load_config(root / "config.toml"), root / "data")
 engine.load_library()
 started = time.perf_counter()
 count = engine.compute_vectors()
+# The model once loaded for Ask, as after any earlier session's first Ask:
+# its tokenizer's tables are then kept in the cache (cache/tokenizer/).
+engine._semantic()
 print(f"{len(engine.library.ids)} papers, {count} vectors computed, {time.perf_counter() - started:.1f} s")
 engine.close()
 """

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAGIC = b"FTVEC1\n"
-# Rows of mapped codes multiplied, then dropped from memory, at a time.
-RELEASED_ROWS = 4096
+# Rows of mapped codes multiplied, then dropped from memory, at a time (numpy
+# widens a block to int32 for the product: 1 MB here).
+RELEASED_ROWS = 1024
 # A query's largest value in the integer product with the codes (sums stay far inside int32).
 QUERY_STEPS = 2047
 

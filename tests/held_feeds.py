@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 
@@ -140,3 +140,15 @@ def paged_refresh_process(directory: Path, api_url: str) -> tuple[list[str], dic
     argv = [sys.executable, "-m", "feedtui", "--data-dir", str(data), "--config", str(config), "refresh", "Paged"]
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("FEEDTUI_")}, "PYTHONPATH": str(SRC)}
     return argv, env, data
+
+
+def generated_feeds(folder: Path, feeds: int, entries: int, seed: int, weeks: int) -> Path:
+    """bench/feeds.py's feeds (feed-000.xml …), dated up to today, written to `folder`."""
+    from bench.feeds import FeedSetSpec, feed_file_name, render_feed
+
+    folder.mkdir(parents=True, exist_ok=True)
+    now = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    spec = FeedSetSpec(feeds, entries, seed, now, weeks=weeks)
+    for index in range(feeds):
+        (folder / feed_file_name(index)).write_bytes(render_feed(spec, index))
+    return folder

@@ -10,15 +10,15 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
 
-from bench.feeds import FeedSetSpec, feed_file_name, render_feed
+from bench.feeds import feed_file_name
 from bench.server import FeedServer
 from bench.stress_kill import check_data_dir, child_env, reap_group
+from tests.held_feeds import generated_feeds
 
 pytestmark = pytest.mark.slow
 
@@ -101,12 +101,7 @@ class Batched:
 
 @pytest.fixture
 def batched(tmp_path):
-    served = tmp_path / "served"
-    served.mkdir()
-    now = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    spec = FeedSetSpec(FEEDS, ENTRIES, 77, now, weeks=8)
-    for index in range(FEEDS):
-        (served / feed_file_name(index)).write_bytes(render_feed(spec, index))
+    served = generated_feeds(tmp_path / "served", FEEDS, ENTRIES, seed=77, weeks=8)
     with FeedServer(served, latency_ms=20) as server:
         # A killed client resets its connections; that is the point, not news.
         server._httpd.handle_error = lambda request, address: None  # type: ignore[union-attr]

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from bench.feeds import FeedSetSpec, feed_file_name, render_feed
+from bench.feeds import feed_file_name
 from bench.server import FeedServer
 from feedtui.config import Config
 from feedtui.core.discovery_store import _compact
@@ -21,6 +21,7 @@ from feedtui.discovery.word_store import MappedIndex
 from feedtui.model import TopicDefinition
 from feedtui.topics.registry import HIDE_TOPIC
 from tests.factories import make_paper
+from tests.held_feeds import generated_feeds
 
 FEEDS = 6
 ENTRIES = 40
@@ -29,12 +30,7 @@ QUESTIONS = ("sparse attention kernels", "cluster scheduling", "energy", "compil
 
 @pytest.fixture
 def refreshed(tmp_path):
-    served = tmp_path / "served"
-    served.mkdir()
-    now = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    spec = FeedSetSpec(FEEDS, ENTRIES, 5, now, weeks=6)
-    for index in range(FEEDS):
-        (served / feed_file_name(index)).write_bytes(render_feed(spec, index))
+    served = generated_feeds(tmp_path / "served", FEEDS, ENTRIES, seed=5, weeks=6)
     config = Config()
     config.settings.auto_refresh = False
     config.settings.fetch.store_batch = 15  # later batches wait in the spool

@@ -371,12 +371,6 @@ class DiscoveryStore:
         leaves them to the next Ask, Related or For you)."""
         return not os.environ.get(NO_VECTORS_ENV)
 
-    def _kept_lock(self) -> threading.Lock:
-        lock = getattr(self, "_kept_vectors_lock", None)
-        if lock is None:
-            lock = self._kept_vectors_lock = threading.Lock()
-        return lock
-
     def _keep_parsed_vectors(self, papers: Mapping[str, Any], outcomes: Sequence[Any]) -> None:
         """Keep the vectors the refresh's parsers computed for the papers just
         stored (see discovery/at_parse.py), until compute_vectors writes them."""
@@ -389,8 +383,8 @@ class DiscoveryStore:
             return
         from feedtui.discovery.at_parse import KeptVectors, keep_stored
 
-        with self._kept_lock():
-            kept = getattr(self, "_kept_vectors", None)
+        with self._kept_vectors_lock:
+            kept = self._kept_vectors
             if kept is None:
                 kept = self._kept_vectors = KeptVectors()
             keep_stored(kept, papers, parsed, parts)
@@ -399,8 +393,8 @@ class DiscoveryStore:
         """The kept vectors, let go of here (their words stay, for the word index)."""
         from feedtui.discovery.at_parse import KeptVectors
 
-        with self._kept_lock():
-            kept = getattr(self, "_kept_vectors", None)
+        with self._kept_vectors_lock:
+            kept = self._kept_vectors
             fresh = self._kept_vectors = KeptVectors()
             if kept is not None:
                 fresh.words = kept.words
@@ -408,8 +402,8 @@ class DiscoveryStore:
 
     def _take_kept_words(self) -> dict[str, tuple[Any, int, int]]:
         """Where the parsers indexed each stored paper's words, let go of here."""
-        with self._kept_lock():
-            kept = getattr(self, "_kept_vectors", None)
+        with self._kept_vectors_lock:
+            kept = self._kept_vectors
             if kept is None:
                 return {}
             words, kept.words = kept.words, {}

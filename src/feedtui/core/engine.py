@@ -124,6 +124,10 @@ class Engine(TopicRules, Reading, Refreshing, Upkeep, Discovery):
         self._stars_checked: dict | None = None
         # What discovery keeps between questions (core/discovery_store.py), built when first asked.
         self._held_discovery = None
+        # Vectors and words a refresh's parsers computed for the papers it
+        # stored, until compute_vectors writes them (core/discovery_store.py).
+        self._kept_vectors = None
+        self._kept_vectors_lock = threading.Lock()
 
     # -- events ----------------------------------------------------------------
 

@@ -12,11 +12,10 @@ embedded and indexed again from what was stored.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from feedtui.discovery.embed import embedded_text
+from feedtui.discovery.embed import embedded_text, text_crc
 from feedtui.model import Paper
 from feedtui.topics.tagging import parse_and_tag
 
@@ -37,10 +36,6 @@ _model = None
 
 def paper_text(paper: Paper) -> str:
     return embedded_text(paper.readable_title, paper.readable_abstract)
-
-
-def text_crc(text: str) -> int:
-    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
 def load_model():

@@ -23,6 +23,7 @@ import os
 import re
 import struct
 import weakref
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +50,11 @@ _PIECE = re.compile("▁*[^▁]*")
 def embedded_text(title: str, abstract: str) -> str:
     """What a paper's vector is of: its title and abstract as shown."""
     return f"{title}. {abstract}"
+
+
+def text_crc(text: str) -> int:
+    """What identifies a text a vector or a word index was made of."""
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
 class ModelUnavailable(Exception):

@@ -12,7 +12,6 @@ same term counts and lengths, hence the same BM25.
 
 from __future__ import annotations
 
-import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -21,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from feedtui.discovery.embed import text_crc
 from feedtui.model import Paper
 from feedtui.search import B, K1, SearchIndex, weighted_terms
 
@@ -73,7 +73,7 @@ def texts_crc(paper: Paper) -> int:
 
 
 def _crc(texts: tuple[str, str, str]) -> int:
-    return zlib.crc32("\x1f".join(texts).encode("utf-8", "surrogatepass"))
+    return text_crc("\x1f".join(texts))
 
 
 def words_of(papers: Sequence[Paper]) -> WordPart:

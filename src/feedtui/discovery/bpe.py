@@ -108,10 +108,9 @@ class Bpe:
         """The token ids of `text` (no special tokens)."""
         if not text:
             return []
-        normalized = "▁" + text.replace(" ", "▁")
         ids: list[int] = []
         cache = self._cache
-        for piece in _PIECE.findall(normalized):
+        for piece in pieces(text):
             if not piece:
                 continue
             found = cache.get(piece)
@@ -151,6 +150,13 @@ class Bpe:
                 fallback = [f"<0x{byte:02X}>" for byte in symbol.encode()]
                 ids += (max(t, 0) for t in _lookup(self.vocab_keys, self.vocab_ids, fallback).tolist())
         return ids
+
+
+def pieces(text: str) -> list[str]:
+    """The tokenizer's normalized `text` cut where each run of `▁` begins
+    (see the module's docstring): the pieces merged apart, and an empty
+    one the caller skips."""
+    return _PIECE.findall("▁" + text.replace(" ", "▁"))
 
 
 def _stamp(path: Path) -> list[int]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import struct
 import weakref
 import zlib
@@ -44,7 +43,6 @@ FEW_TEXTS = 512
 # (about the vocabulary of 40,000 abstracts; a full dictionary is emptied
 # and fills again with the words met next).
 PIECES_KEPT = 1 << 16
-_PIECE = re.compile("▁*[^▁]*")
 
 
 def embedded_text(title: str, abstract: str) -> str:
@@ -146,13 +144,15 @@ class Model:
         distinct piece merged once, by the library's BPE model. The file has
         no pre-tokenizer, so the library would merge a whole abstract as one
         word, never found again in its cache: most of the time it took."""
+        from feedtui.discovery.bpe import pieces
+
         model = self._library_tokenizer().model
         known = self._pieces
         out: list[list[int]] = []
         for text in texts:
             ids: list[int] = []
             if text:
-                for piece in _PIECE.findall("▁" + text.replace(" ", "▁")):
+                for piece in pieces(text):
                     found = known.get(piece)
                     if found is None:
                         if not piece:

@@ -110,15 +110,13 @@ class Bpe:
             return []
         ids: list[int] = []
         cache = self._cache
-        for piece in pieces(text):
-            if not piece:
-                continue
-            found = cache.get(piece)
+        for key in piece_keys(text):
+            found = cache.get(key)
             if found is None:
-                found = self._piece(piece)
+                found = self._piece("▁" + key)
                 if len(cache) >= _KEPT:
                     cache.clear()
-                cache[piece] = found
+                cache[key] = found
             ids += found
         return ids
 
@@ -157,6 +155,15 @@ def pieces(text: str) -> list[str]:
     (see the module's docstring): the pieces merged apart, and an empty
     one the caller skips."""
     return _PIECE.findall("▁" + text.replace(" ", "▁"))
+
+
+def piece_keys(text: str) -> list[str]:
+    """Each piece of a non-empty `text` without its first `▁` (every piece
+    has one): for most texts, the words between single spaces, cut by
+    str.split, several times faster than the pieces' pattern."""
+    if "▁" in text or "  " in text or text.startswith(" "):
+        return [piece[1:] for piece in pieces(text) if piece]
+    return text.split(" ")
 
 
 def _stamp(path: Path) -> list[int]:

@@ -23,7 +23,8 @@ import os
 import struct
 import weakref
 import zlib
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,7 +84,8 @@ class Model:
         self._fd: int | None = None  # the weights file, opened for the first few texts embedded (see _rows)
         self._tokenizer_file = tokenizer
         self._library = None
-        self._pieces: dict[str, list[int]] = {}
+        self._pieces: dict[str, bytes] = {}  # int32 ids by piece key (bpe.piece_keys)
+        self._widened: _WidenedRows | None = None
         self.bpe = None
         if not few:
             self._library_tokenizer()  # raises ModelUnavailable for a damaged file
@@ -132,62 +134,115 @@ class Model:
     def token_ids(self, texts: list[str], few: bool = False) -> list[list[int]]:
         """Each text's token ids: by the Python tokenizer when `few` (a
         question, the sentences Ask may quote: loading the library would cost
-        more than tokenizing them), else a piece at a time (see _pieces_ids)."""
+        more than tokenizing them), else a piece at a time (see _piece_ids)."""
         if few and self.bpe is not None and len(texts) <= FEW_TEXTS:
             return [self.bpe.encode(text) for text in texts]
-        return self._pieces_ids(texts)
+        import numpy as np
 
-    def _pieces_ids(self, texts: list[str]) -> list[list[int]]:
-        """The token ids of many texts, each split into its pieces (a run of
-        `▁` and the characters up to the next: see bpe.py for why merging the
-        pieces apart gives the ids of merging the whole text) and each
-        distinct piece merged once, by the library's BPE model. The file has
-        no pre-tokenizer, so the library would merge a whole abstract as one
-        word, never found again in its cache: most of the time it took."""
-        from feedtui.discovery.bpe import pieces
+        return [np.frombuffer(self._piece_ids(text), dtype=np.int32).tolist() for text in texts]
 
-        model = self._library_tokenizer().model
+    def _piece_ids(self, text: str) -> bytes:
+        """The token ids of one of many texts, as int32 bytes: the text split
+        into its pieces (a run of `▁` and the characters up to the next: see
+        bpe.py for why merging the pieces apart gives the ids of merging the
+        whole text), each distinct piece merged once, by the library's BPE
+        model. The file has no pre-tokenizer, so the library would merge a
+        whole abstract as one word, never found again in its cache: most of
+        the time it took. A piece's ids are kept as bytes, joined in C."""
+        if not text:
+            return b""
+        from feedtui.discovery.bpe import piece_keys
+
+        keys = piece_keys(text)
         known = self._pieces
-        out: list[list[int]] = []
-        for text in texts:
-            ids: list[int] = []
-            if text:
-                for piece in pieces(text):
-                    found = known.get(piece)
-                    if found is None:
-                        if not piece:
-                            continue
-                        found = [token.id for token in model.tokenize(piece)]
+        found = list(map(known.get, keys))  # looked up in C; merged in Python only when new
+        if None in found:
+            model = self._library_tokenizer().model
+            for at, key in enumerate(keys):
+                if found[at] is None:
+                    ids = known.get(key)
+                    if ids is None:
+                        ids = array("i", [token.id for token in model.tokenize("▁" + key)]).tobytes()
                         if len(known) >= PIECES_KEPT:
                             known.clear()
-                        known[piece] = found
-                    ids += found
-            out.append(ids)
-        return out
+                        known[key] = ids
+                    found[at] = ids
+        return b"".join(found)
 
     def embed(self, texts: Sequence[str], *, few: bool = False) -> np.ndarray:
         """One unit vector per text (a text without tokens gets zeros); `few`
-        for a few short texts (see token_ids)."""
+        for a few short texts (see token_ids). A vector is the sum of its
+        tokens' rows, widened to float32, in the text's order, whichever way
+        the rows are read: few texts and many get the very same vectors."""
         import numpy as np
 
         out = np.zeros((len(texts), DIM), dtype=np.float32)
-        table = self.embedding
-        last = table.shape[0] - 1
+        last = self.embedding.shape[0] - 1
+        if few:
+            rows = self._few_rows
+        else:
+            rows = self._widened or _WidenedRows(self.embedding, np)
+            if self.bpe is None:  # a model that only embeds many texts keeps them (a parse worker's)
+                self._widened = rows
         for start in range(0, len(texts), BATCH):
-            encoded = self.token_ids(list(texts[start : start + BATCH]), few)
-            for row, ids in enumerate(encoded, start):
-                if not ids:
-                    continue
-                # Each distinct token's row once, times how often it occurs:
-                # fewer rows to widen from float16 than tokens to add.
-                tokens, counts = np.unique(np.asarray(ids, dtype=np.int64), return_counts=True)
-                np.clip(tokens, 0, last, out=tokens)
-                rows = self._rows(tokens, np) if few else table[tokens]
-                mean = counts.astype(np.float32) @ rows.astype(np.float32)
-                norm = float(np.linalg.norm(mean))
-                if norm > 0:
-                    out[row] = mean / norm
+            batch = list(texts[start : start + BATCH])
+            if few:
+                encoded = [np.asarray(ids, dtype=np.int64) for ids in self.token_ids(batch, few)]
+            else:
+                encoded = [np.frombuffer(self._piece_ids(text), dtype=np.int32) for text in batch]
+            if any(len(ids) and int(ids.max()) > last for ids in encoded):  # not in the table: its last row
+                encoded = [np.minimum(ids, last) for ids in encoded]
+            for row, summed in enumerate(rows(encoded), start):
+                if summed is not None:
+                    out[row] = summed
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
         return out
+
+    def _few_rows(self, encoded: list[np.ndarray]) -> Iterable[np.ndarray | None]:
+        """Each text's tokens' rows summed (None for no tokens), each distinct
+        token's row read once from the file (see _rows)."""
+        import numpy as np
+
+        for ids in encoded:
+            if not len(ids):
+                yield None
+                continue
+            tokens, where = np.unique(ids, return_inverse=True)
+            yield _summed(self._rows(tokens, np).astype(np.float32)[where], np)
+
+
+def _summed(rows: np.ndarray, np) -> np.ndarray:
+    """The sum of `rows`, as one matrix-vector product (a third of the time
+    of numpy's sum over the first axis)."""
+    return np.ones(len(rows), dtype=np.float32) @ rows
+
+
+class _WidenedRows:
+    """The rows of the tokens of many texts, summed per text, from a float32
+    copy of the rows met so far: the float16 table is widened a row at a
+    time, once, where widening each text's rows again was half of embedding
+    it. Its untouched rows are never paged in."""
+
+    def __init__(self, table: np.ndarray, np) -> None:
+        self.table = table
+        self.wide = np.zeros(table.shape, dtype=np.float32)
+        self.ready = np.zeros(table.shape[0], dtype=bool)
+        self.np = np
+
+    def __call__(self, encoded: list[np.ndarray]) -> Iterable[np.ndarray | None]:
+        np = self.np
+        if encoded:
+            every = np.concatenate(encoded)
+            new = every[~self.ready[every]]
+            if len(new):
+                new = np.unique(new)
+                self.wide[new] = self.table[new]
+                self.ready[new] = True
+        wide = self.wide
+        for ids in encoded:
+            yield _summed(wide.take(ids, axis=0), np) if len(ids) else None
+
 
 def _map_tensor(path: Path, np) -> tuple[np.ndarray, int]:
     """The embedding matrix of a safetensors file, mapped read-only, and

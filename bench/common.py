@@ -1,10 +1,13 @@
 """What every benchmark shares: timing a process, summarising runs, the machine, the table.
 
-Process figures come from `os.wait4`: wall time is `time.perf_counter()` from
-just before the fork to the moment the child is reaped; CPU is the child's
-`ru_utime + ru_stime` and memory its `ru_maxrss` (KiB on Linux). The kernel
-folds into these the usage of the child's own descendants that it waited for,
-so `env VAR=x program` or a shell wrapper reports the program's figures.
+Process figures come from `os.wait4`, in bench/child_usage.py, a small
+process that starts the measured program (the program's peak RSS would
+start at this runner's peak otherwise: see there): wall time is
+`time.perf_counter()` from just before the program starts to the moment it
+is reaped; CPU is its `ru_utime + ru_stime` and memory its `ru_maxrss` (KiB
+on Linux). The kernel folds into these the usage of the program's own
+descendants that it waited for, so `env VAR=x program` or a shell wrapper
+reports the program's figures.
 rusage reports CPU in microseconds, where `/usr/bin/time -v` prints 10 ms steps.
 """
 
@@ -27,6 +30,7 @@ from importlib import metadata
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+CHILD_USAGE = REPO_ROOT / "bench" / "child_usage.py"
 PACKAGES = ("feedtui", "textual", "httpx", "feedparser", "tinydb", "orjson")
 
 
@@ -75,11 +79,13 @@ def run_measured(
     timeout: float = 600.0,
     check: bool = True,
 ) -> ProcessSample:
-    """Run cmd once (stdin from /dev/null) and measure it with wait4."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run cmd once (stdin from /dev/null) and measure it with wait4, as the
+    child of bench/child_usage.py."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".usage") as usage_file:
         started = time.perf_counter()
         process = subprocess.Popen(
-            list(cmd), stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd, start_new_session=True,
+            [sys.executable, "-S", "-E", str(CHILD_USAGE), usage_file.name, *cmd],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd, start_new_session=True,
         )
         timed_out = threading.Event()
 
@@ -98,13 +104,18 @@ def run_measured(
             timer.cancel()
         wall = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
+        figures = usage_file.read().split()
+        if len(figures) == 4:  # the program's own, not the wrapper's
+            wall, user, system, max_rss = float(figures[0]), float(figures[1]), float(figures[2]), int(figures[3])
+        else:  # it never started, or was killed with the wrapper
+            user, system, max_rss = usage.ru_utime, usage.ru_stime, usage.ru_maxrss
         out.seek(0)
         err.seek(0)
         sample = ProcessSample(
             wall_s=wall,
-            user_s=usage.ru_utime,
-            sys_s=usage.ru_stime,
-            max_rss_kb=usage.ru_maxrss,
+            user_s=user,
+            sys_s=system,
+            max_rss_kb=max_rss,
             returncode=process.returncode,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),

@@ -465,6 +465,18 @@ def test_run_measured_reports_time_cpu_and_memory():
         common.run_measured(["sleep", "10"], timeout=0.3)
 
 
+def test_a_measured_programs_peak_rss_is_its_own_not_the_runners():
+    # Linux keeps a process's peak RSS across exec: a program started straight
+    # from a runner that once held 300 MB read as at least 300 MB.
+    held = bytearray(300 * 1024 * 1024)
+    held[:: 4096] = b"\1" * len(held[:: 4096])  # every page touched
+    del held
+    sample = common.run_measured([sys.executable, "-S", "-c", "pass"])
+    assert sample.max_rss_kb < 100_000
+    with pytest.raises(common.MeasureError, match="exit status -9"):
+        common.run_measured([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
+
+
 def test_stats_and_the_markdown_table():
     runs = common.stat([3.0, 1.0, 2.0, 10.0, 4.0])
     assert (runs.median, runs.low, runs.high, runs.percentile(95), runs.percentile(50)) == (3.0, 1.0, 10.0, 10.0, 3.0)

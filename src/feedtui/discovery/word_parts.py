@@ -15,14 +15,14 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from typing import NamedTuple
 
 import numpy as np
 
 from feedtui.discovery.embed import text_crc
 from feedtui.model import Paper
-from feedtui.search import B, K1, SearchIndex, weighted_terms
+from feedtui.search import ABSTRACT_WEIGHT, AUTHORS_WEIGHT, B, K1, TITLE_WEIGHT, SearchIndex, index_terms
 
 # A term's count in a paper is kept up to this (as the stored index keeps it).
 MAX_COUNT = 255
@@ -80,30 +80,70 @@ def words_of(papers: Sequence[Paper]) -> WordPart:
     """The word index of these papers (each once), with each one's texts_crc:
     built straight into flat arrays, a paper's postings at a time."""
     vocabulary: dict[str, int] = {}
-    add = vocabulary.setdefault
+    known = vocabulary.get
     lengths = array("d")
     term_of = array("I")
     paper_of = array("I")
-    counts = array("B")
+    counts = array("I")
     crcs: list[int] = []
     for position, paper in enumerate(papers):
         texts = _texts(paper)
         crcs.append(_crc(texts))
-        terms, length = weighted_terms(*texts)
+        found, length = _weighted_counts(texts)
         lengths.append(length)
-        found = Counter(terms)
-        term_of.extend([add(term, len(vocabulary)) for term in found])
-        counts.extend([count if count < MAX_COUNT else MAX_COUNT for count in found.values()])
-        paper_of.extend(repeat(position, len(found)))
+        ids = list(map(known, found))
+        if None in ids:
+            for at, term in enumerate(found):
+                if ids[at] is None:
+                    ids[at] = vocabulary.setdefault(term, len(vocabulary))
+        term_of.extend(ids)
+        counts.extend(found.values())
+        paper_of.extend(repeat(position, len(ids)))
     return WordPart(
         [paper.id for paper in papers],
         np.frombuffer(lengths, dtype=np.float64).copy(),
         "\n".join(vocabulary),
         np.frombuffer(term_of, dtype=np.uint32).copy(),
         np.frombuffer(paper_of, dtype=np.uint32).copy(),
-        np.frombuffer(counts, dtype=np.uint8).copy(),
+        np.minimum(np.frombuffer(counts, dtype=np.uint32), MAX_COUNT).astype(np.uint8),
         crcs,
     )
+
+
+# The terms and length of each whitespace-separated chunk met (see
+# _weighted_counts), emptied when full: abstracts repeat most of their chunks.
+_CHUNK_TERMS: dict[str, tuple[str, ...]] = {}
+_CHUNK_LENGTHS: dict[str, int] = {}
+_CHUNKS_KEPT = 200_000
+
+
+def _weighted_counts(texts: tuple[str, str, str]) -> tuple[Counter[str], int]:
+    """`weighted_terms` counted, and the paper's weighted length, a chunk at a
+    time: no term spans a space, so a text's terms are those of its chunks
+    between spaces (`index_terms` of each, CJK runs included), and each
+    distinct chunk is cut and folded once, not once a paper (the word
+    pattern was most of an index's build)."""
+    terms, lengths = _CHUNK_TERMS, _CHUNK_LENGTHS
+    chunks = [text.split(" ") for text in texts]
+    every = [chunk for each in chunks for chunk in each] if not all(map(terms.__contains__, chain.from_iterable(chunks))) else ()
+    if every:
+        if len(terms) + len(every) > _CHUNKS_KEPT:
+            terms.clear()
+            lengths.clear()
+        for chunk in every:
+            if chunk not in terms:
+                found, length = index_terms(chunk)
+                terms[chunk] = tuple(found)
+                lengths[chunk] = length
+    title, authors, abstract = chunks
+    counted = Counter(chain.from_iterable(map(terms.__getitem__, abstract)))
+    if ABSTRACT_WEIGHT != 1:
+        counted = Counter({term: count * ABSTRACT_WEIGHT for term, count in counted.items()})
+    for each, weight in ((title, TITLE_WEIGHT), (authors, AUTHORS_WEIGHT)):
+        for term, count in Counter(chain.from_iterable(map(terms.__getitem__, each))).items():
+            counted[term] += count * weight
+    length = sum(sum(map(lengths.__getitem__, each)) * weight for each, weight in zip(chunks, (TITLE_WEIGHT, AUTHORS_WEIGHT, ABSTRACT_WEIGHT)))
+    return counted, length
 
 
 def part_of_index(index: SearchIndex, crcs: list[int] | None = None) -> WordPart:

@@ -205,9 +205,13 @@ def join(parts: Iterable[tuple[WordPart, Sequence[int]]]) -> Joined:
         if not len(take):
             continue
         # The part's term numbers in the joined vocabulary.
-        add = vocabulary.setdefault
         terms = part.terms.split("\n") if part.terms else []
-        global_term = np.fromiter((add(t, len(vocabulary)) for t in terms), dtype=np.int64, count=len(terms))
+        numbers = list(map(vocabulary.get, terms))  # looked up in C; numbered in Python only when new
+        if None in numbers:
+            for at, term in enumerate(terms):
+                if numbers[at] is None:
+                    numbers[at] = vocabulary.setdefault(term, len(vocabulary))
+        global_term = np.array(numbers, dtype=np.int64)
         renumbered = np.full(len(part.ids), -1, dtype=np.int64)
         renumbered[take] = np.arange(len(ids), len(ids) + len(take))
         kept = renumbered[part.paper_of]
@@ -224,7 +228,7 @@ def join(parts: Iterable[tuple[WordPart, Sequence[int]]]) -> Joined:
     terms_at = row[_joined(term_of, np.int64)]
     papers = _joined(paper_of, np.int64)
     found = _joined(counts, np.uint8)
-    by_term = np.lexsort((papers, terms_at))
+    by_term = np.argsort(terms_at * max(len(ids), 1) + papers)  # by term, then paper: one key, each once
     starts = np.zeros(len(order) + 1, dtype=np.int64)
     np.cumsum(np.bincount(terms_at, minlength=len(order)), out=starts[1:])
     return Joined(

@@ -85,6 +85,9 @@ class Model:
         self._tokenizer_file = tokenizer
         self._library = None
         self._pieces: dict[str, bytes] = {}  # int32 ids by piece key (bpe.piece_keys)
+        # Only a model that never embeds few texts (a parse worker's) keeps
+        # its widened rows from one call to the next (see _WidenedRows).
+        self._bulk_only = not few
         self._widened: _WidenedRows | None = None
         self.bpe = None
         if not few:
@@ -182,7 +185,7 @@ class Model:
             rows = self._few_rows
         else:
             rows = self._widened or _WidenedRows(self.embedding, np)
-            if self.bpe is None:  # a model that only embeds many texts keeps them (a parse worker's)
+            if self._bulk_only:
                 self._widened = rows
         for start in range(0, len(texts), BATCH):
             batch = list(texts[start : start + BATCH])

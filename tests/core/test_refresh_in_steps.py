@@ -228,7 +228,9 @@ async def test_a_page_that_could_not_be_saved_is_still_said_when_the_query_then_
 def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
     with held_api(30, held_start=20) as api:
         argv, env, data = paged_refresh_process(tmp_path, api.url)
-        process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_heard
+        )
         assert api.asked.wait(30)
         # Said if Ctrl-C goes unheard: how the child and this process treat SIGINT.
         masks = (_signal_masks(process.pid), _signal_masks("self"))
@@ -239,6 +241,13 @@ def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
     engine.close()
+
+
+def _ctrl_c_heard() -> None:
+    """Ctrl-C as a terminal delivers it. A shell starts a background job
+    (`pytest … &` in a script) with SIGINT ignored, the child inherits that,
+    and a command started with Ctrl-C ignored rightly keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _signal_masks(pid) -> list[str]:

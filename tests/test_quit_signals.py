@@ -17,6 +17,7 @@ import pytest
 from feedtui.config import Config
 from feedtui.core.engine import Engine
 from feedtui.store.lock import DataDirLock
+from tests.child_signals import as_from_a_terminal
 from tests.held_feeds import held_api, paged_refresh_process
 from tests.test_terminal import SCRIPT, Tmux, sidebar_count
 
@@ -129,11 +130,33 @@ def test_sigterm_during_refresh_keeps_the_pages_fetched_as_ctrl_c_does(tmp_path)
     and the 20 papers it had fetched were fetched again at the next one."""
     with held_api(30, held_start=20) as api:
         argv, env, data = paged_refresh_process(tmp_path, api.url)
-        process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal()
+        )
         assert api.asked.wait(30)
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 128 + signal.SIGTERM
+    assert stderr.strip().splitlines()[-1] == "feedtui: 20 new, 0 updated papers stored before it stopped"
+    engine = Engine(Config(), data, background_writes=False)
+    assert len(engine.library) == 20
+    engine.close()
+
+
+def test_sigterm_stops_a_nohup_refresh_as_it_stops_any_other(tmp_path):
+    """`nohup feedtui refresh &` from a script: started with Ctrl-C and SIGHUP
+    ignored, and stopped with `kill`. Ctrl-C was then a bare KeyboardInterrupt
+    raised inside the refresh, which stored none of the 20 papers fetched."""
+    with held_api(30, held_start=20) as api:
+        argv, env, data = paged_refresh_process(tmp_path, api.url)
+        process = subprocess.Popen(
+            argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=as_from_a_terminal(ignoring=(signal.SIGINT, signal.SIGHUP)),
+        )
+        assert api.asked.wait(30)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM, stderr[-2000:]
     assert stderr.strip().splitlines()[-1] == "feedtui: 20 new, 0 updated papers stored before it stopped"
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
@@ -153,6 +176,7 @@ def test_a_refresh_whose_terminal_closes_ends_as_sighup_says(tmp_path):
         master, terminal = pty.openpty()
 
         def take_the_terminal() -> None:
+            as_from_a_terminal()()
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 

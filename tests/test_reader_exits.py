@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.child_signals import as_from_a_terminal
+
 pytestmark = pytest.mark.slow
 SRC = Path(__file__).resolve().parents[1] / "src"
 END_S = 2.0
@@ -55,6 +57,7 @@ class Reader:
         argv = [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(self.data)]
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the pseudo-terminal is its controlling terminal
+            as_from_a_terminal()()
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
             os.chdir(tmp_path)  # where the palette's Screenshot would save, with no ~/Downloads
             os.execve(argv[0], argv, env)

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 # By name, looked up when handlers are set: a platform without SIGHUP (feedtui
 # is POSIX only, but `--version` and `--help` still answer there) lacks it.
@@ -68,11 +69,40 @@ def quit_signals_as_ctrl_c() -> Iterator[list[int]]:
         received.append(signum)
         interrupt = signal.getsignal(signal.SIGINT)
         if not callable(interrupt):  # Ctrl-C is ignored (a background job): stopped all the same
+            if _stoppable and not _stoppable[-1].done():
+                _stop(_stoppable[-1])
+                return
             interrupt = signal.default_int_handler
         interrupt(signal.SIGINT, frame)
 
     with quit_signals_handled(as_ctrl_c):
         yield received
+
+
+# The asyncio tasks a quit signal stops as asyncio stops one on Ctrl-C (the
+# innermost last); see stoppable.
+_stoppable: list[Any] = []
+
+
+@contextmanager
+def stoppable(task: Any) -> Iterator[None]:
+    """Within: a quit signal that comes while Ctrl-C is ignored cancels
+    `task` (an asyncio.Task), as asyncio.run cancels its task on Ctrl-C. A
+    refresh started with Ctrl-C ignored (`nohup feedtui refresh &`, cron)
+    then stores what it fetched before it ends: a KeyboardInterrupt raised
+    wherever the loop happened to be lost it. The task turns its
+    CancelledError into KeyboardInterrupt (asyncio.run does that only for
+    the Ctrl-C it handled itself)."""
+    _stoppable.append(task)
+    try:
+        yield
+    finally:
+        _stoppable.remove(task)
+
+
+def _stop(task: Any) -> None:
+    task.cancel()
+    task.get_loop().call_soon_threadsafe(lambda: None)  # wakes a loop waiting in select()
 
 
 def _importing(frame: FrameType | None) -> bool:

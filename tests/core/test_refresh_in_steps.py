@@ -18,6 +18,7 @@ from feedtui.core.engine import Engine
 from feedtui.core.events import RefreshProgress
 from feedtui.model import TopicDefinition
 from feedtui.store.files import StoreError
+from tests.child_signals import as_from_a_terminal
 from tests.held_feeds import held_api, held_feeds, paged_refresh_process
 
 
@@ -229,7 +230,7 @@ def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
     with held_api(30, held_start=20) as api:
         argv, env, data = paged_refresh_process(tmp_path, api.url)
         process = subprocess.Popen(
-            argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_heard
+            argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal()
         )
         assert api.asked.wait(30)
         # Said if Ctrl-C goes unheard: how the child and this process treat SIGINT.
@@ -241,13 +242,6 @@ def test_ctrl_c_during_refresh_keeps_the_pages_fetched_and_says_so(tmp_path):
     engine = Engine(Config(), data, background_writes=False)
     assert len(engine.library) == 20
     engine.close()
-
-
-def _ctrl_c_heard() -> None:
-    """Ctrl-C as a terminal delivers it. A shell starts a background job
-    (`pytest … &` in a script) with SIGINT ignored, the child inherits that,
-    and a command started with Ctrl-C ignored rightly keeps ignoring it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _signal_masks(pid) -> list[str]:

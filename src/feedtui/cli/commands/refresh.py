@@ -31,7 +31,7 @@ def cmd_refresh(engine, args) -> int:
     unsubscribe_activity = engine.subscribe(view.activity, RefreshActivity)
     try:
         refresh = engine.refresh(names or None, force=args.force)
-        report = asyncio.run(ticking(refresh, view.count_down) if view.interactive else refresh)
+        report = asyncio.run(_stopped_as_by_ctrl_c(ticking(refresh, view.count_down) if view.interactive else refresh))
     except KeyboardInterrupt:
         say_what_was_kept(engine.stopped_refresh, view.interactive)
         raise
@@ -63,6 +63,22 @@ def cmd_refresh(engine, args) -> int:
         print(f"feedtui: {note}", file=sys.stderr)
     print(refresh_summary(report), file=sys.stderr)
     return status
+
+
+async def _stopped_as_by_ctrl_c(work):
+    """`work`, which a quit signal stops as Ctrl-C does even when Ctrl-C is
+    ignored (see quit_signals.stoppable): stopped either way, it ends in
+    KeyboardInterrupt, once what it fetched is stored."""
+    from feedtui.quit_signals import stoppable
+
+    task = asyncio.current_task()
+    with stoppable(task):
+        try:
+            return await work
+        except asyncio.CancelledError:
+            if task is not None and task.cancelling():
+                raise KeyboardInterrupt from None
+            raise
 
 
 def short_url(url: str) -> str:

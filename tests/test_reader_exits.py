@@ -42,7 +42,7 @@ MainScreen.action_star = action_star
 class Reader:
     """`feedtui --demo` on a pseudo-terminal of 120x40, its output read as it comes."""
 
-    def __init__(self, tmp_path: Path, *, planted: bool | str = False) -> None:
+    def __init__(self, tmp_path: Path, *, planted: bool | str = False, ignoring: tuple[int, ...] = ()) -> None:
         self.data = tmp_path / "data"
         paths = [str(SRC)]
         if planted:
@@ -57,7 +57,7 @@ class Reader:
         argv = [sys.executable, "-m", "feedtui", "--demo", "--data-dir", str(self.data)]
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the pseudo-terminal is its controlling terminal
-            as_from_a_terminal()()
+            as_from_a_terminal(ignoring=ignoring)()
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
             os.chdir(tmp_path)  # where the palette's Screenshot would save, with no ~/Downloads
             os.execve(argv[0], argv, env)
@@ -209,7 +209,21 @@ def test_the_terminal_closing_ends_the_reader(reader):
     started = reader()
     started.hang_up()
     assert started.ended_within(END_S)
+    assert started.status == 128 + signal.SIGHUP  # not 120: the last flush has no terminal to fail on
     assert started.left_behind() == []
+
+
+def test_the_terminal_closing_ends_a_reader_started_with_sighup_ignored(reader):
+    """`nohup feedtui`, or a launcher that ignores SIGHUP: the terminal closed,
+    no SIGHUP came, and the reader stayed, its input thread spinning on the
+    hung-up terminal at most of a core."""
+    started = reader(ignoring=(signal.SIGHUP,))
+    before = mark_one(started)
+    started.hang_up()
+    assert started.ended_within(END_S + 2.0)  # noticed by a look every TERMINAL_CHECK_S
+    assert started.status == 128 + signal.SIGHUP
+    assert started.left_behind() == []
+    assert len(read_marks(started.data) - before) == 1  # the mark pending was saved
 
 
 def test_an_exception_it_cannot_go_on_from_ends_the_reader_and_names_the_report(reader):

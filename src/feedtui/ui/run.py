@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from feedtui.config import Config
 from feedtui.memory import gc_paused
 from feedtui.quit_signals import exit_status, quit_signals_handled
 from feedtui.ui.ending import stop_input
+from feedtui.ui.terminal_watch import leave_a_gone_terminal, watch_terminal
 
 if TYPE_CHECKING:
     from feedtui.core.engine import Engine
@@ -55,8 +57,11 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
         app.stop_for_signal(signum, frame)
 
     # SIGTERM and SIGHUP quit as q does (see quit_signals); one that comes
-    # while the last changes are saved waits for the save.
+    # while the last changes are saved waits for the save. A terminal that
+    # hangs up with no SIGHUP sent counts as one (see terminal_watch).
     with quit_signals_handled(stop):
+        if sys.__stdin__ is not None:
+            watch_terminal(sys.__stdin__.fileno(), lambda: stop(signal.SIGHUP, None), watch.ended)
         # Textual's start and the first frame make thousands of objects that
         # live as long as the app: no collection walks them before the reader
         # sees the screen (the main screen ends the pause once it is painted).
@@ -71,6 +76,8 @@ def run_tui(config: Config, data_dir: Path, *, demo: bool = False) -> int:
             if stopped := app.crash_boundary.stopped_message():
                 _say(stopped)
     if app.stopped_by:
+        if sys.__stdin__ is not None:
+            leave_a_gone_terminal(sys.__stdin__.fileno())
         return exit_status(app.stopped_by)
     if not saved:
         return 1

@@ -211,33 +211,46 @@ def join(parts: Iterable[tuple[WordPart, Sequence[int]]]) -> Joined:
             for at, term in enumerate(terms):
                 if numbers[at] is None:
                     numbers[at] = vocabulary.setdefault(term, len(vocabulary))
-        global_term = np.array(numbers, dtype=np.int64)
+        global_term = np.array(numbers, dtype=np.uint32)
         renumbered = np.full(len(part.ids), -1, dtype=np.int64)
         renumbered[take] = np.arange(len(ids), len(ids) + len(take))
         kept = renumbered[part.paper_of]
         mask = kept >= 0
         term_of.append(global_term[part.term_of[mask]])
-        paper_of.append(kept[mask])
+        paper_of.append(kept[mask].astype(np.uint32))
         counts.append(part.counts[mask])
         ids += (part.ids[i] for i in take.tolist())
         lengths.append(part.lengths[take])
+        del kept, mask, renumbered
     encoded = np.array([t.encode() for t in vocabulary], dtype=bytes) if vocabulary else np.zeros(0, dtype="S1")
+    del vocabulary
     order = np.argsort(encoded, kind="stable")
-    row = np.empty(len(order), dtype=np.int64)
-    row[order] = np.arange(len(order))
-    terms_at = row[_joined(term_of, np.int64)]
-    papers = _joined(paper_of, np.int64)
+    row = np.empty(len(order), dtype=np.uint32)
+    row[order] = np.arange(len(order), dtype=np.uint32)
+    # Postings as uint32 and each array let go of once used: at 40,000
+    # papers a join holds millions of postings, and int64 copies of each
+    # array made its peak several times the index's size.
+    terms_at = row[_joined(term_of, np.uint32)]
+    del term_of
+    papers = _joined(paper_of, np.uint32)
+    del paper_of
     found = _joined(counts, np.uint8)
-    by_term = np.argsort(terms_at * max(len(ids), 1) + papers)  # by term, then paper: one key, each once
+    del counts
     starts = np.zeros(len(order) + 1, dtype=np.int64)
     np.cumsum(np.bincount(terms_at, minlength=len(order)), out=starts[1:])
+    key = terms_at.astype(np.int64)
+    del terms_at
+    key *= max(len(ids), 1)
+    key += papers
+    by_term = np.argsort(key)  # by term, then paper: one key, each pair once
+    del key
     return Joined(
         ids,
         np.concatenate(lengths) if lengths else np.zeros(0),
         encoded[order],
         starts,
-        papers[by_term].astype(np.uint32),
-        found[by_term],
+        papers.take(by_term),
+        found.take(by_term),
     )
 
 

@@ -111,8 +111,8 @@ def words_of(papers: Sequence[Paper]) -> WordPart:
 
 
 # The terms and length of each whitespace-separated chunk met (see
-# _weighted_counts), emptied when full (about 400 bytes a chunk): abstracts repeat most of
-# their chunks.
+# _weighted_counts), emptied when full (about 400 bytes a chunk): abstracts
+# repeat most of their chunks.
 _CHUNK_TERMS: dict[str, tuple[str, ...]] = {}
 _CHUNK_LENGTHS: dict[str, int] = {}
 _CHUNKS_KEPT = 1 << 15

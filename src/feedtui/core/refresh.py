@@ -523,8 +523,10 @@ class Refreshing:
         # arrived once in this batch: what was stored is what was tagged.
         seen = Counter(p.id for p in papers)
         ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
-        # Likewise their normalised texts, for the match files (checked per Paper object).
-        prepared = {p.id: (p, o.texts[p.id]) for o, chunk in part for p in chunk if p.id in o.texts}
+        # Likewise their normalised texts, for the match files (checked per
+        # Paper object), taken from the outcomes: the store lets go of each
+        # once its week's match rows are made (see MatchRows).
+        prepared = {p.id: (p, o.texts.pop(p.id)) for o, chunk in part for p in chunk if p.id in o.texts}
 
         found: dict[str, set[str]] = {m.name: set() for m in matchers}
 

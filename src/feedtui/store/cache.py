@@ -370,9 +370,8 @@ class PaperCache:
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard
             week = _OpenWeeks(self)
-            # The papers to write by week, with their first_seen stamps: their
-            # documents, heads and match rows are made a week at a time as the
-            # week is written (see `_write_weeks`), never for the whole store.
+            # The papers to write (with first_seen) by week: their documents, heads
+            # and match rows are made as their week is written (`_write_weeks`).
             puts: dict[str, dict[str, tuple[Paper, str]]] = {}
             card_puts: dict[str, dict[str, CardRow]] = {}
             maker = match_rows or self.match_rows

@@ -1,5 +1,6 @@
 """gc_paused: nested and overlapping pauses, and a forked child's own state;
-and the freed memory a store or a prune leaves, given back to the system."""
+the freed memory a store or a prune leaves, given back to the system; and
+threads kept to one C heap."""
 
 from __future__ import annotations
 
@@ -285,3 +286,40 @@ async def test_a_refresh_and_a_prune_give_back_what_they_read(tmp_path, httpserv
     assert engine.prune(limit=10) == 30
     assert len(trimmed_with) == 2
     engine.close()
+
+
+HEAPS_OF_THREADS = """
+import ctypes, sys, tempfile, threading
+from feedtui.memory import one_heap
+if sys.argv[1] == "one":
+    one_heap()
+def allocate():
+    held = [bytes(200_000) for _ in range(20)] + [str(n) * 50 for n in range(20_000)]
+    del held
+threads = [threading.Thread(target=allocate) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+libc = ctypes.CDLL(None)
+libc.fdopen.restype = ctypes.c_void_p
+with tempfile.TemporaryFile() as out:
+    stream = libc.fdopen(libc.dup(out.fileno()), b"w")
+    libc.malloc_info(0, ctypes.c_void_p(stream))
+    libc.fclose(ctypes.c_void_p(stream))
+    out.seek(0)
+    print(out.read().count(b"<heap nr="))
+"""
+
+
+@pytest.mark.skipif(_malloc_trim() is None, reason="glibc only")
+def test_after_one_heap_threads_allocate_from_the_one_heap():
+    def heaps(mode: str) -> int:
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env.pop("MALLOC_ARENA_MAX", None)
+        done = subprocess.run([sys.executable, "-c", HEAPS_OF_THREADS, mode], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout)
+
+    assert heaps("one") == 1
+    assert heaps("many") > 1, "without it, threads get heaps of their own"

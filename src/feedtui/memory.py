@@ -66,6 +66,28 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
+# glibc's mallopt parameter for the most heaps ("arenas") malloc keeps.
+_M_ARENA_MAX = -8
+
+
+def one_heap() -> None:
+    """Have every thread allocate from one C heap from now on (glibc's
+    M_ARENA_MAX of 1). glibc gives threads heaps of their own, and memory
+    freed in one is reused only by the threads that allocate from it: a
+    refresh reads a part of its papers in one thread and stores it in
+    another, so each part grew the process by most of what the part before
+    left free in another heap. Python allocates under the interpreter lock,
+    so threads hardly contend for the one heap. Called by a command that
+    stores papers before any thread starts: a heap a thread already has
+    stays its own. Where the C library has no mallopt this does nothing."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).mallopt(_M_ARENA_MAX, 1)
+    except (AttributeError, OSError):
+        pass
+
+
 class IdleCollector:
     """Full collections only while the reader is idle.
 

@@ -57,10 +57,11 @@ async def test_a_refresh_writes_current_match_files_from_the_workers_texts(tmp_p
     original_store = PaperCache.store
 
     def store(self, papers, known, now=None, **kwargs):
+        prepared = dict(kwargs["match_rows"].prepared)
         outcome = original_store(self, papers, known, now, **kwargs)
-        prepared = kwargs["match_rows"].prepared
         for pid, paper in outcome.papers.items():
             from_workers[pid] = pid in prepared and prepared[pid][0] is paper
+        assert kwargs["match_rows"].prepared == {}, "each let go of once used"
         return outcome
 
     monkeypatch.setattr(PaperCache, "store", store)

@@ -1,6 +1,7 @@
-"""The refresh's spool: papers spilled to disk come back a week at a time,
-equal to what was spilled, with the tags and texts computed beside their
-parser (and their vectors) and the outcome they came from."""
+"""The refresh's spool: papers spilled to disk, or packed by their parse
+worker and spooled as they were, come back a week at a time, equal to what
+was spooled, with the tags and texts computed beside their parser (and
+their vectors) and the outcome they came from."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 
 from feedtui.core.fetch import PlannedSource, SourceOutcome
+from feedtui.core.packed import pack_papers
 from feedtui.core.spool import SPOOL_DIR, Spool
 from feedtui.discovery.at_parse import ParsedVector
 from feedtui.model import SourceReport
@@ -99,5 +101,72 @@ def test_a_spill_that_fails_midway_spools_none_of_its_batch(tmp_path):
     assert [p.id for p in failing.papers] == ["2609.00002", "2609.00003"], "its papers stay with it"
     assert week_file.stat().st_size == length, "what it wrote is cut off again"
     assert len(spool) == 1
+    assert [p.id for part in spool.parts(10) for _, papers in part for p in papers] == ["2609.00001"]
+    spool.close()
+
+
+def packed_outcome(label: str, papers, tags=None, texts=None) -> SourceOutcome:
+    """A feed's outcome as a packing parse worker hands it over (core/packed.py)."""
+    made = outcome(label, [])
+    made.packed = pack_papers(list(papers), tags or {}, texts or {})
+    return made
+
+
+def test_packed_papers_come_back_a_week_at_a_time_with_the_spilled_ones(tmp_path):
+    spilled = outcome("a", [make_paper("2609.00001", published="2026-09-29T10:00:00")])
+    packed_papers = [
+        make_paper("2609.00002", published="2026-09-30T10:00:00", sources=("feed b",)),
+        make_paper("2609.00003", published="2026-09-21T10:00:00"),
+        make_paper("2609.00004", published="2026-10-07T10:00:00"),
+    ]
+    packed = packed_outcome(
+        "b", packed_papers, tags={"2609.00002": ("Topic B",)}, texts={"2609.00002": ("title", "abstract")}
+    )
+    expected = {p.id: p for p in (*spilled.papers, *packed_papers)}
+    spool = Spool(tmp_path)
+    spool.spill([spilled])
+    spool.spill_packed(packed)
+    assert packed.packed is None, "let go of once spooled"
+    assert len(spool) == 4
+
+    seen = []
+    for part in spool.parts(1):
+        # One week a part: the week of the 28th holds a spilled and a packed paper.
+        weeks = {p.published.date().isocalendar()[:2] for _, papers in part for p in papers}
+        assert len(weeks) == 1
+        for source, papers in part:
+            for paper in papers:
+                assert paper == expected[paper.id]
+                assert source is (spilled if paper.id == "2609.00001" else packed)
+                seen.append(paper.id)
+            if source is packed and any(p.id == "2609.00002" for p in papers):
+                assert source.tags == {"2609.00002": ("Topic B",)}
+                assert source.texts == {"2609.00002": ("title", "abstract")}
+    assert seen[0] == "2609.00003" and seen[-1] == "2609.00004"
+    assert sorted(seen) == sorted(expected)
+    spool.close()
+    assert list((tmp_path / SPOOL_DIR).iterdir()) == []
+
+
+def test_a_packed_spill_that_fails_spools_none_of_its_papers(tmp_path):
+    spool = Spool(tmp_path)
+    spool.spill_packed(packed_outcome("a", [make_paper("2609.00001", published="2026-09-21T10:00:00")]))
+    week_file = next(spool.directory.glob("*.packed"))
+    length = week_file.stat().st_size
+    failing = packed_outcome("b", [
+        make_paper("2609.00002", published="2026-09-22T10:00:00"),
+        make_paper("2609.00003", published="2026-10-06T10:00:00"),
+    ])
+    (spool.directory / "2026-10-05.packed").mkdir()
+    try:
+        spool.spill_packed(failing)
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the spill should have failed")
+    assert failing.packed is not None and failing.packed.count == 2, "its papers stay with it"
+    assert [paper.id for _, paper, *_ in failing.packed.unpacked()] == ["2609.00002", "2609.00003"]
+    assert week_file.stat().st_size == length, "what it wrote is cut off again"
+    assert len(spool) == 1 and len(spool.outcomes) == 1
     assert [p.id for part in spool.parts(10) for _, papers in part for p in papers] == ["2609.00001"]
     spool.close()

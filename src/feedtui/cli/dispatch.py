@@ -28,7 +28,7 @@ from feedtui.cli.status import (
 )
 from feedtui.config import config_named_by, config_path, data_dir, default_config_text, load_config
 from feedtui.launch_checks import data_dir_problem
-from feedtui.memory import gc_paused
+from feedtui.memory import gc_paused, one_heap
 from feedtui.output import OutputError, guarded_stdout
 
 
@@ -118,6 +118,8 @@ def _run_command(command: str, args: argparse.Namespace, config, directory, demo
     from feedtui.core.engine import open_engine
     from feedtui.core.files import StoreError
 
+    if command in _STORES_PAPERS:
+        one_heap()  # before the engine's threads start (see feedtui.memory)
     try:
         engine = open_engine(config, directory, demo=demo)
     except StoreError as error:
@@ -194,6 +196,9 @@ def _close(engine) -> bool:
         return False
     return True
 
+
+# Commands that store papers from several threads.
+_STORES_PAPERS = {"refresh"}
 
 # Commands whose answers depend on complete topic tags: stale ones (a changed
 # catalogue, an interrupted retag) are recomputed first.

@@ -45,6 +45,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING
 
+from feedtui.core.packed import PackedPapers, pack_papers
 from feedtui.model import Paper, SourceReport
 from feedtui.settings import Settings
 from feedtui.sources.arxiv_api import API_ERROR_PREFIX, build_id_list_url, build_query_url, category_feed_url, fetch_query
@@ -112,6 +113,10 @@ class SourceOutcome:
     vectors: dict[str, ParsedVector] = field(default_factory=dict)
     # And the word index of its papers, a part a response.
     words: list[WordPart] = field(default_factory=list)
+    # A feed's papers (with their tags and texts) as the parse worker packed
+    # them, when the refresh spools them (see core/packed.py): `papers` is
+    # then empty.
+    packed: PackedPapers | None = None
     # One page of an API query, handed over as it came (see `on_page`): its
     # papers are stored, but it answers nothing (the query may yet fail or be
     # stopped), so no validators or "answered" are recorded for it. It shares
@@ -361,9 +366,27 @@ class ActivityTeller:
         self._tell(activity)
 
 
-def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
-    """`parse_and_tag`, and no vectors nor word index."""
-    return (*parse_and_tag(token, data, url, content_type, now, base), {}, None)
+def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = "", pack: bool = False):
+    """`parse_and_tag`, and no vectors nor word index. With `pack`, the
+    papers come packed (see `_packed`)."""
+    feed, tags, texts = parse_and_tag(token, data, url, content_type, now, base)
+    return _packed(feed, tags, texts, {}, None) if pack else (feed, tags, texts, {}, None)
+
+
+def _parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, now, base: str = "", pack: bool = False):
+    """`parse_tag_and_embed` (discovery/at_parse.py), its papers packed with `pack`."""
+    from feedtui.discovery.at_parse import parse_tag_and_embed
+
+    parsed = parse_tag_and_embed(token, data, url, content_type, now, base)
+    return _packed(*parsed) if pack else parsed
+
+
+def _packed(feed, tags, texts, vectors, words):
+    """(feed without its papers, PackedPapers of them with their tags, texts
+    and vectors, {}, {}, words): see core/packed.py."""
+    packed = pack_papers(feed.papers, tags, texts, vectors)
+    feed.papers = []
+    return feed, packed, {}, {}, words
 
 
 def _register_topics_and_load_model(token: int, specs) -> None:
@@ -378,10 +401,12 @@ def _register_topics_and_load_model(token: int, specs) -> None:
 class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
-    def __init__(self, topics: Sequence[TopicEntry], *, embed: bool = False) -> None:
-        """`embed`: the workers compute the papers' vectors too."""
+    def __init__(self, topics: Sequence[TopicEntry], *, embed: bool = False, pack: bool = False) -> None:
+        """`embed`: the workers compute the papers' vectors too. `pack`: a
+        feed's papers come packed (`parse_packed`)."""
         self.topics = topics
         self.embed = embed
+        self.pack = pack
         self.token = 0
         # Made for the first body to parse, or by `start` when bodies are
         # expected: a refresh of 304s never imports multiprocessing.
@@ -394,8 +419,7 @@ class Parser:
             self.token = next_token()
             task, prepare = _parse_and_tag, register_topics
             if self.embed:
-                from feedtui.discovery.at_parse import parse_tag_and_embed as task
-
+                task = _parse_tag_and_embed
                 prepare = _register_topics_and_load_model
             self.pool = CpuPool(
                 task,
@@ -413,6 +437,12 @@ class Parser:
         """(feed, tags, texts, vectors, words): see topics.tagging.parse_and_tag,
         and discovery.at_parse for the vectors and words ({} and None unless `embed`)."""
         return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
+
+    async def parse_packed(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
+        """(feed without its papers, PackedPapers, words): see core/packed.py. Only when `pack`."""
+        assert self.pack
+        feed, packed, _, _, words = await self._pool().run(len(data), self.token, data, url, content_type, now, base, True)
+        return feed, packed, words
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -435,6 +465,7 @@ async def fetch_sources(
     on_activity: ActivityCallback | None = None,
     admit: Callable[[], Awaitable[None]] | None = None,
     embed: bool = False,
+    pack: bool = False,
 ) -> list[SourceOutcome]:
     """Fetch every plan concurrently (each once `admit`, if given, lets it
     begin: a caller storing what comes holds sources back while it is
@@ -442,8 +473,9 @@ async def fetch_sources(
     outcome as it ends, `on_page` (if given) with each page of an API query as
     it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
     far an API query has paged and with the waits worth telling. With
-    `embed`, the papers' vectors are computed beside their parser."""
-    parser = Parser(topics, embed=embed)
+    `embed`, the papers' vectors are computed beside their parser; with
+    `pack`, a feed's papers come packed (`SourceOutcome.packed`)."""
+    parser = Parser(topics, embed=embed, pack=pack)
     teller = ActivityTeller(on_activity) if on_activity is not None else None
     on_wait = teller.waited if teller is not None else None
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
@@ -613,16 +645,21 @@ async def _fetch_one(
         outcome.validators[plan.url] = fetched.validators
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(
-            fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
-        )
+        if parser.pack:
+            parsed, outcome.packed, words = await parser.parse_packed(
+                fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
+            )
+        else:
+            parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(
+                fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
+            )
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
     outcome.words = [words] if words is not None else []
     outcome.papers = parsed.papers
     outcome.validators[plan.url] = fetched.validators
-    report.papers = len(parsed.papers)
+    report.papers = outcome.packed.count if outcome.packed is not None else len(parsed.papers)
     report.reading_notes = tuple(parsed.warnings)
     return outcome
 

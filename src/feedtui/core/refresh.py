@@ -5,8 +5,11 @@
 (`[fetch] store_batch` papers) as soon as it has come, every later full
 batch set aside on disk by week (core/spool.py) to be stored a week at a
 time at the end, so that a week of the cache is rewritten once per refresh,
-not once per batch; a reader's refresh (arXiv paced at one request per 3 s)
-also stores everything every PERIODIC_COMMIT_S or so. Sources wait to begin
+not once per batch. A refresh nobody watches land (the CLI's) spools every
+feed's papers as they come, packed by their parse worker (core/packed.py),
+and holds none of them until their week is stored. A reader's refresh
+(arXiv paced at one request per 3 s) also stores everything every
+PERIODIC_COMMIT_S or so. Sources wait to begin
 while a batch is waiting, so what a refresh holds stays bounded whatever it
 fetches. A commit stores its papers a part at a time (each part its
 papers, then their tags, then their cards: see store/cache.py), then the
@@ -116,6 +119,12 @@ class RefreshRun:
         # Full batches after the first wait on disk, grouped by week, and are
         # stored a week at a time: a week is rewritten once, not once a batch.
         self.spool = Spool(engine.data_dir)
+        # With nobody watching papers land (the CLI), a feed's papers come
+        # packed by their parse worker and go to the spool as they come
+        # (core/packed.py): the process holds none of them until their week
+        # is stored. `_spilling`: those spills under way.
+        self.pack = on_landed is None
+        self._spilling: list[asyncio.Task] = []
         # Stored into without the library unless it is loaded or a reader
         # shows what lands (`on_landed`): see core/cache_outline.py.
         self.outline = CacheOutline() if on_landed is None else None
@@ -142,6 +151,7 @@ class RefreshRun:
                 on_activity=self.activity,
                 admit=self.admit,
                 embed=engine.vectors_wanted(),
+                pack=self.pack,
             )
         except asyncio.CancelledError:
             try:
@@ -178,6 +188,9 @@ class RefreshRun:
         return self._in_hand * self._papers_seen // self._sources_seen
 
     def _hand_over(self, outcome: SourceOutcome) -> None:
+        if outcome.packed is not None:
+            self._spilling.append(asyncio.ensure_future(self._spill_packed(outcome)))
+            return
         self.pending.append(outcome)
         self._pending_papers += len(outcome.to_store)
         if self._pending_papers >= self.batch:
@@ -202,6 +215,25 @@ class RefreshRun:
         self.engine.publish(progress)
         if not report.ok:
             self.engine.publish(SourceFailed(report.label, report.error))
+
+    async def _spill_packed(self, outcome: SourceOutcome) -> None:
+        """Spool a feed's packed papers, between commits (which store and
+        then clear the spool); without room for them, they are unpacked and
+        stored with the next batch like any other's."""
+        async with self._committing:
+            try:
+                await asyncio.to_thread(self.spool.spill_packed, outcome)
+                return
+            except OSError:
+                pass
+        packed, outcome.packed = outcome.packed, None
+        assert packed is not None
+        items = packed.unpacked()
+        outcome.papers = [paper for _, paper, _, _, _ in items]
+        outcome.tags = {paper.id: tags for _, paper, tags, _, _ in items if tags is not None}
+        outcome.texts = {paper.id: texts for _, paper, _, texts, _ in items if texts is not None}
+        outcome.vectors = {paper.id: vector for _, paper, _, _, vector in items if vector is not None}
+        self._hand_over(outcome)
 
     def activity(self, now_at: Activity) -> None:
         self.engine.publish(RefreshActivity(self.done, self.shown, now_at))
@@ -298,6 +330,9 @@ class RefreshRun:
         self._fetched.set()
         self._due.set()  # the committer, waiting for a batch, ends now
         await committer
+        while self._spilling:
+            spilling, self._spilling = self._spilling, []
+            await asyncio.gather(*spilling)
         await self.commit()
 
     def _stopped(self) -> None:
@@ -488,8 +523,10 @@ class Refreshing:
         # arrived once in this batch: what was stored is what was tagged.
         seen = Counter(p.id for p in papers)
         ready = {pid: tags for o in outcomes for pid, tags in o.tags.items() if seen[pid] == 1}
-        # Likewise their normalised texts, for the match files (checked per Paper object).
-        prepared = {p.id: (p, o.texts[p.id]) for o, chunk in part for p in chunk if p.id in o.texts}
+        # Likewise their normalised texts, for the match files (checked per
+        # Paper object), taken from the outcomes: the store lets go of each
+        # once its week's match rows are made (see MatchRows).
+        prepared = {p.id: (p, o.texts.pop(p.id)) for o, chunk in part for p in chunk if p.id in o.texts}
 
         found: dict[str, set[str]] = {m.name: set() for m in matchers}
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import orjson
 
+from feedtui.core.packed import unpack
 from feedtui.discovery.at_parse import ParsedVector
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper
@@ -101,23 +102,57 @@ class Spool:
             outcome.papers, outcome.tags, outcome.texts, outcome.vectors = [], {}, {}, {}
         give_back_freed_memory()  # the batch let go of
 
+    def spill_packed(self, outcome: SourceOutcome) -> None:
+        """Write a feed's packed papers (`outcome.packed`, see core/packed.py)
+        to their weeks' files as they are, and let go of them. Raises
+        OSError, having spooled none of them."""
+        packed = outcome.packed
+        assert packed is not None
+        index = len(self.outcomes)
+        directory = self._directory()
+        files: dict[str, BinaryIO] = {}
+        began: dict[str, int] = {}
+        try:
+            for week, (_, blob) in packed.weeks.items():
+                file = files[week] = open(directory / f"{week}.packed", "ab")  # noqa: SIM115 (closed below)
+                began[week] = file.tell()
+                file.write(index.to_bytes(4, "little") + len(blob).to_bytes(8, "little") + blob)
+            while files:
+                files.popitem()[1].close()
+        except BaseException:
+            _cut_back(directory, files, began, ".packed")
+            raise
+        for week, (count, _) in packed.weeks.items():
+            self.weeks[week] = self.weeks.get(week, 0) + count
+        self.outcomes.append(outcome)
+        outcome.packed = None
+
     def parts(self, size: int) -> Iterator[Part]:
         """The spilled papers in parts of about `size`, whole weeks in date
         order (a week of more than twice that is split), each paper with the outcome it came
         from; the outcomes hold the part's tags and texts while it is stored.
         Few parts, since each stored part costs a rewrite of its weeks and of
-        the topics' tags."""
+        the topics' tags: the last weeks join the part before them when they
+        make it no more than a tenth larger."""
         assert self.directory is not None or not self.weeks
-        rows: list[bytes] = []
+        # A line of a week's file, or a paper unpacked from its packed file.
+        rows: list[bytes | tuple] = []
+        left = len(self)  # papers of the weeks not read yet
         for week in sorted(self.weeks):
             path = self.directory / f"{week}.jsonl"  # type: ignore[operator]
-            if rows and len(rows) + self.weeks[week] > size:
+            if rows and len(rows) + self.weeks[week] > size and len(rows) + left > size + size // 10:
                 part, rows = self._part(rows), []
                 yield part  # its lines let go of while it is stored
                 del part
-            with open(path, "rb") as file:
-                rows.extend(file)
+                self._let_go_of_part()
+            try:
+                with open(path, "rb") as file:
+                    rows.extend(file)
+            except FileNotFoundError:
+                pass  # only packed papers this week
             path.unlink(missing_ok=True)
+            rows.extend(_read_packed(path.with_suffix(".packed")))
+            left -= self.weeks[week]
             # A week is split only when it is more than twice a part: each
             # part of it would rewrite the whole week again.
             while len(rows) > 2 * size:
@@ -125,15 +160,32 @@ class Spool:
                 del rows[:size]
                 yield part
                 del part
+                self._let_go_of_part()
         if rows:
             part, rows = self._part(rows), []
             yield part
 
-    def _part(self, rows: list[bytes]) -> Part:
-        by_outcome: dict[int, list[Paper]] = {}
+    def _let_go_of_part(self) -> None:
+        """Drop the tags, texts and vectors the outcomes hold for the part
+        just stored, before the next part's papers are read."""
         for outcome in self.outcomes:
             outcome.tags, outcome.texts, outcome.vectors = {}, {}, {}
+
+    def _part(self, rows: list[bytes | tuple]) -> Part:
+        by_outcome: dict[int, list[Paper]] = {}
+        self._let_go_of_part()
         for line in rows:
+            if isinstance(line, tuple):  # packed (see _read_packed)
+                index, paper, tags, texts, vector = line
+                by_outcome.setdefault(index, []).append(paper)
+                outcome = self.outcomes[index]
+                if tags is not None:
+                    outcome.tags[paper.id] = tags
+                if texts is not None:
+                    outcome.texts[paper.id] = texts
+                if vector is not None:
+                    outcome.vectors[paper.id] = vector
+                continue
             index, pid, doc, tags, texts, vector = orjson.loads(line)
             paper = paper_from_doc(pid, doc)
             by_outcome.setdefault(index, []).append(paper)
@@ -164,7 +216,25 @@ class Spool:
         return self.directory
 
 
-def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, int]) -> None:
+def _read_packed(path: Path) -> Iterator[tuple]:
+    """The papers of a week's packed file (none: no file), each as
+    (outcome index, paper, tags, texts, vector); the file is removed once read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return
+    path.unlink(missing_ok=True)
+    at = 0
+    while at < len(data):
+        index = int.from_bytes(data[at : at + 4], "little")
+        length = int.from_bytes(data[at + 4 : at + 12], "little")
+        blob = data[at + 12 : at + 12 + length]
+        at += 12 + length
+        for _, paper, tags, texts, vector in unpack(blob):
+            yield index, paper, tags, texts, vector
+
+
+def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, int], suffix: str = ".jsonl") -> None:
     """Close the week files a failed spill wrote to and cut each back to the
     length it had before (a row cut short would not parse)."""
     for file in files.values():
@@ -174,7 +244,7 @@ def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, i
             pass  # what it held is cut off below
     for week, length in began.items():
         try:
-            os.truncate(directory / f"{week}.jsonl", length)
+            os.truncate(directory / f"{week}{suffix}", length)
         except OSError:
             pass
 

@@ -370,10 +370,10 @@ class PaperCache:
                 for pid in incoming.keys() & rows.keys():
                     locations[pid] = shard
             week = _OpenWeeks(self)
-            puts: dict[str, dict[str, dict]] = {}
+            # The papers to write (with first_seen) by week: their documents, heads
+            # and match rows are made as their week is written (`_write_weeks`).
+            puts: dict[str, dict[str, tuple[Paper, str]]] = {}
             card_puts: dict[str, dict[str, CardRow]] = {}
-            head_puts: dict[str, dict[str, str]] = {}
-            match_puts: dict[str, dict[str, list]] = {}
             maker = match_rows or self.match_rows
             moved_out: dict[str, list[str]] = {}
             by_week: dict[str | None, list[str]] = {}
@@ -399,28 +399,23 @@ class PaperCache:
                     shard = shard_for(merged.published)
                     if old_shard and old_shard != shard and doc is not None:
                         moved_out.setdefault(old_shard, []).append(pid)
-                    puts.setdefault(shard, {})[pid] = paper_to_doc(merged, first_seen)
+                    puts.setdefault(shard, {})[pid] = (merged, first_seen)
                     row = card_row(merged, first_seen, shard)
                     card_puts.setdefault(shard, {})[pid] = row
-                    head_puts.setdefault(shard, {})[pid] = head_of(merged)
-                    if maker is not None:
-                        match_puts.setdefault(shard, {})[pid] = maker.of_paper(merged)
                     outcome.rows[pid] = row
                     outcome.papers[pid] = merged
                 del documents
             if not outcome.papers:
                 return outcome
-            self._write_weeks(week, puts, head_puts, card_puts, match_puts, moved_out, outcome, before_index, maker)
+            self._write_weeks(week, puts, card_puts, moved_out, outcome, before_index, maker)
             outcome.generation = self._write_meta(week.written, bump=True)
         return outcome
 
     def _write_weeks(
         self,
         week: _OpenWeeks,
-        puts: dict[str, dict[str, dict]],
-        head_puts: dict[str, dict[str, str]],
+        puts: dict[str, dict[str, tuple[Paper, str]]],
         card_puts: Mapping[str, Mapping[str, CardRow]],
-        match_puts: dict[str, dict[str, list]],
         moved_out: Mapping[str, list[str]],
         outcome: StoreOutcome,
         before_index: Callable[[StoreOutcome], None] | None,
@@ -429,21 +424,26 @@ class PaperCache:
         """`store`'s writes, in the order that keeps every card pointing at a
         paper on disk that has its tags (see the module's docstring). Each
         step goes a week at a time, and a week's files are let go once
-        written: one week of the cache is in memory at a time."""
+        written: one week of the cache is in memory at a time, and the
+        documents, heads and match rows of the papers written (`puts`: each
+        paper with its first_seen, by week) are made for one week at a time."""
         new_weeks = [shard for shard in puts if not self._papers_path(shard).exists()]
         try:
             # 1. The documents and abstract heads, in their (new) weeks (the
             # folders synced once, when all are written).
             with directory_syncs_batched():
-                for shard, docs in puts.items():
-                    def put(shard: str = shard, docs: Mapping[str, dict] = docs) -> None:
+                for shard, papers in puts.items():
+                    docs = {pid: paper_to_doc(paper, first_seen) for pid, (paper, first_seen) in papers.items()}
+                    heads = {pid: head_of(paper) for pid, (paper, _) in papers.items()}
+                    matches = {pid: maker.of_paper(paper) for pid, (paper, _) in papers.items()} if maker else {}
+
+                    def put(shard: str = shard, docs: Mapping[str, dict] = docs, heads: Mapping[str, str] = heads) -> None:
                         week.papers(shard).table(PAPERS).put_many(docs)
-                        week.heads(shard).table(HEADS).put_many(head_puts[shard])
-                    self._rewrite_week(week, shard, put, match_puts.get(shard, {}), (), maker)
+                        week.heads(shard).table(HEADS).put_many(heads)
+                    self._rewrite_week(week, shard, put, matches, (), maker)
+                    del docs, heads, matches, put
             self._forget_heads(puts)
-            # On disk now: let go of the documents before the tags and cards are made.
-            for held in (puts, head_puts, match_puts):
-                held.clear()
+            puts.clear()
             # 2. What the caller derives from them.
             if before_index is not None:
                 before_index(outcome)

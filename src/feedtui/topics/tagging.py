@@ -277,16 +277,18 @@ class MatchRows:
     `prepared` holds texts the parse workers normalised while tagging, as
     {paper id: (that Paper, texts)}; they are used for exactly that Paper
     object, so a paper merged with another version is normalised afresh
-    (nothing changes a parsed Paper's texts before it is stored)."""
+    (nothing changes a parsed Paper's texts before it is stored). Each is
+    used once, and let go of from `prepared` (a store holds a part's papers
+    while it writes their weeks one at a time)."""
 
     version = MATCH_ROWS_VERSION
     width = 8
 
-    def __init__(self, prepared: Mapping[str, tuple[Paper, tuple[str, ...]]] | None = None) -> None:
-        self.prepared = prepared or {}
+    def __init__(self, prepared: dict[str, tuple[Paper, tuple[str, ...]]] | None = None) -> None:
+        self.prepared = prepared if prepared is not None else {}
 
     def of_paper(self, paper: Paper) -> list:
-        hit = self.prepared.get(paper.id)
+        hit = self.prepared.pop(paper.id, None)
         if hit is not None and hit[0] is paper:
             texts = hit[1]
         else:

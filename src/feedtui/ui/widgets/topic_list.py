@@ -8,7 +8,6 @@ one with ten topics (an OptionList measures every prompt up front).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -46,12 +45,14 @@ def as_drawn(rows: Sequence[TopicRow]) -> tuple[list[TopicRow], list[TopicRow]]:
     return following, others
 
 
-@dataclass(frozen=True, slots=True)
 class _Line:
     """A section title (row is None) or a topic row."""
 
-    title: str
-    row: TopicRow | None = None
+    __slots__ = ("title", "row")
+
+    def __init__(self, title: str, row: TopicRow | None = None) -> None:
+        self.title = title
+        self.row = row
 
 
 class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):

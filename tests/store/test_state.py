@@ -118,6 +118,22 @@ def test_a_start_rewrites_the_backup_only_when_the_state_changed(data_dir):
     assert backup.stat().st_ino != before.st_ino
 
 
+def test_a_background_store_backs_up_the_state_found_at_the_start(data_dir):
+    """The store's own thread takes the backup (its sync is no wait on the way
+    to the first paint); a save made before it gets to it changes nothing."""
+    state = open_state(data_dir)
+    state.follow("Federated Learning")
+    state.flush()
+    found = (data_dir / "state.json").read_bytes()
+    state.close()
+    later = open_state(data_dir, background=True)
+    later.follow("Edge Inference")
+    later.flush()  # may come before the thread's backup
+    later.close()
+    assert (data_dir / "state.json.bak").read_bytes() == found
+    assert (data_dir / "state.json").read_bytes() != found
+
+
 def test_damaged_state_without_backup_says_so_and_keeps_the_file(data_dir):
     (data_dir / "state.json").write_bytes(b"\x00\x00garbage")
     recovered = open_state(data_dir)

@@ -7,7 +7,6 @@ marked them dirty), and `Screen.get_style_at` for styles.
 
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
 from pathlib import Path
 
@@ -38,7 +37,7 @@ def make_card(number: int, **changes) -> CardData:
         tags=("Edge Inference", "Heterogeneous Computing", "Pipeline Parallelism"),
         current_topic="Heterogeneous Computing",
     )
-    return dataclasses.replace(card, **changes)
+    return card._replace(**changes)
 
 
 class ListSource:
@@ -283,7 +282,7 @@ async def test_invalidate_repaints_a_card_dimmed_once_it_is_read():
         before = app.screen.get_style_at(x, title_row)
         assert before.color != read_color
         assert screen_lines(paper_list)[title_row - 1][1] == "●"
-        source.cards[1] = dataclasses.replace(source.cards[1], read=True)
+        source.cards[1] = source.cards[1]._replace(read=True)
         paper_list.invalidate([1])
         await pilot.pause()
         after = app.screen.get_style_at(x, title_row)

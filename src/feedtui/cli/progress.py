@@ -11,11 +11,12 @@ import asyncio
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from feedtui.core.events import RefreshActivity
+
 if TYPE_CHECKING:
-    from feedtui.core.events import RefreshActivity, RefreshProgress
+    from feedtui.core.events import RefreshProgress
 
 # Without a terminal, `refresh` says nothing while it works, except a wait this long (cron's log says why it took so long).
 LONG_WAIT_S = 30.0
@@ -45,7 +46,7 @@ class RefreshProgressView:
             self.ended = f"[{p.done}/{p.total}] {mark} {p.label[:60]}"
             _progress_line(self.ended)
             if self.shown is not None:
-                self.shown = replace(self.shown, done=p.done, total=p.total)
+                self.shown = RefreshActivity(p.done, p.total, self.shown.activity)
 
     def activity(self, p: RefreshActivity) -> None:
         if self.interactive:

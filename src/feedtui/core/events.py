@@ -1,7 +1,7 @@
 """What the engine tells its subscribers (see Engine.subscribe).
 
-Each event is a small frozen dataclass, so a front end dispatches on its
-type rather than on a string: the reader turns them into Textual messages,
+Each event is a small record of its own type, so a front end dispatches on
+its type rather than on a string: the reader turns them into Textual messages,
 the CLI prints them. Events about the state file come from the state
 store's own thread; a subscriber must hand them on without waiting (the
 store may hold the data directory's lock, which another thread may be
@@ -10,7 +10,6 @@ waiting for). Posting a Textual message is such a hand-over.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,94 +17,130 @@ if TYPE_CHECKING:
 
 
 class EngineEvent:
-    """The base of every event the engine publishes."""
+    """The base of every event the engine publishes: a record of the fields
+    in its `__slots__`, equal to another of its type with the same values.
+    (Plain classes, not dataclasses: a dataclass's methods are compiled when
+    its module is imported, and the engine's import is on the way to the
+    reader's first paint.)"""
 
     __slots__ = ()
 
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
 
-@dataclass(slots=True)
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
 class RefreshProgress(EngineEvent):
     """`done` of `total` sources have ended, the last one `label`."""
 
-    done: int
-    total: int
-    label: str
-    ok: bool
-    error: str = ""
+    __slots__ = ("done", "total", "label", "ok", "error")
+
+    def __init__(self, done: int, total: int, label: str, ok: bool, error: str = "") -> None:
+        self.done = done
+        self.total = total
+        self.label = label
+        self.ok = ok
+        self.error = error
 
 
-@dataclass(slots=True)
 class RefreshActivity(EngineEvent):
     """What a refresh is at now, beyond the sources ended (`done` of
     `total`): an arXiv query paging, a wait worth telling; None: nothing
     worth saying."""
 
-    done: int
-    total: int
-    activity: Activity = None
+    __slots__ = ("done", "total", "activity")
+
+    def __init__(self, done: int, total: int, activity: Activity = None) -> None:
+        self.done = done
+        self.total = total
+        self.activity = activity
 
 
-@dataclass(frozen=True, slots=True)
 class SourceFailed(EngineEvent):
     """A source of a refresh under way failed (published as it ends)."""
 
-    label: str
-    error: str
+    __slots__ = ("label", "error")
+
+    def __init__(self, label: str, error: str) -> None:
+        self.label = label
+        self.error = error
 
 
-@dataclass(frozen=True, slots=True)
 class PapersStored(EngineEvent):
     """A step of a refresh stored papers: the library holds them now."""
 
-    new: int
-    updated: int
+    __slots__ = ("new", "updated")
+
+    def __init__(self, new: int, updated: int) -> None:
+        self.new = new
+        self.updated = updated
 
 
-@dataclass(frozen=True, slots=True)
 class MarksSaved(EngineEvent):
     """Follows, marks and topics are on disk up to this change (`sequence`);
     `after_failure`: saving had failed before (see MarksNotSaved), and works again."""
 
-    sequence: int
-    after_failure: bool
+    __slots__ = ("sequence", "after_failure")
+
+    def __init__(self, sequence: int, after_failure: bool) -> None:
+        self.sequence = sequence
+        self.after_failure = after_failure
 
 
-@dataclass(frozen=True, slots=True)
 class MarksNotSaved(EngineEvent):
     """A save of follows, marks or topics failed (a read-only or full disk):
     the changes are kept in memory and the save is retried."""
 
-    message: str
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
-@dataclass(frozen=True, slots=True)
 class StateRecovered(EngineEvent):
     """state.json was found damaged and was replaced with what this process holds."""
 
-    message: str
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
-@dataclass(frozen=True, slots=True)
 class StateChangedElsewhere(EngineEvent):
     """Another process wrote state.json: follows, marks or topics changed.
     The engine's answers (is_following, read_view…) already hold the change;
     the topics (reload_topics) and the library's counts are the caller's to
     bring up to date, on its own thread (see Engine.take_state_change)."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
+
 class CacheChangedElsewhere(EngineEvent):
     """Another process stored papers since the library was loaded (found by
     Engine.check_elsewhere): load_library shows them."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
+
 class TasteChanged(EngineEvent):
     """A "more / less like this" mark changed: For you ranks differently now."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
+
 class VectorsUpdated(EngineEvent):
     """`count` papers got their vectors: semantic ranking covers them now."""
 
-    count: int
+    __slots__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count

@@ -107,11 +107,17 @@ class StateStore:
         self.on_recovered: Callable[[str], None] | None = None  # the file was damaged under us, and replaced
         self.on_external_change: Callable[[], None] | None = None
         self.on_durable: Callable[[int], None] | None = None
+        # state.json as found at the start, for the backup (see _take_backup).
+        self._found: bytes | None = None
         self._load()
         self._thread: threading.Thread | None = None
         if background:
+            # The thread takes the backup first: its sync is no wait on the
+            # way to the reader's first paint.
             self._thread = threading.Thread(target=self._run, name="feedtui-state", daemon=True)
             self._thread.start()
+        else:
+            self._take_backup()
 
     # -- reading -----------------------------------------------------------
 
@@ -451,7 +457,7 @@ class StateStore:
             lost = None if db.table(META).get(doc_id="schema") else self._restore_lost(db)
             if lost is None:
                 _stamp(db)
-                self._take_backup()
+                self._found = self._read_found()
             else:
                 db = lost
         self._db = db
@@ -505,17 +511,26 @@ class StateStore:
         )
         return self._read_disk()
 
+    def _read_found(self) -> bytes | None:
+        try:
+            return self.path.read_bytes()
+        except OSError:
+            return None
+
     def _take_backup(self) -> None:
-        """Copy state.json to the backup, unless the backup already holds the
-        same bytes: a start that changed nothing then writes and syncs nothing."""
-        if self.path.exists():
-            try:
-                data = self.path.read_bytes()
-                if self.backup_path.exists() and self.backup_path.read_bytes() == data:
-                    return
-                atomic_write(self.backup_path, data)
-            except (OSError, WriteFailedError):
-                pass
+        """Copy state.json as it was found at the start to the backup, unless
+        the backup already holds the same bytes: a start that changed nothing
+        then writes and syncs nothing. The bytes were read at the start, so a
+        save made since cannot put a later state in the backup."""
+        data, self._found = self._found, None
+        if data is None:
+            return
+        try:
+            if self.backup_path.exists() and self.backup_path.read_bytes() == data:
+                return
+            atomic_write(self.backup_path, data)
+        except (OSError, WriteFailedError):
+            pass
 
     def _recover(self, damage: DamagedFileError) -> Database:
         try:
@@ -570,6 +585,7 @@ class StateStore:
         return keep_aside(self.path)
 
     def _run(self) -> None:
+        self._take_backup()
         last_poll = time.monotonic()
         failures = 0
         while True:

@@ -68,8 +68,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from feedtui.model import split_arxiv_id
 from feedtui.topics._matchdoc import MatchDoc, TextField
@@ -147,10 +147,29 @@ class QueryError(ValueError):
 class Query:
     """A parsed query: a `Term`, or `And`, `Or`, `AndNot` of queries.
 
-    Nodes are frozen dataclasses; equality is structural (`ti:GPU` and
-    `ti:gpu` are different trees that match the same papers)."""
+    Nodes are frozen records of the fields in their `__slots__`; equality is
+    structural (`ti:GPU` and `ti:gpu` are different trees that match the same
+    papers). (Not dataclasses: their methods are compiled when the module is
+    imported, and topics are compiled on the way to the reader's first paint.)"""
 
     __slots__ = ()
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._values()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a {type(self).__name__} is frozen")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
 
     def to_api(self) -> str:
         """The arXiv API `search_query` (before URL encoding), with explicit
@@ -166,17 +185,18 @@ class Query:
         return compile_query(self)(doc)
 
 
-@dataclass(frozen=True, slots=True)
 class Term(Query):
     """`field:text`. `text` is a word (without its `*`) or, with `phrase`, the
     words inside the quotes separated by single spaces."""
 
+    __slots__ = ("field", "text", "phrase", "wildcard")
     field: str
     text: str
-    phrase: bool = False
-    wildcard: bool = False
+    phrase: bool
+    wildcard: bool
 
-    def __post_init__(self) -> None:
+    def __init__(self, field: str, text: str, phrase: bool = False, wildcard: bool = False) -> None:
+        _set(self, field=field, text=text, phrase=phrase, wildcard=wildcard)
         if self.field not in FIELDS:
             raise ValueError(f"unknown field {self.field!r}")
         if self.phrase and self.wildcard:
@@ -192,6 +212,11 @@ class Term(Query):
             raise ValueError(problem[0])
 
 
+def _set(node: Query, **values: object) -> None:
+    for name, value in values.items():
+        object.__setattr__(node, name, value)
+
+
 def _check_children(node: And | Or, own: type) -> None:
     if len(node.children) < 2:
         raise ValueError(f"{own.__name__} needs at least two operands")
@@ -202,34 +227,37 @@ def _check_children(node: And | Or, own: type) -> None:
             raise ValueError(f"nested {own.__name__}: use combine_all/combine_any to flatten")
 
 
-@dataclass(frozen=True, slots=True)
 class And(Query):
     """All children match. Never has an `And` child (use `combine_all`)."""
 
+    __slots__ = ("children",)
     children: tuple[Query, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, children: tuple[Query, ...]) -> None:
+        _set(self, children=children)
         _check_children(self, And)
 
 
-@dataclass(frozen=True, slots=True)
 class Or(Query):
     """Any child matches. Never has an `Or` child (use `combine_any`)."""
 
+    __slots__ = ("children",)
     children: tuple[Query, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, children: tuple[Query, ...]) -> None:
+        _set(self, children=children)
         _check_children(self, Or)
 
 
-@dataclass(frozen=True, slots=True)
 class AndNot(Query):
     """`include ANDNOT exclude`."""
 
+    __slots__ = ("include", "exclude")
     include: Query
     exclude: Query
 
-    def __post_init__(self) -> None:
+    def __init__(self, include: Query, exclude: Query) -> None:
+        _set(self, include=include, exclude=exclude)
         if not isinstance(self.include, Query) or not isinstance(self.exclude, Query):
             raise TypeError("AndNot operands must be queries")
 
@@ -354,8 +382,7 @@ def _printable(text: str) -> str:
 # --- lexer -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
     """`kind` is one of `(`, `)`, `op`, `term`, `group` (a `field:(`), `end`."""
 
     kind: str
@@ -641,27 +668,33 @@ _COST_PHRASE = 3
 _COST_WILDCARD = 2
 
 
-@dataclass(slots=True)
 class _Category:
     """`category in d.cats`; siblings merge into one set operation."""
 
-    value: str
+    __slots__ = ("value",)
+
+    def __init__(self, value: str) -> None:
+        self.value = value
 
 
-@dataclass(slots=True)
 class _Word:
     """One query word on a text field, as the forms it may take (itself and
     the plurals that fold to it); siblings on the same field merge into one
     set operation."""
 
-    field: str
-    forms: frozenset[str]
+    __slots__ = ("field", "forms")
+
+    def __init__(self, field: str, forms: frozenset[str]) -> None:
+        self.field = field
+        self.forms = forms
 
 
-@dataclass(slots=True)
 class _Code:
-    text: str
-    cost: int
+    __slots__ = ("text", "cost")
+
+    def __init__(self, text: str, cost: int) -> None:
+        self.text = text
+        self.cost = cost
 
 
 class _CodeBuilder:

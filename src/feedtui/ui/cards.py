@@ -6,7 +6,6 @@ The paper list widget draws `CardData`; it never reads the library itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
@@ -17,8 +16,7 @@ from feedtui.model import UTC
 DENSITIES = ("auto", "compact", "comfortable")
 AUTO_COMPACT_BELOW = 34
 
-@dataclass(frozen=True, slots=True)
-class CardData:
+class CardData(NamedTuple):
     paper_id: str
     date: str  # "Oct 4, 2026"
     category: str  # primary arXiv category, may be ""
@@ -32,7 +30,7 @@ class CardData:
     starred: bool = False
     expanded: bool = False
     # Words of an "ask about this topic" query, highlighted wherever they occur.
-    highlight: tuple[str, ...] = field(default_factory=tuple)
+    highlight: tuple[str, ...] = ()
     # Came into the cache since the previous reader session started.
     new: bool = False
     # The day of the cards below, when it is not this card's ("Mon Nov 30"):

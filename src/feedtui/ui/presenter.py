@@ -7,8 +7,8 @@ Everything here is quick: it reads the in-memory library and state only.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from feedtui.core.library import CardRow, Library
 from feedtui.model import shown_title, split_arxiv_id
@@ -27,8 +27,7 @@ VIRTUAL_VIEWS = frozenset({STARRED_VIEW, FOR_YOU_VIEW, EVERYTHING_VIEW})
 DAY = 86_400
 
 
-@dataclass(frozen=True, slots=True)
-class TopicRow:
+class TopicRow(NamedTuple):
     name: str
     following: bool
     unread: int

@@ -12,8 +12,8 @@ import shutil
 import subprocess
 import webbrowser
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from feedtui.clipboard import Copied, copy_locally
 from feedtui.text.links import refusal, safe_link
@@ -33,12 +33,14 @@ class NoBrowser(OSError):
     """The system has no browser to open a link with (webbrowser found none)."""
 
 
-@dataclass
 class Browser:
-    """Opens URLs with the configured command, else $BROWSER, else the system's browser."""
+    """Opens URLs with the configured command, else $BROWSER, else the system's browser.
+    (The app's services are plain classes: a dataclass's methods are compiled
+    when its module is imported, on the way to the first paint.)"""
 
-    command: str = ""
-    launched: list[str] = field(default_factory=list)
+    def __init__(self, command: str = "") -> None:
+        self.command = command
+        self.launched: list[str] = []
 
     def checked(self, url: str) -> str:
         """`url` if it may be opened, else LinkRefused."""
@@ -99,8 +101,7 @@ class Browser:
             raise NoBrowser("no browser was found: set browser in the config file, or $BROWSER") from None
 
 
-@dataclass(frozen=True)
-class BrowserCommand:
+class BrowserCommand(NamedTuple):
     """A browser's command line for one link."""
 
     argv: tuple[str, ...]
@@ -147,16 +148,16 @@ def runs_in_terminal(browser: webbrowser.BaseBrowser) -> bool:
     return isinstance(browser, webbrowser.UnixBrowser) and not browser.background
 
 
-@dataclass
 class Copier:
     """Copies to the clipboard two ways: through the terminal (OSC 52, the
     app's copy_to_clipboard, at once) and with the desktop's clipboard tool
     when this session has one (`local`, which blocks: run it in a thread).
     See feedtui.clipboard for which tool, and when none is used."""
 
-    copy: Callable[[str], None]
-    copied: list[str] = field(default_factory=list)
-    local: Callable[[str], Copied] = copy_locally
+    def __init__(self, copy: Callable[[str], None], local: Callable[[str], Copied] = copy_locally) -> None:
+        self.copy = copy
+        self.copied: list[str] = []
+        self.local = local
 
     def put(self, text: str) -> None:
         self.copy(text)

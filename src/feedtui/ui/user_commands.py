@@ -21,10 +21,9 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual.binding import Binding
 
@@ -73,8 +72,7 @@ def command_bindings(commands: Mapping[str, Sequence[str]], keymap: Mapping[str,
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class Ran:
+class Ran(NamedTuple):
     """How a command ended: `status` its exit status (None when it never
     started, or was stopped), `signal` the signal that ended it (0: none)."""
 

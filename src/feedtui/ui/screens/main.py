@@ -14,7 +14,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import Reactive
@@ -133,6 +133,7 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
         # for escape to come back to.
         self._jumped_from: list[tuple[str, str | None, str]] = []
         self._following_trail = False
+        self._resumed = False
         self.sidebar = Sidebar(self)
         self.topic_view = TopicView(self)
         self.asking = Ask(self)
@@ -170,6 +171,14 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
         with Vertical(id="bars"):
             yield StatusLine(id="status")
             yield ReaderFooter(compact=True)
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's handler. At its first resume the screen has
+        # just been mounted, every widget styled as it was: Textual's styling
+        # of them all again is work on the way to the first paint.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         self.query_one("#ask", Input).display = False

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -50,8 +50,7 @@ ELLIPSIS = "…"
 TAG_GAP = "  "
 
 
-@dataclass(frozen=True, slots=True)
-class TagSpan:
+class TagSpan(NamedTuple):
     """Where a tag was drawn on its card's tags row (widget columns, end exclusive)."""
 
     start: int
@@ -59,17 +58,23 @@ class TagSpan:
     topic: str
 
 
-@dataclass(slots=True)
 class CardLayout:
-    """A card laid out at one width: one strip per line, without the cursor bar."""
+    """A card laid out at one width: one strip per line, without the cursor bar.
+    (Records on the way to the first paint are plain classes and NamedTuples:
+    a dataclass's methods are compiled when its module is imported.)"""
 
-    strips: list[Strip]
-    tag_row: int
-    tags: tuple[TagSpan, ...]
-    cursor_strips: list[Strip] | None = None
-    cursor_style: CardStyles | None = None  # the styles cursor_strips were made with
-    author_row: int = -1  # the line of the authors, for clicks
-    author_end: int = 0  # the widget column the authors' names end at
+    __slots__ = ("strips", "tag_row", "tags", "cursor_strips", "cursor_style", "author_row", "author_end")
+
+    def __init__(
+        self, strips: list[Strip], tag_row: int, tags: tuple[TagSpan, ...], author_row: int = -1, author_end: int = 0
+    ) -> None:
+        self.strips = strips
+        self.tag_row = tag_row
+        self.tags = tags
+        self.cursor_strips: list[Strip] | None = None
+        self.cursor_style: CardStyles | None = None  # the styles cursor_strips were made with
+        self.author_row = author_row  # the line of the authors, for clicks
+        self.author_end = author_end  # the widget column the authors' names end at
 
 
 # What `strip_controls` removes: C0/C1 controls (tab and newline are
@@ -133,8 +138,7 @@ def clamp_lines(lines: list[Text], limit: int, width: int) -> list[Text]:
     return kept
 
 
-@dataclass(frozen=True, slots=True)
-class CardStyles:
+class CardStyles(NamedTuple):
     """Rich styles for the parts of a card, read from the component classes.
 
     Each part style carries only what its CSS rule sets (so a read card's
@@ -169,7 +173,7 @@ class CardStyles:
                 bgcolor=full.bgcolor if declared.bgcolor is not None else None,
             )
 
-        names = [field for field in cls.__dataclass_fields__ if field != "base"]
+        names = [field for field in cls._fields if field != "base"]
         return cls(base=widget.rich_style, **{name: part(name.replace("_", "-")) for name in names})
 
 

@@ -24,7 +24,6 @@ least one cell), with gaps between them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, ClassVar, Literal
 
@@ -55,23 +54,36 @@ FRAME_LINES = 3
 COUNTS_FROM_HEIGHT = 5
 
 
-@dataclass(frozen=True, slots=True)
 class ChartData:
     """What the chart shows: weekly (Monday, count) pairs, oldest first.
 
     `partial_last` says the last week is still running (the week containing
-    "now"), so its bar is drawn as provisional.
+    "now"), so its bar is drawn as provisional. Compared by value (the chart
+    lays out again only for other data).
     """
 
-    weeks: tuple[tuple[date, int], ...]
-    first_label: str
-    last_label: str
-    partial_last: bool
+    __slots__ = ("weeks", "first_label", "last_label", "partial_last")
 
-    def __post_init__(self) -> None:
-        negative = [count for _, count in self.weeks if count < 0]
+    def __init__(self, weeks: tuple[tuple[date, int], ...], first_label: str, last_label: str, partial_last: bool) -> None:
+        negative = [count for _, count in weeks if count < 0]
         if negative:
             raise ValueError(f"weekly paper counts must not be negative, got {negative}")
+        self.weeks = weeks
+        self.first_label = first_label
+        self.last_label = last_label
+        self.partial_last = partial_last
+
+    def _key(self) -> tuple:
+        return (self.weeks, self.first_label, self.last_label, self.partial_last)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChartData) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"ChartData{self._key()!r}"
 
     @classmethod
     def from_momentum(cls, momentum: Any, *, partial_last: bool = True) -> ChartData:
@@ -91,14 +103,16 @@ class ChartData:
         return tuple(count for _, count in self.weeks)
 
 
-@dataclass(frozen=True, slots=True)
 class _Columns:
     """Where the bars go: bar i spans [left + i*slot, left + i*slot + bar)."""
 
-    left: int
-    slot: int
-    bar: int
-    count: int
+    __slots__ = ("left", "slot", "bar", "count")
+
+    def __init__(self, left: int, slot: int, bar: int, count: int) -> None:
+        self.left = left
+        self.slot = slot
+        self.bar = bar
+        self.count = count
 
     @property
     def span(self) -> int:
@@ -115,7 +129,7 @@ class _Columns:
         slot = max(1, width // bars)
         gap = 0 if slot == 1 else max(1, slot // 5)
         unplaced = cls(left=0, slot=slot, bar=slot - gap, count=bars)
-        return replace(unplaced, left=max(0, (width - unplaced.span) // 2))
+        return _Columns(max(0, (width - unplaced.span) // 2), unplaced.slot, unplaced.bar, unplaced.count)
 
 
 def format_count(count: int, room: int) -> str:

@@ -14,8 +14,6 @@ its messages. All text is untrusted, so every line is built from
 from __future__ import annotations
 
 from collections.abc import Iterable
-import dataclasses
-from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 from rich.style import Style
@@ -103,17 +101,21 @@ class EmptySource:
         return None
 
 
-@dataclass(slots=True)
 class _Paint:
-    """The state of one paint of the list, and the card its last line was in."""
+    """The state of one paint of the list, and the card its last line was in.
+    (A plain class: a dataclass's generated methods are compiled at import,
+    on the way to the first paint.)"""
 
-    width: int
-    top: int
-    end: int
-    cursor: int
-    blank: Strip
-    index: int = -1
-    strips: list[Strip] = field(default_factory=list)
+    __slots__ = ("width", "top", "end", "cursor", "blank", "index", "strips")
+
+    def __init__(self, width: int, top: int, end: int, cursor: int, blank: Strip) -> None:
+        self.width = width
+        self.top = top
+        self.end = end
+        self.cursor = cursor
+        self.blank = blank
+        self.index = -1
+        self.strips: list[Strip] = []
 
 
 class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
@@ -164,33 +166,32 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
     empty_message: reactive[str] = reactive("No papers")
     """The line shown, centred, when the source is empty."""
 
-    @dataclass
     class CardMessage(Message):
         """About one card: which list, which paper, where it is in the list."""
 
-        paper_list: PaperList
-        paper_id: str
-        index: int
+        def __init__(self, paper_list: PaperList, paper_id: str, index: int) -> None:
+            self.paper_list = paper_list
+            self.paper_id = paper_id
+            self.index = index
+            super().__init__()
 
         @property
         def control(self) -> PaperList:
             return self.paper_list
 
-    @dataclass
     class Highlighted(CardMessage):
         """The cursor moved to another paper."""
 
-    @dataclass
     class Opened(CardMessage):
         """Enter, a double click, or a click on the selected card."""
 
-    @dataclass
     class TagSelected(CardMessage):
         """A topic tag was clicked or chosen with `select_tag`."""
 
-        topic: str
+        def __init__(self, paper_list: PaperList, paper_id: str, index: int, topic: str) -> None:
+            self.topic = topic
+            super().__init__(paper_list, paper_id, index)
 
-    @dataclass
     class AuthorsSelected(CardMessage):
         """A card's authors were clicked: the reader lists an author's papers."""
 
@@ -545,8 +546,8 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
         # The cursor's colours change only the cursor card's lines (see
         # `cursor_strips`): cards keep their layouts unless another part's
         # style changed. Laying out every card on screen again made Tab slow.
-        if old is None or old[0] != dataclasses.replace(
-            new := self.card_styles, cursor=old[0].cursor, cursor_blurred=old[0].cursor_blurred
+        if old is None or old[0] != (new := self.card_styles)._replace(
+            cursor=old[0].cursor, cursor_blurred=old[0].cursor_blurred
         ):
             self._layouts.clear()
 
@@ -556,7 +557,7 @@ class PaperList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
         the CSS changes), the cursor's in the focused or the blurred colours."""
         if self._styles is None:
             styles = CardStyles.from_widget(self)
-            self._styles = (styles, dataclasses.replace(styles, cursor=styles.cursor_blurred))
+            self._styles = (styles, styles._replace(cursor=styles.cursor_blurred))
         return self._styles[0] if self.has_focus else self._styles[1]
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:

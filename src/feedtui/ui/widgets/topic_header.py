@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,8 +12,7 @@ from textual.widgets import Static
 from feedtui.text.sanitize import strip_controls
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderData:
+class HeaderData(NamedTuple):
     name: str
     following: bool
     definition: str
@@ -50,8 +49,7 @@ class TopicHeader(Vertical):
 
     def show_header(self, data: HeaderData) -> None:
         # Topic names, descriptions and queries come from users and imported files.
-        data = replace(
-            data,
+        data = data._replace(
             name=strip_controls(data.name),
             definition=strip_controls(data.definition),
             description=strip_controls(data.description),

@@ -8,9 +8,9 @@ one with ten topics (an OptionList measures every prompt up front).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -46,12 +46,14 @@ def as_drawn(rows: Sequence[TopicRow]) -> tuple[list[TopicRow], list[TopicRow]]:
     return following, others
 
 
-@dataclass(frozen=True, slots=True)
 class _Line:
     """A section title (row is None) or a topic row."""
 
-    title: str
-    row: TopicRow | None = None
+    __slots__ = ("title", "row")
+
+    def __init__(self, title: str, row: TopicRow | None = None) -> None:
+        self.title = title
+        self.row = row
 
 
 class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
@@ -131,7 +133,8 @@ class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
     def row_text(self, name: str) -> str:
         """The plain text of a topic's row at the current width."""
         index = self._index[name]
-        return self._text(self._lines[index].row, self._width()).plain  # type: ignore[arg-type]
+        width = self._width()
+        return self._row_strip(self._lines[index].row, width, Style()).crop(0, width).text  # type: ignore[arg-type]
 
     def show_rows(self, rows: Sequence[TopicRow], keep: str | None = None) -> None:
         """Replace the rows; the cursor stays on `keep` (or the current topic)."""
@@ -287,7 +290,9 @@ class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
             self._check_colours()
         index = int(self.scroll_y) + y
         width = self._width()
-        base = self.rich_style
+        # The widget's style as of the last style update (see _check_colours):
+        # Textual works it out from every ancestor at each call.
+        base = self._colours[0]
         if not 0 <= index < len(self._lines):
             if not self._lines and index == 0 and self.empty_message:
                 message = Text(self.empty_message, style=self._style("topic-list--section"), no_wrap=True)
@@ -302,13 +307,12 @@ class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        if line.row is None:
-            text = self._section_text(line.title, width)
-        else:
-            text = self._text(line.row, width, selected=selected)
         if selected:
             base = base + self._style("topic-list--cursor" if self.has_focus else "topic-list--cursor-blurred")
-        strip = self._strip(text, width, base)
+        if line.row is None:
+            strip = self._strip(self._section_text(line.title, width), width, base)
+        else:
+            strip = self._row_strip(line.row, width, base, selected=selected).crop_extend(0, width, base).simplify()
         self._cache[key] = strip
         return strip
 
@@ -344,38 +348,45 @@ class TopicList(FocusColours, LineScrollBarMixin, ScrollView, can_focus=True):
             self._styles[component] = style
         return style
 
-    def _text(self, row: TopicRow, width: int, *, selected: bool = False) -> Text:
+    def _row_strip(self, row: TopicRow, width: int, base: Style, *, selected: bool = False) -> Strip:
         """`★ Name ……… ▁▂▃▅ +3 12`: marker, name (cut to fit), sparkline, the
-        papers new since the previous session, unread count."""
+        papers new since the previous session, unread count; each part on
+        `base`, not yet cut to `width`. Made as segments, not as a Text
+        rendered by the console: the sidebar draws every row on screen for
+        the first paint."""
+        style = self._style
         marker = "★ " if row.following else ("  " if not row.virtual else "")
-        right = Text()
-        if width >= SPARK_MIN_WIDTH and row.weeks:
-            right.append(sparkline(row.weeks[-SPARK_WEEKS:]), style=self._style("topic-list--spark"))
-            right.append(" ")
-        if row.new:  # papers since the previous session
-            right.append(f"+{row.new:,} ", style=self._style("topic-list--count") + Style(bold=True))
+        spark = sparkline(row.weeks[-SPARK_WEEKS:]) if width >= SPARK_MIN_WIDTH and row.weeks else ""
+        new = f"+{row.new:,} " if row.new else ""
         if row.unread:
-            right.append(f"{row.unread:>{self._count_width},}", style=self._style("topic-list--count"))
+            count, count_style = f"{row.unread:>{self._count_width},}", style("topic-list--count")
         else:
-            right.append("·".rjust(self._count_width), style=self._style("topic-list--count-zero"))
-        room = max(4, width - len(marker) - right.cell_len - 1)
-        name = Text(clean_line(row.name, html_allowed=False), no_wrap=True)
+            count, count_style = "·".rjust(self._count_width), style("topic-list--count-zero")
+        right_cells = cell_len(spark) + (1 if spark else 0) + len(new) + cell_len(count)
+        room = max(4, width - len(marker) - right_cells - 1)
+        name = clean_line(row.name, html_allowed=False)
+        name_cells = cell_len(name)
+        if name_cells > room:
+            cut = Text(name, no_wrap=True)
+            cut.truncate(room, overflow="ellipsis")
+            name, name_cells = cut.plain, cut.cell_len
         if row.error:
-            name.stylize(self._style("topic-list--error"))
+            name_style = base + style("topic-list--error")
         elif not row.papers and not row.virtual:
             # No papers at all: the topic view says why.
-            name.stylize(self._style("topic-list--no-papers"))
-        if name.cell_len > room:
-            name.truncate(room, overflow="ellipsis")
-        line = Text(no_wrap=True)
+            name_style = base + style("topic-list--no-papers")
+        else:
+            name_style = base
         # On the cursor row the marker takes the row's colours: in some themes
         # the marker's own colour is the cursor's.
-        line.append(marker, style=self._style("topic-list--followed-cursor" if selected else "topic-list--followed"))
-        line.append_text(name)
-        line.append(" " * max(1, width - len(marker) - name.cell_len - right.cell_len))
-        line.append_text(right)
-        line.truncate(width)
-        return line
+        segments = [Segment(marker, base + style("topic-list--followed-cursor" if selected else "topic-list--followed"))] if marker else []
+        segments += [Segment(name, name_style), Segment(" " * max(1, width - len(marker) - name_cells - right_cells), base)]
+        if spark:
+            segments += [Segment(spark, base + style("topic-list--spark")), Segment(" ", base)]
+        if new:
+            segments.append(Segment(new, base + style("topic-list--count") + Style(bold=True)))
+        segments.append(Segment(count, base + count_style))
+        return Strip(segments)
 
 
 def _count_cells(count: int) -> int:

@@ -33,19 +33,21 @@ ASK_SHOWN = 40
 ASK_CUT_TO = 12
 
 
-@dataclass
 class _Asked:
     """A question about a topic, the topic's papers when it was asked, and
     (once it came) the engine's answer."""
 
-    topic: str
-    question: str
-    library: object
-    members: list[int]
-    # The members' card rows when it was asked: a store replaces the row of
-    # every paper it adds or changes, and only theirs.
-    rows: list
-    answer: Answer | None = None
+    __slots__ = ("topic", "question", "library", "members", "rows", "answer")
+
+    def __init__(self, topic: str, question: str, library: object, members: list[int], rows: list) -> None:
+        self.topic = topic
+        self.question = question
+        self.library = library
+        self.members = members
+        # The members' card rows when it was asked: a store replaces the row of
+        # every paper it adds or changes, and only theirs.
+        self.rows = rows
+        self.answer: Answer | None = None
 
     def holds(self, topic: str, question: str, library, members: list[int]) -> bool:
         """Whether its answer still answers: not if the topic was edited or

@@ -4,7 +4,6 @@ that takes them back, latest first."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from feedtui.model import shown_title
@@ -19,18 +18,28 @@ if TYPE_CHECKING:
 UNDO_DEPTH = 100
 
 
-@dataclass
 class Undo:
     """One change ctrl+z takes back: the `attribute` ("read" or "starred") of
     these papers goes back to what it was, `before`; or, for a change that is
     not a mark (a topic removed), `take_back` undoes it and says what it could
     not do ("" when all went well)."""
 
-    description: str
-    paper_ids: list[str]
-    attribute: str = "read"
-    before: bool = False
-    take_back: Callable[[], str] | None = None
+    __slots__ = ("description", "paper_ids", "attribute", "before", "take_back")
+
+    def __init__(
+        self,
+        description: str,
+        paper_ids: list[str],
+        attribute: str = "read",
+        before: bool = False,
+        *,
+        take_back: Callable[[], str] | None = None,
+    ) -> None:
+        self.description = description
+        self.paper_ids = paper_ids
+        self.attribute = attribute
+        self.before = before
+        self.take_back = take_back
 
 
 class Marks:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -100,7 +99,7 @@ class Sidebar:
             following, others = as_drawn(rows)
             drawn = [r.name for r in (*following, *others) if not r.virtual]
             first = engine.momenta(drawn[:sparklines])
-            rows = [replace(r, weeks=tuple(w.count for w in first[r.name].weeks)) if r.name in first else r for r in rows]
+            rows = [r._replace(weeks=tuple(w.count for w in first[r.name].weeks)) if r.name in first else r for r in rows]
             self._without_sparklines = set(drawn[sparklines:])
         return rows
 
@@ -112,7 +111,7 @@ class Sidebar:
         momenta = self.engine.momenta(names) if names else {}
         for row in topic_list.rows:
             if (momentum := momenta.get(row.name)) is not None:
-                topic_list.update_row(replace(row, weeks=tuple(w.count for w in momentum.weeks)))
+                topic_list.update_row(row._replace(weeks=tuple(w.count for w in momentum.weeks)))
 
     def _for_you_row(self) -> TopicRow:
         """For you's row counts the unread papers it suggested last (none
@@ -170,7 +169,7 @@ class Sidebar:
         following = self.engine.is_following
         for row in topic_list.rows:
             if row.name in topics:
-                topic_list.update_row(replace(row, following=following(row.name), unread=library.unread_count(row.name)))
+                topic_list.update_row(row._replace(following=following(row.name), unread=library.unread_count(row.name)))
         topic_list.update_row(self._starred_row())
         topic_list.update_row(self._for_you_row())
 
@@ -191,7 +190,7 @@ class Sidebar:
             weeks = {row.name: row.weeks for row in rows}
             for row in shown:
                 if row.name in weeks and weeks[row.name] != row.weeks:
-                    topic_list.update_row(replace(row, weeks=weeks[row.name]))
+                    topic_list.update_row(row._replace(weeks=weeks[row.name]))
         screen.topic_view.follow_the_clock()
 
     def filter_changed(self, value: str) -> None:

@@ -250,8 +250,16 @@ class DiscoveryStore:
 
         if not meta:
             self._discovery().vectors_signature = self._vectors_signature()
+        library = self.library
+        ids, pos = library.ids, library.pos
+
+        def same(paper_id: str) -> str:
+            """The library's string for this id: the ids held once, not twice."""
+            at = pos.get(paper_id)
+            return ids[at] if at is not None else paper_id
+
         try:
-            return read(self._vectors_path(), MODEL_NAME, meta=meta)
+            return read(self._vectors_path(), MODEL_NAME, meta=meta, same=same)
         except (OSError, VectorsDamaged):
             return Vectors.empty(MODEL_NAME, DIM)
 

@@ -71,9 +71,13 @@ class DiscoveryStore:
         """Drop the indexes, the model and the vectors from memory (built again when next asked)."""
         self._held_discovery = None
 
-    def _shown_positions(self) -> list[int]:
+    def _shown_positions(self) -> Sequence[int]:
+        """The library positions of every paper but the hidden: a range when
+        none is hidden, not a list of an int object each."""
         library = self.library
         hidden = library.hidden
+        if not hidden:
+            return range(len(library))
         return [i for i in range(len(library)) if i not in hidden]
 
     def _whole_index(self) -> Any:

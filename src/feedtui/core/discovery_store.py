@@ -230,8 +230,13 @@ class DiscoveryStore:
                     held.semantic = f"lexical ranking only: {error}"
                     return held.semantic
                 from feedtui.discovery.semantic import Semantic
+                from feedtui.memory import give_back_freed_memory
 
                 held.semantic = Semantic(model, self._read_vectors())
+                # What reading the vectors' header left free (its parsed ids,
+                # the text they were parsed from), handed back before the
+                # question is answered (what it allocates would not reuse it all).
+                give_back_freed_memory()
             elif not isinstance(held.semantic, str) and self._vectors_signature() != held.vectors_signature:
                 held.semantic.vectors = self._read_vectors()
             return held.semantic

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -107,18 +108,22 @@ class Bpe:
             self.char_codes = np.array([code for code, _ in chars], dtype=np.int32)
             self.char_ids = np.array([i for _, i in chars], dtype=np.int32)
             self.byte_ids = np.array([vocab.get(f"<0x{byte:02X}>", -1) for byte in range(256)], dtype=np.int32)
-            merges: dict[int, tuple[int, int]] = {}
-            for rank, merge in enumerate(model["merges"]):
+            # Machine integers, not an int object each: the file's parsed
+            # vocabulary and merges are held meanwhile.
+            keys, made = array("q"), array("q")
+            for merge in model["merges"]:
                 left, right = merge.split(" ") if isinstance(merge, str) else merge
                 ids = vocab.get(left), vocab.get(right), vocab.get(left + right)
                 if None in ids:
                     raise BpeUnavailable(f"{path}: the merge {merge!r} names a token not in its vocabulary")
-                merges.setdefault(ids[0] * size + ids[1], (rank, ids[2]))
-            keys = sorted(merges)
-            self.merge_keys = np.array(keys, dtype=np.int64)
-            self.merge_ranks = np.array([merges[k][0] for k in keys], dtype=np.int32)
-            self.merge_ids = np.array([merges[k][1] for k in keys], dtype=np.int32)
-            del config, model, vocab, merges, keys, chars
+                keys.append(ids[0] * size + ids[1])
+                made.append(ids[2])
+            del config, model, vocab, chars
+            # A merge given twice keeps its first rank (its place in the file).
+            self.merge_keys, first = np.unique(np.frombuffer(keys, dtype=np.int64), return_index=True)
+            self.merge_ranks = first.astype(np.int32)
+            self.merge_ids = np.frombuffer(made, dtype=np.int64)[first].astype(np.int32)
+            del keys, made, first
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise BpeUnavailable(f"the tokenizer file {path} cannot be read: {error}") from error
         from feedtui.memory import give_back_freed_memory

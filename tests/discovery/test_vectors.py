@@ -99,3 +99,26 @@ def test_damage_in_the_file_is_found(tmp_path, damage):
     path.write_bytes(bytes(data))
     with pytest.raises(VectorsDamaged):
         read(path, "m")
+
+
+def test_read_vectors_hold_the_callers_id_strings_and_keep_no_header_page(tmp_path):
+    count = 3_000
+    scales, codes = quantize(unit(count, dim=16, seed=5))
+    ids = [f"paper-{i:06d}" for i in range(count)]
+    path = tmp_path / "vectors.bin"
+    path.write_bytes(encode(Vectors.empty("m", 16).with_added(ids, [1] * count, scales, codes, None)))
+    mine = {pid: pid for pid in ids[::2]}  # the caller holds half of the ids
+    vectors = read(path, "m", same=lambda pid: mine.get(pid, pid))
+    assert vectors.ids == ids
+    assert all(vectors.ids[i] is mine[pid] for i, pid in enumerate(ids) if i % 2 == 0)
+    # The header (the ids, over 40 KB), the scales and the codes around them
+    # (the kernel maps pages around the one read) are not kept in the process.
+    resident = 0
+    inside = False
+    for line in open("/proc/self/smaps").read().splitlines():
+        head = line.split()
+        if head and not head[0].endswith(":"):
+            inside = len(head) > 5 and head[5] == str(path)
+        elif inside and head[0] == "Rss:":
+            resident += int(head[1])
+    assert resident <= 4  # at most the partial page at the end of the file

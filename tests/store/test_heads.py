@@ -51,3 +51,30 @@ def test_heads_match_the_parsed_file_in_any_order_and_twice():
 def test_a_file_that_is_not_json_gives_no_heads():
     for raw in (b"", b"not json", b'{"heads":{"a":"\xff\xfe"}}', b'{"heads":{"a":"unterminated'):
         assert WeekHeads(raw).get("a") == ""
+
+
+def _resident_kb(path) -> int:
+    """Resident KB of this process's mappings of `path` (from /proc/self/smaps)."""
+    total, inside = 0, False
+    for line in open("/proc/self/smaps").read().splitlines():
+        head = line.split()
+        if head and not head[0].endswith(":"):
+            inside = len(head) > 5 and head[5] == str(path)
+        elif inside and head[0] == "Rss:":
+            total += int(head[1])
+    return total
+
+
+def test_a_mapped_heads_file_finds_every_head_and_keeps_no_page(tmp_path):
+    heads = {f"p{n}": f"Head number {n}, " + "words " * 80 for n in range(2_000)} | AWKWARD
+    path = tmp_path / "week.json"
+    path.write_bytes(orjson.dumps({"heads": heads}))
+    week = WeekHeads.of_file(path)
+    for pid in [*reversed(list(heads)), *heads]:
+        assert week.get(pid) == heads[pid]
+        # The pages read to find it are not kept in the process (the file is over 1 MB).
+        assert _resident_kb(path) == 0
+    assert week.get("missing") == ""
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    assert WeekHeads.of_file(empty).get("p1") == ""

@@ -71,9 +71,13 @@ class DiscoveryStore:
         """Drop the indexes, the model and the vectors from memory (built again when next asked)."""
         self._held_discovery = None
 
-    def _shown_positions(self) -> list[int]:
+    def _shown_positions(self) -> Sequence[int]:
+        """The library positions of every paper but the hidden: a range when
+        none is hidden, not a list of an int object each."""
         library = self.library
         hidden = library.hidden
+        if not hidden:
+            return range(len(library))
         return [i for i in range(len(library)) if i not in hidden]
 
     def _whole_index(self) -> Any:
@@ -226,8 +230,13 @@ class DiscoveryStore:
                     held.semantic = f"lexical ranking only: {error}"
                     return held.semantic
                 from feedtui.discovery.semantic import Semantic
+                from feedtui.memory import give_back_freed_memory
 
                 held.semantic = Semantic(model, self._read_vectors())
+                # What reading the vectors' header left free (its parsed ids,
+                # the text they were parsed from), handed back before the
+                # question is answered (what it allocates would not reuse it all).
+                give_back_freed_memory()
             elif not isinstance(held.semantic, str) and self._vectors_signature() != held.vectors_signature:
                 held.semantic.vectors = self._read_vectors()
             return held.semantic
@@ -250,8 +259,16 @@ class DiscoveryStore:
 
         if not meta:
             self._discovery().vectors_signature = self._vectors_signature()
+        library = self.library
+        ids, pos = library.ids, library.pos
+
+        def same(paper_id: str) -> str:
+            """The library's string for this id: the ids held once, not twice."""
+            at = pos.get(paper_id)
+            return ids[at] if at is not None else paper_id
+
         try:
-            return read(self._vectors_path(), MODEL_NAME, meta=meta)
+            return read(self._vectors_path(), MODEL_NAME, meta=meta, same=same)
         except (OSError, VectorsDamaged):
             return Vectors.empty(MODEL_NAME, DIM)
 

@@ -19,14 +19,18 @@ import json
 import os
 import re
 import shutil
+from array import array
 from pathlib import Path
 
 import numpy as np
 
 _PIECE = re.compile("▁*[^▁]*")
-_TABLES = ("vocab_keys", "vocab_ids", "merge_keys", "merge_ranks")
+_TABLES = ("vocab_size", "char_codes", "char_ids", "byte_ids", "merge_keys", "merge_ranks", "merge_ids")
+# Made again when the tables were made by another layout of them.
+_LAYOUT = 2
 # Pieces whose ids are kept (questions repeat words).
 _KEPT = 4096
+_NO_RANK = np.iinfo(np.int32).max
 
 
 class BpeUnavailable(Exception):
@@ -34,10 +38,16 @@ class BpeUnavailable(Exception):
 
 
 class Bpe:
-    """The tokenizer file's vocabulary and merges as sorted byte-string arrays
-    (a few MB less than dictionaries of strings), looked up a step at a time."""
+    """The tokenizer file's merges as arrays of token ids, looked up a step at
+    a time: each merge keyed by the ids of its two tokens, with its rank and
+    the id of the token it makes. A piece starts as the ids of its
+    characters, and a merge's tokens are in the vocabulary (the library
+    refuses a file where they are not), so the tokens' strings are never
+    needed, only those of single characters and of the bytes a character
+    without a token falls back to: a fraction of the memory of sorted
+    tables of the strings, each padded to the longest."""
 
-    __slots__ = ("vocab_keys", "vocab_ids", "merge_keys", "merge_ranks", "_cache")
+    __slots__ = (*_TABLES, "_cache")
 
     @classmethod
     def load(cls, path: Path, prepared: Path | None = None) -> Bpe:
@@ -46,7 +56,7 @@ class Bpe:
         itself leaves memory behind), else made and saved there. A table a
         file: each is read straight into its array, where a zip of them was
         read into memory first."""
-        stamp = _stamp(path)
+        stamp = [_LAYOUT, *_stamp(path)]
         if prepared is not None:
             try:
                 if np.load(prepared / "stamp.npy", allow_pickle=False).tolist() == stamp:
@@ -54,8 +64,9 @@ class Bpe:
                     for name in _TABLES:
                         setattr(bpe, name, np.load(prepared / f"{name}.npy", allow_pickle=False))
                     bpe._cache = {}
+                    bpe._check()
                     return bpe
-            except (OSError, ValueError, EOFError):
+            except (OSError, ValueError, EOFError, BpeUnavailable):
                 pass
         bpe = cls(path)
         if prepared is not None:
@@ -91,18 +102,44 @@ class Bpe:
             ):
                 raise BpeUnavailable(f"{path} is not a byte-fallback BPE without pre-tokenizer")
             vocab: dict[str, int] = model["vocab"]
-            self.vocab_keys, self.vocab_ids = _sorted_table(vocab.keys(), vocab.values())
-            merges: dict[str, int] = {}
-            for rank, merge in enumerate(model["merges"]):
-                merges.setdefault(merge if isinstance(merge, str) else " ".join(merge), rank)
-            self.merge_keys, self.merge_ranks = _sorted_table(merges.keys(), merges.values())
-            del config, model, vocab, merges
+            size = max(vocab.values(), default=-1) + 1
+            self.vocab_size = np.array([size], dtype=np.int64)
+            chars = sorted((ord(token), i) for token, i in vocab.items() if len(token) == 1)
+            self.char_codes = np.array([code for code, _ in chars], dtype=np.int32)
+            self.char_ids = np.array([i for _, i in chars], dtype=np.int32)
+            self.byte_ids = np.array([vocab.get(f"<0x{byte:02X}>", -1) for byte in range(256)], dtype=np.int32)
+            # Machine integers, not an int object each: the file's parsed
+            # vocabulary and merges are held meanwhile.
+            keys, made = array("q"), array("q")
+            for merge in model["merges"]:
+                left, right = merge.split(" ") if isinstance(merge, str) else merge
+                ids = vocab.get(left), vocab.get(right), vocab.get(left + right)
+                if None in ids:
+                    raise BpeUnavailable(f"{path}: the merge {merge!r} names a token not in its vocabulary")
+                keys.append(ids[0] * size + ids[1])
+                made.append(ids[2])
+            del config, model, vocab, chars
+            # A merge given twice keeps its first rank (its place in the file).
+            self.merge_keys, first = np.unique(np.frombuffer(keys, dtype=np.int64), return_index=True)
+            self.merge_ranks = first.astype(np.int32)
+            self.merge_ids = np.frombuffer(made, dtype=np.int64)[first].astype(np.int32)
+            del keys, made, first
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise BpeUnavailable(f"the tokenizer file {path} cannot be read: {error}") from error
         from feedtui.memory import give_back_freed_memory
 
         give_back_freed_memory()  # the parsed file's objects
         self._cache: dict[str, list[int]] = {}
+
+    def _check(self) -> None:
+        """Raises BpeUnavailable for tables that do not fit together (damaged)."""
+        if (
+            self.vocab_size.shape != (1,)
+            or len(self.char_codes) != len(self.char_ids)
+            or len(self.byte_ids) != 256
+            or not len(self.merge_keys) == len(self.merge_ranks) == len(self.merge_ids)
+        ):
+            raise BpeUnavailable("the prepared tables do not fit together")
 
     def encode(self, text: str) -> list[int]:
         """The token ids of `text` (no special tokens)."""
@@ -121,32 +158,39 @@ class Bpe:
         return ids
 
     def _piece(self, piece: str) -> list[int]:
-        symbols = list(piece)
-        while len(symbols) > 1:
-            pairs = list(zip(symbols, symbols[1:]))
-            ranks = _lookup(self.merge_keys, self.merge_ranks, [f"{a} {b}" for a, b in pairs])
-            if not (ranks >= 0).any():
+        # A character without a token is -(its code point + 1): in no merge.
+        codes = np.fromiter(map(ord, piece), dtype=np.int32, count=len(piece))
+        at = np.minimum(np.searchsorted(self.char_codes, codes), max(len(self.char_codes) - 1, 0))
+        known = self.char_codes[at] == codes if len(self.char_codes) else np.zeros(len(codes), dtype=bool)
+        symbols: list[int] = np.where(known, self.char_ids[at] if len(self.char_ids) else 0, -codes.astype(np.int64) - 1).tolist()
+        size = int(self.vocab_size[0])
+        keys_table, last = self.merge_keys, len(self.merge_keys) - 1
+        while len(symbols) > 1 and last >= 0:
+            current = np.asarray(symbols, dtype=np.int64)
+            left, right = current[:-1], current[1:]
+            keys = np.where((left >= 0) & (right >= 0), left * size + right, -1)
+            at = np.minimum(np.searchsorted(keys_table, keys), last)
+            hit = keys_table[at] == keys
+            if not hit.any():
                 break
-            best = int(np.where(ranks >= 0, ranks, np.iinfo(np.int32).max).argmin())
-            left, right = pairs[best]
-            merged: list[str] = []
+            best = int(np.where(hit, self.merge_ranks[at], _NO_RANK).argmin())
+            first, second, made = symbols[best], symbols[best + 1], int(self.merge_ids[at[best]])
+            merged: list[int] = []
             i = 0
             while i < len(symbols):
-                if i + 1 < len(symbols) and symbols[i] == left and symbols[i + 1] == right:
-                    merged.append(left + right)
+                if i + 1 < len(symbols) and symbols[i] == first and symbols[i + 1] == second:
+                    merged.append(made)
                     i += 2
                 else:
                     merged.append(symbols[i])
                     i += 1
             symbols = merged
-        found = _lookup(self.vocab_keys, self.vocab_ids, symbols).tolist()
         ids: list[int] = []
-        for symbol, token in zip(symbols, found):
-            if token >= 0:
-                ids.append(token)
+        for symbol in symbols:
+            if symbol >= 0:
+                ids.append(symbol)
             else:
-                fallback = [f"<0x{byte:02X}>" for byte in symbol.encode()]
-                ids += (max(t, 0) for t in _lookup(self.vocab_keys, self.vocab_ids, fallback).tolist())
+                ids += (max(int(self.byte_ids[byte]), 0) for byte in chr(-symbol - 1).encode())
         return ids
 
 
@@ -172,21 +216,3 @@ def _stamp(path: Path) -> list[int]:
     except OSError as error:
         raise BpeUnavailable(f"the tokenizer file {path} cannot be read: {error}") from error
     return [info.st_size, info.st_mtime_ns]
-
-
-def _sorted_table(keys, values) -> tuple[np.ndarray, np.ndarray]:
-    encoded = np.array([k.encode() for k in keys], dtype=bytes)
-    numbers = np.fromiter(values, dtype=np.int32, count=len(encoded))
-    order = np.argsort(encoded, kind="stable")
-    return encoded[order], numbers[order]
-
-
-def _lookup(keys: np.ndarray, values: np.ndarray, wanted: list[str]) -> np.ndarray:
-    """The value of each wanted key, -1 for a key not in the table."""
-    encoded = [w.encode() for w in wanted]
-    width = keys.dtype.itemsize
-    probe = np.array(encoded, dtype=keys.dtype)  # keys longer than the widest are cut: checked below
-    at = np.minimum(np.searchsorted(keys, probe), len(keys) - 1)
-    fits = np.fromiter((len(e) <= width for e in encoded), dtype=bool, count=len(encoded))
-    hit = (keys[at] == probe) & fits
-    return np.where(hit, values[at], -1)

@@ -167,14 +167,16 @@ def decode(data: bytes, model: str, *, meta: bool = False) -> Vectors:
     return _decode(data, model, meta, None, copy=True)[0]
 
 
-def read(path: Path, model: str, *, meta: bool = False) -> Vectors:
+def read(path: Path, model: str, *, meta: bool = False, same: Callable[[str], str] | None = None) -> Vectors:
     """The vectors of a file (as `decode`); raises VectorsDamaged, or OSError
     when it cannot be opened. The codes are memory-mapped, not read into
     memory nor copied: the system pages them in as Ask multiplies them and
-    shares them with its file cache. Without `meta` the authors and
-    categories are only checked, a block at a time, never held. The file is
-    replaced whole by its writers (never rewritten in place), so the mapping
-    stays valid."""
+    shares them with its file cache; the pages read while decoding (the
+    header, the scales) are dropped from the process. Without `meta` the authors and
+    categories are only checked, a block at a time, never held. `same` gives
+    for a paper id the string to hold (the caller's own copy of it: the ids
+    held once, not twice). The file is replaced whole by its writers (never
+    rewritten in place), so the mapping stays valid."""
     import mmap
 
     with open(path, "rb") as file:
@@ -194,8 +196,9 @@ def read(path: Path, model: str, *, meta: bool = False) -> Vectors:
             return crc, b""
 
         drop = _dropper(mapped) if hasattr(mapped, "madvise") else None
-        vectors, offset = _decode(mapped, model, meta, tail, copy=False, drop=drop)
+        vectors, offset = _decode(mapped, model, meta, tail, copy=False, drop=drop, same=same)
     if drop is not None:
+        drop(0, len(mapped))  # what decoding read: the header, the scales (copied), the pages mapped around them
         dim = vectors.codes.shape[1]
         vectors.release = lambda first, end: drop(offset + first * dim, offset + end * dim)
     return vectors
@@ -240,6 +243,7 @@ def _decode(
     *,
     copy: bool,
     drop: Callable[[int, int], None] | None = None,
+    same: Callable[[str], str] | None = None,
 ) -> tuple[Vectors, int]:
     """The vectors, and where their codes start in `data`."""
     import numpy as np
@@ -277,7 +281,8 @@ def _decode(
         codes = np.frombuffer(body, dtype=np.int8, offset=count * 4).reshape(count, dim)
         if copy:
             codes = codes.copy()
-        vectors = Vectors(model, [str(i) for i in ids], [int(v) for v in versions], scales, codes, authors, categories)
+        held = [same(str(i)) for i in ids] if same is not None else [str(i) for i in ids]
+        vectors = Vectors(model, held, [int(v) for v in versions], scales, codes, authors, categories)
         return vectors, start + size + count * 4
     except (ValueError, KeyError, TypeError, struct.error) as error:
         raise VectorsDamaged(str(error)) from error

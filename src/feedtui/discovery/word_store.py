@@ -125,6 +125,7 @@ def load(folder: Path, papers_stamp: str) -> MappedIndex | None:
         arrays = {name: array for name, (array, _) in mapped.items()}
         index = MappedIndex(arrays, int(pointer["count"]), float(pointer["average_length"]), pointer["sizes"])
         index.postings_maps = (mapped["papers"][1], mapped["counts"][1])
+        index.other_maps = tuple((maps, len(arrays[name])) for name, (_, maps) in mapped.items() if name not in ("papers", "counts"))
         return index
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError):
         return None
@@ -177,7 +178,7 @@ class MappedIndex:
     """A CompactIndex read from disk: the same arrays, mapped, ranking with
     the same formula (so the same scores, in the same order)."""
 
-    __slots__ = ("postings_maps", "_ids", "count", "average_length", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
+    __slots__ = ("postings_maps", "other_maps", "_ids", "count", "average_length", "norm_lengths", "terms", "rows", "starts", "papers", "counts")
 
     def __init__(self, arrays: dict[str, np.ndarray], count: int, average_length: float, sizes: dict) -> None:
         for name in _ARRAYS:
@@ -202,6 +203,11 @@ class MappedIndex:
         # question drops once read: a mapped page read stays in the
         # process's memory, and a common word's postings run to megabytes.
         self.postings_maps: tuple = (None, None)
+        # The other arrays' mappings, each with its length: a question's
+        # lookups in them (a binary search of the terms, the lengths and ids
+        # of the papers it finds) bring in pages all over them, each with
+        # the pages the kernel maps around it, and they are dropped after.
+        self.other_maps: tuple = ()
 
     @classmethod
     def of(cls, index: Joined) -> MappedIndex:
@@ -230,8 +236,10 @@ class MappedIndex:
             return rank_rows(self, question, depth, self.row, self.paper_id, self._read)
         finally:
             # And any the kernel mapped around them (it maps neighbouring
-            # pages in with the one read).
+            # pages in with the one read), and the other arrays' pages read.
             self._read(0, len(self.papers))
+            for mapped, length in self.other_maps:
+                _drop(mapped, 0, length)
 
     def _read(self, start: int, end: int) -> None:
         """Drops the pages of postings [start, end), read by a question."""

@@ -83,7 +83,8 @@ _NO_FETCHES: list[str] = []
 _as_card = tuple.__new__
 HEADS = "heads"
 FILES = "files"
-# Weeks of abstract heads held in memory at once (each a few hundred KB).
+# Weeks of abstract heads kept at once: each file mapped (its pages dropped
+# after each lookup), with the heads decoded from it.
 HEAD_WEEKS_KEPT = 12
 
 
@@ -271,7 +272,7 @@ class PaperCache:
     def read_heads(self, shard: str) -> WeekHeads:
         """The abstract heads of one week's papers (none if the file is missing)."""
         try:
-            return WeekHeads(self._heads_path(shard).read_bytes())
+            return WeekHeads.of_file(self._heads_path(shard))
         except FileNotFoundError:
             return WeekHeads(b"")
 

@@ -5,7 +5,10 @@ its week, a few MB; a screen of cards needs a dozen of them. Parsing the
 whole file would hold every head as a string (several times the file's
 size, as text outside Latin-1 takes two or four bytes a character) and
 orjson's working buffer, about ten times the file, while it parses. So the
-file is kept as read and each head is decoded when first asked for.
+file is mapped, not read, and each head is decoded when first asked for;
+the pages a lookup read are dropped from the process after it (they stay
+in the system's file cache). A screen of Ask's answers shows papers of
+many weeks: held as read, their files would stay in memory, a MB each.
 
 The file is compact JSON written by orjson (`{"heads":{"ID":"…",…}}`): a
 head starts right after `"ID":` following a `{` or `,`, never inside a
@@ -17,7 +20,9 @@ that cannot be found or decoded here is simply missing ("").
 from __future__ import annotations
 
 import json
+import mmap
 import re
+from pathlib import Path
 
 import orjson
 
@@ -37,18 +42,43 @@ class WeekHeads:
 
     __slots__ = ("_raw", "_found", "_starts")
 
-    def __init__(self, raw: bytes) -> None:
+    def __init__(self, raw: bytes | mmap.mmap) -> None:
         self._raw = raw
         self._found: dict[str, str] = {}
         # Where each head starts, once enough were asked for that one pass
         # over the file costs less than searching it for each.
         self._starts: dict[bytes, int] | None = None
 
+    @classmethod
+    def of_file(cls, path: Path) -> WeekHeads:
+        """The heads of a file, mapped read-only (the store replaces a heads
+        file whole, never rewrites it in place, so a mapping stays valid).
+        Raises FileNotFoundError."""
+        with open(path, "rb") as file:
+            try:
+                mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file cannot be mapped
+                return cls(b"")
+        return cls(mapped)
+
     def get(self, paper_id: str, default: str = "") -> str:
         head = self._found.get(paper_id)
         if head is None:
-            head = self._found[paper_id] = self._decode(self._start(orjson.dumps(paper_id)))
+            try:
+                head = self._found[paper_id] = self._decode(self._start(orjson.dumps(paper_id)))
+            finally:
+                self._let_go()
         return head or default
+
+    def _let_go(self) -> None:
+        """Drop the mapped pages a lookup read: a search reads the file up to
+        the head, and the kernel maps pages around each one read."""
+        raw = self._raw
+        if isinstance(raw, mmap.mmap) and hasattr(raw, "madvise"):
+            try:
+                raw.madvise(mmap.MADV_DONTNEED)
+            except OSError:
+                pass  # the pages stay: more memory, the same heads
 
     def _start(self, key: bytes) -> int:
         """Where the head of the paper whose id is `key` (as JSON) starts: its opening quote, or -1."""

@@ -9,6 +9,7 @@ from feedtui.core.discovery_store import _compact
 from feedtui.discovery.word_store import MappedIndex
 from tests.core.test_discovery import NOW, engine, papers  # noqa: F401 (the fixture)
 from tests.factories import make_paper
+from tests.proc_memory import resident_kb
 
 QUESTIONS = ("serverless inference scheduler", "sparse attention", "offload energy", "GPU clusters jobs", "zebra")
 
@@ -95,23 +96,6 @@ def test_loading_the_stored_index_opens_no_socket(engine, monkeypatch):
     assert isinstance(engine._held_discovery.index[1], MappedIndex)
 
 
-def _resident_kb(path) -> int | None:
-    """kB of the process's memory holding pages mapped from `path` (None
-    where /proc/self/smaps is not there to say)."""
-    try:
-        lines = open("/proc/self/smaps").read().splitlines()
-    except OSError:
-        return None
-    total, inside = 0, False
-    for line in lines:
-        head = line.split()
-        if head and "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
-            inside = line.endswith(str(path))
-        elif inside and head[:1] == ["Rss:"]:
-            total += int(head[1])
-    return total
-
-
 def test_a_question_leaves_no_postings_pages_in_memory(tmp_path):
     import mmap
 
@@ -130,7 +114,7 @@ def test_a_question_leaves_no_postings_pages_in_memory(tmp_path):
     files = sorted(tmp_path.glob("g*/*.npy"))
     for _ in range(2):  # pages dropped the first time are read again the second
         assert mapped.rank("sparse attention", 5) == built.rank("sparse attention", 5)
-        resident = {path.name: _resident_kb(path) for path in files}
+        resident = {path.name: resident_kb(path) for path in files}
         if None in resident.values() or not hasattr(mmap.mmap, "madvise"):
             continue
         # Twelve thousand papers per word: 48 kB of postings read, none kept;

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from feedtui.discovery.vectors import RELEASED_ROWS, Vectors, VectorsDamaged, decode, encode, quantize, read
+from tests.proc_memory import resident_kb
 
 
 def unit(rows: int, dim: int = 8, seed: int = 1) -> np.ndarray:
@@ -113,12 +114,4 @@ def test_read_vectors_hold_the_callers_id_strings_and_keep_no_header_page(tmp_pa
     assert all(vectors.ids[i] is mine[pid] for i, pid in enumerate(ids) if i % 2 == 0)
     # The header (the ids, over 40 KB), the scales and the codes around them
     # (the kernel maps pages around the one read) are not kept in the process.
-    resident = 0
-    inside = False
-    for line in open("/proc/self/smaps").read().splitlines():
-        head = line.split()
-        if head and not head[0].endswith(":"):
-            inside = len(head) > 5 and head[5] == str(path)
-        elif inside and head[0] == "Rss:":
-            resident += int(head[1])
-    assert resident <= 4  # at most the partial page at the end of the file
+    assert resident_kb(path) <= 4  # at most the partial page at the end of the file

@@ -9,6 +9,7 @@ from feedtui.store.heads import SEARCHES_BEFORE_INDEX, WeekHeads
 from feedtui.store.lock import DataDirLock
 
 from tests.factories import make_paper
+from tests.proc_memory import resident_kb
 
 # Ids and abstracts that would fool a search for `"ID":"` in the bytes: quotes,
 # backslashes, what looks like another paper's entry, text beyond Latin-1.
@@ -53,18 +54,6 @@ def test_a_file_that_is_not_json_gives_no_heads():
         assert WeekHeads(raw).get("a") == ""
 
 
-def _resident_kb(path) -> int:
-    """Resident KB of this process's mappings of `path` (from /proc/self/smaps)."""
-    total, inside = 0, False
-    for line in open("/proc/self/smaps").read().splitlines():
-        head = line.split()
-        if head and not head[0].endswith(":"):
-            inside = len(head) > 5 and head[5] == str(path)
-        elif inside and head[0] == "Rss:":
-            total += int(head[1])
-    return total
-
-
 def test_a_mapped_heads_file_finds_every_head_and_keeps_no_page(tmp_path):
     heads = {f"p{n}": f"Head number {n}, " + "words " * 80 for n in range(2_000)} | AWKWARD
     path = tmp_path / "week.json"
@@ -73,7 +62,7 @@ def test_a_mapped_heads_file_finds_every_head_and_keeps_no_page(tmp_path):
     for pid in [*reversed(list(heads)), *heads]:
         assert week.get(pid) == heads[pid]
         # The pages read to find it are not kept in the process (the file is over 1 MB).
-        assert _resident_kb(path) == 0
+        assert resident_kb(path) == 0
     assert week.get("missing") == ""
     empty = tmp_path / "empty.json"
     empty.write_bytes(b"")

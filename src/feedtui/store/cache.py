@@ -49,6 +49,7 @@ from feedtui.store.files import (
     file_signature,
     fsync_directory,
     keep_aside,
+    remove_quietly,
     remove_stale_temporaries,
 )
 from feedtui.store.heads import WeekHeads
@@ -505,10 +506,7 @@ class PaperCache:
             if self._relative(self._index_path(shard)) in week.written:
                 continue  # its cards point at these papers
             for path in (self._papers_path(shard), self._heads_path(shard)):
-                try:
-                    path.unlink(missing_ok=True)
-                except OSError:
-                    pass
+                remove_quietly(path)
         for directory in (self.papers_dir, self.heads_dir):
             fsync_directory(directory)
 

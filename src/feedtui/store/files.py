@@ -54,7 +54,9 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _remove_quietly(path: Path) -> None:
+def remove_quietly(path: Path) -> None:
+    """Remove `path` if it can be (a file left behind is harmless, or is
+    cleared up later)."""
     try:
         path.unlink(missing_ok=True)
     except OSError:
@@ -96,10 +98,10 @@ def atomic_write(
             os.close(fd)
         os.replace(temp, path)
     except OSError as error:
-        _remove_quietly(temp)
+        remove_quietly(temp)
         raise WriteFailedError(path, error) from error
     except BaseException:  # the chunks failed to be made: the old file stays
-        _remove_quietly(temp)
+        remove_quietly(temp)
         raise
     finally:
         with _writing_lock:

@@ -37,9 +37,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-
 from feedtui.model import Paper
-from feedtui.store.files import DamagedFileError, StoreError, atomic_write, file_signature
+from feedtui.store.files import DamagedFileError, StoreError, atomic_write, file_signature, remove_quietly
 from feedtui.store.tinydb_io import json_chunks, parse_database
 
 MATCH = "match"
@@ -137,7 +136,7 @@ def put_match_back(papers_path: Path) -> None:
 
 def drop_match_aside(papers_path: Path) -> None:
     """Remove what `set_match_aside` moved, once it is not to be put back."""
-    _unlink_quietly(_aside(match_path(papers_path)))
+    remove_quietly(_aside(match_path(papers_path)))
 
 
 def remove_match_leftovers(match_dir: Path) -> None:
@@ -147,7 +146,7 @@ def remove_match_leftovers(match_dir: Path) -> None:
     if not match_dir.is_dir():
         return
     for leftover in match_dir.glob("*.aside"):
-        _unlink_quietly(leftover)
+        remove_quietly(leftover)
 
 
 def _aside(path: Path) -> Path:
@@ -157,14 +156,7 @@ def _aside(path: Path) -> Path:
 def remove_match_rows(papers_path: Path) -> None:
     """Remove a week's match file, if it can be (one left behind is only
     trusted while its stamp names the papers file as it is)."""
-    _unlink_quietly(match_path(papers_path))
-
-
-def _unlink_quietly(path: Path) -> None:
-    try:
-        path.unlink(missing_ok=True)
-    except OSError:
-        pass
+    remove_quietly(match_path(papers_path))
 
 
 def keep_rebuilt_rows(

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from feedtui.store.files import DamagedFileError, keep_aside
+from feedtui.store.files import DamagedFileError, keep_aside, remove_quietly
 from feedtui.store.lock import DataDirLock
 from feedtui.store.shapes import tags_shape
 from feedtui.store.tinydb_io import open_database, parse_database
@@ -91,8 +91,5 @@ class TagStore:
         try:
             return DamagedFileError(self.path, damage.reason, keep_aside(self.path))
         except OSError:
-            try:
-                self.path.unlink(missing_ok=True)
-            except OSError:
-                pass
+            remove_quietly(self.path)
             return damage

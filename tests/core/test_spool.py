@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from feedtui.core.fetch import PlannedSource, SourceOutcome
 from feedtui.core.packed import pack_papers
 from feedtui.core.spool import SPOOL_DIR, Spool
@@ -79,29 +81,29 @@ def test_a_spool_left_by_an_ended_process_is_removed(tmp_path):
     spool.close()
 
 
-def test_a_spill_that_fails_midway_spools_none_of_its_batch(tmp_path):
-    kept = outcome("a", [make_paper("2609.00001", published="2026-09-21T10:00:00")])
-    spool = Spool(tmp_path)
-    spool.spill([kept])
-    week_file = next(spool.directory.glob("*.jsonl"))
+def fails_midway(spool: Spool, suffix: str, spill, failing) -> None:
+    """`spill(failing)` of two papers, the first to the week already spooled
+    (its file ending in `suffix`), the second to a week whose file cannot be
+    opened (a folder in its place): it must fail, and cut off what it wrote."""
+    week_file = next(spool.directory.glob(f"*{suffix}"))
     length = week_file.stat().st_size
-    # Its first paper goes to the week already spooled, its second to a
-    # week whose file cannot be opened (a folder in its place).
-    failing = outcome("b", [
-        make_paper("2609.00002", published="2026-09-22T10:00:00"),
-        make_paper("2609.00003", published="2026-10-06T10:00:00"),
-    ])
-    (spool.directory / "2026-10-05.jsonl").mkdir()
-    try:
-        spool.spill([failing])
-    except OSError:
-        pass
-    else:
-        raise AssertionError("the spill should have failed")
-    assert [p.id for p in failing.papers] == ["2609.00002", "2609.00003"], "its papers stay with it"
+    (spool.directory / f"2026-10-05{suffix}").mkdir()
+    with pytest.raises(OSError):
+        spill(failing)
     assert week_file.stat().st_size == length, "what it wrote is cut off again"
-    assert len(spool) == 1
     assert [p.id for part in spool.parts(10) for _, papers in part for p in papers] == ["2609.00001"]
+
+
+FAILING_MIDWAY = (("2609.00002", "2026-09-22T10:00:00"), ("2609.00003", "2026-10-06T10:00:00"))
+
+
+def test_a_spill_that_fails_midway_spools_none_of_its_batch(tmp_path):
+    spool = Spool(tmp_path)
+    spool.spill([outcome("a", [make_paper("2609.00001", published="2026-09-21T10:00:00")])])
+    failing = outcome("b", [make_paper(pid, published=at) for pid, at in FAILING_MIDWAY])
+    fails_midway(spool, ".jsonl", lambda batch: spool.spill([batch]), failing)
+    assert [p.id for p in failing.papers] == ["2609.00002", "2609.00003"], "its papers stay with it"
+    assert len(spool) == 1
     spool.close()
 
 
@@ -151,22 +153,9 @@ def test_packed_papers_come_back_a_week_at_a_time_with_the_spilled_ones(tmp_path
 def test_a_packed_spill_that_fails_spools_none_of_its_papers(tmp_path):
     spool = Spool(tmp_path)
     spool.spill_packed(packed_outcome("a", [make_paper("2609.00001", published="2026-09-21T10:00:00")]))
-    week_file = next(spool.directory.glob("*.packed"))
-    length = week_file.stat().st_size
-    failing = packed_outcome("b", [
-        make_paper("2609.00002", published="2026-09-22T10:00:00"),
-        make_paper("2609.00003", published="2026-10-06T10:00:00"),
-    ])
-    (spool.directory / "2026-10-05.packed").mkdir()
-    try:
-        spool.spill_packed(failing)
-    except OSError:
-        pass
-    else:
-        raise AssertionError("the spill should have failed")
+    failing = packed_outcome("b", [make_paper(pid, published=at) for pid, at in FAILING_MIDWAY])
+    fails_midway(spool, ".packed", spool.spill_packed, failing)
     assert failing.packed is not None and failing.packed.count == 2, "its papers stay with it"
     assert [paper.id for _, paper, *_ in failing.packed.unpacked()] == ["2609.00002", "2609.00003"]
-    assert week_file.stat().st_size == length, "what it wrote is cut off again"
     assert len(spool) == 1 and len(spool.outcomes) == 1
-    assert [p.id for part in spool.parts(10) for _, papers in part for p in papers] == ["2609.00001"]
     spool.close()

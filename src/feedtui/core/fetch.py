@@ -383,10 +383,10 @@ def _parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, n
 
 def _packed(feed, tags, texts, vectors, words):
     """(feed without its papers, PackedPapers of them with their tags, texts
-    and vectors, {}, {}, words): see core/packed.py."""
+    and vectors, words): see core/packed.py."""
     packed = pack_papers(feed.papers, tags, texts, vectors)
     feed.papers = []
-    return feed, packed, {}, {}, words
+    return feed, packed, words
 
 
 def _register_topics_and_load_model(token: int, specs) -> None:
@@ -441,8 +441,7 @@ class Parser:
     async def parse_packed(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
         """(feed without its papers, PackedPapers, words): see core/packed.py. Only when `pack`."""
         assert self.pack
-        feed, packed, _, _, words = await self._pool().run(len(data), self.token, data, url, content_type, now, base, True)
-        return feed, packed, words
+        return await self._pool().run(len(data), self.token, data, url, content_type, now, base, True)
 
     async def close(self) -> None:
         if self.pool is not None:

@@ -32,13 +32,8 @@ def watch_terminal(fd: int, gone: Callable[[], None], over: threading.Event, eve
 
     def look() -> None:
         while not over.wait(every):
-            try:
-                termios.tcgetattr(fd)
-            except termios.error as error:
-                if error.args and error.args[0] in GONE:
-                    gone()
-                    return
-            except (OSError, ValueError):  # closed as the reader ends
+            if terminal_gone(fd):
+                gone()
                 return
 
     thread = threading.Thread(target=look, name="feedtui-terminal-watch", daemon=True)
@@ -46,20 +41,27 @@ def watch_terminal(fd: int, gone: Callable[[], None], over: threading.Event, eve
     return thread
 
 
+def terminal_gone(fd: int) -> bool:
+    """Whether the terminal `fd` has hung up (False for one that answers, or
+    for no terminal at all)."""
+    import termios
+
+    try:
+        termios.tcgetattr(fd)
+    except termios.error as error:
+        return bool(error.args) and error.args[0] in GONE
+    except (OSError, ValueError):
+        return False
+    return False
+
+
 def leave_a_gone_terminal(fd: int) -> None:
     """Standard output and error to /dev/null if the terminal `fd` has hung
     up: the interpreter's last flush to it fails otherwise, and that makes
     the exit status 120 instead of the hangup's 129."""
     import os
-    import termios
 
-    try:
-        termios.tcgetattr(fd)
-        return
-    except termios.error as error:
-        if not (error.args and error.args[0] in GONE):
-            return
-    except (OSError, ValueError):
+    if not terminal_gone(fd):
         return
     nowhere = os.open(os.devnull, os.O_WRONLY)
     try:

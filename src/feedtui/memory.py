@@ -70,6 +70,29 @@ def _malloc_trim() -> Callable[[int], int] | None:
 _M_ARENA_MAX = -8
 
 
+def drop_mapped_pages(mapping, start: int = 0, stop: int | None = None, *, whole_pages_only: bool = False) -> None:
+    """Drop from this process's memory the pages of a read-only file mapping
+    (an mmap.mmap) that bytes [start, stop) lie on, or with `whole_pages_only`
+    those wholly inside them: the kernel maps pages around each one read, and
+    reads them again from the file's cache if they are used again. Where that
+    cannot be done the pages stay: more memory, the same data."""
+    import mmap
+
+    if not hasattr(mapping, "madvise"):
+        return
+    page = mmap.PAGESIZE
+    stop = len(mapping) if stop is None else min(stop, len(mapping))
+    if whole_pages_only:
+        first, last = -(-start // page) * page, stop // page * page
+    else:
+        first, last = start // page * page, min(-(-stop // page) * page, len(mapping))
+    if last > first:
+        try:
+            mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
+        except OSError:
+            pass
+
+
 def one_heap() -> None:
     """Have every thread allocate from one C heap from now on (glibc's
     M_ARENA_MAX of 1). glibc gives threads heaps of their own, and memory

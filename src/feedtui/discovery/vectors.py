@@ -207,16 +207,9 @@ def read(path: Path, model: str, *, meta: bool = False, same: Callable[[str], st
 def _dropper(mapped: mmap.mmap) -> Callable[[int, int], None]:
     """Drops from memory the pages of the mapping wholly inside bytes
     [start, stop): they are read again from the file (its cache) if used."""
-    import mmap
+    from feedtui.memory import drop_mapped_pages
 
-    page = mmap.PAGESIZE
-
-    def drop(start: int, stop: int) -> None:
-        start, stop = -(-start // page) * page, stop // page * page
-        if stop > start:
-            mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
-
-    return drop
+    return lambda start, stop: drop_mapped_pages(mapped, start, stop, whole_pages_only=True)
 
 
 # Bytes of the authors and categories, or of mapped codes, checked at a time.

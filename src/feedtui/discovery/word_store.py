@@ -27,6 +27,7 @@ import numpy as np
 
 from feedtui.discovery.lexical import rank_rows
 from feedtui.discovery.word_parts import Joined, WordPart, part_of_arrays
+from feedtui.memory import drop_mapped_pages
 
 POINTER = "words.json"
 FORMAT = 2
@@ -157,17 +158,10 @@ def _map(path: Path) -> tuple[np.ndarray, tuple[mmap.mmap, int, int] | None]:
 def _drop(mapped: tuple[mmap.mmap, int, int] | None, first: int, end: int) -> None:
     """Drops from memory the pages holding items [first, end) of a mapped
     array: they are read again from the file (its cache) if used again."""
-    if mapped is None or end <= first or not hasattr(mmap.mmap, "madvise"):
+    if mapped is None or end <= first:
         return
     mapping, offset, itemsize = mapped
-    page = mmap.PAGESIZE
-    start = (offset + first * itemsize) // page * page
-    stop = min(-(-(offset + end * itemsize) // page) * page, len(mapping))
-    if stop > start:
-        try:
-            mapping.madvise(mmap.MADV_DONTNEED, start, stop - start)
-        except OSError:
-            pass  # the pages stay: more memory, the same answers
+    drop_mapped_pages(mapping, offset + first * itemsize, offset + end * itemsize)
 
 
 class IndexDamaged(ValueError):

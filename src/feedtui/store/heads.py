@@ -26,6 +26,8 @@ from pathlib import Path
 
 import orjson
 
+from feedtui.memory import drop_mapped_pages
+
 __all__ = ["WeekHeads"]
 
 _BACKSLASH = 0x5C
@@ -73,12 +75,8 @@ class WeekHeads:
     def _let_go(self) -> None:
         """Drop the mapped pages a lookup read: a search reads the file up to
         the head, and the kernel maps pages around each one read."""
-        raw = self._raw
-        if isinstance(raw, mmap.mmap) and hasattr(raw, "madvise"):
-            try:
-                raw.madvise(mmap.MADV_DONTNEED)
-            except OSError:
-                pass  # the pages stay: more memory, the same heads
+        if isinstance(self._raw, mmap.mmap):
+            drop_mapped_pages(self._raw)
 
     def _start(self, key: bytes) -> int:
         """Where the head of the paper whose id is `key` (as JSON) starts: its opening quote, or -1."""

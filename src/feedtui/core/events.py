@@ -12,31 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from feedtui.slot_record import SlotRecord
+
 if TYPE_CHECKING:
     from feedtui.core.fetch import Activity
 
 
-class EngineEvent:
+class EngineEvent(SlotRecord):
     """The base of every event the engine publishes: a record of the fields
-    in its `__slots__`, equal to another of its type with the same values.
-    (Plain classes, not dataclasses: a dataclass's methods are compiled when
-    its module is imported, and the engine's import is on the way to the
-    reader's first paint.)"""
+    in its `__slots__` (see slot_record.py)."""
 
     __slots__ = ()
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
 
 
 class RefreshProgress(EngineEvent):

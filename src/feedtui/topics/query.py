@@ -72,6 +72,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from feedtui.model import split_arxiv_id
+from feedtui.slot_record import SlotRecord
 from feedtui.topics._matchdoc import MatchDoc, TextField
 from feedtui.topics._text import fold_plural, plural_forms, tokens
 
@@ -144,27 +145,14 @@ class QueryError(ValueError):
         return f"{self.caret_line(indent)}\n{indent}{self}"
 
 
-class Query:
+class Query(SlotRecord):
     """A parsed query: a `Term`, or `And`, `Or`, `AndNot` of queries.
 
-    Nodes are frozen records of the fields in their `__slots__`; equality is
-    structural (`ti:GPU` and `ti:gpu` are different trees that match the same
-    papers). (Not dataclasses: their methods are compiled when the module is
-    imported, and topics are compiled on the way to the reader's first paint.)"""
+    Nodes are frozen records of the fields in their `__slots__` (see
+    slot_record.py); equality is structural (`ti:GPU` and `ti:gpu` are
+    different trees that match the same papers)."""
 
     __slots__ = ()
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._values()))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}: a {type(self).__name__} is frozen")

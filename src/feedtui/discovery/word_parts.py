@@ -126,8 +126,8 @@ def _weighted_counts(texts: tuple[str, str, str]) -> tuple[Counter[str], int]:
     pattern was most of an index's build)."""
     terms, lengths = _CHUNK_TERMS, _CHUNK_LENGTHS
     chunks = [text.split(" ") for text in texts]
-    every = [chunk for each in chunks for chunk in each] if not all(map(terms.__contains__, chain.from_iterable(chunks))) else ()
-    if every:
+    every = list(chain.from_iterable(chunks))
+    if not all(map(terms.__contains__, every)):
         if len(terms) + len(every) > _CHUNKS_KEPT:
             terms.clear()
             lengths.clear()

@@ -54,8 +54,10 @@ class AtomicJSONStorage(Storage):
 
 # Bytes of JSON handed to the file at a time.
 CHUNK_BYTES = 1 << 20
-# Documents encoded by one call at most (see `json_chunks`).
-MAX_BATCH = 4096
+# Documents encoded by one call at most (see `json_chunks`): past a few
+# dozen, larger calls save nothing, and the bytes of one call stay a small
+# part of the documents it encodes, which are held anyway.
+MAX_BATCH = 32
 
 
 def json_chunks(data: dict[str, dict[str, Any]]) -> Iterator[bytes]:

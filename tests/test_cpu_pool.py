@@ -119,6 +119,34 @@ def test_start_prepares_in_a_thread_and_the_first_large_job_forks_the_workers():
     assert run_script(START_APP).split() == ["False", "True", "0", "True"]
 
 
+START_AND_FORK_APP = """\
+import asyncio, os, time
+from pathlib import Path
+from feedtui.cpu_pool import CpuPool
+
+def children():
+    return {int(pid) for p in Path("/proc/self/task").glob("*/children") for pid in p.read_text().split()}
+
+async def main():
+    pool = CpuPool(os.getpid, workers=2)
+    pool.start(fork=True)
+    deadline = time.monotonic() + 20
+    while len(children()) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    forked_by_start = children()
+    ran_in = await pool.run(1 << 20)
+    pool.close()
+    print(len(forked_by_start), ran_in in forked_by_start)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_start_with_fork_forks_the_workers_once_prepared_and_jobs_run_in_them():
+    assert run_script(START_AND_FORK_APP).split() == ["2", "True"]
+
+
 FORK_AFTER_JOBS_APP = """\
 import asyncio, os, threading, time
 from feedtui.cpu_pool import CpuPool

@@ -117,19 +117,26 @@ class CpuPool:
             self._pool = None
             return await asyncio.to_thread(self._run_here, *args)
 
-    def start(self) -> None:
+    def start(self, *, fork: bool = False) -> None:
         """Prepare this process (imports, the initializer) for the jobs to come,
         now, in a background thread. A refresh calls this while its requests
         are out, so the preparation overlaps the wait for the first
-        answer instead of following it. The workers are still forked by the
-        first large job: a refresh of small bodies forks none."""
+        answer instead of following it. The workers are forked by the first
+        large job, so that a refresh of small bodies forks none; with `fork`
+        (large jobs are known to come), as soon as this process is prepared,
+        so that the first large job finds them ready on Linux instead of
+        waiting for the fork."""
         if self._starter is None and not self._local_ready:
-            self._starter = threading.Thread(target=self._prepare_quietly, name="feedtui-pool-start", daemon=True)
+            self._starter = threading.Thread(
+                target=self._prepare_quietly, args=(fork,), name="feedtui-pool-start", daemon=True
+            )
             self._starter.start()
 
-    def _prepare_quietly(self) -> None:
+    def _prepare_quietly(self, fork: bool = False) -> None:
         try:
             self._prepare_here()
+            if fork and self.workers >= 2 and sys.platform == "linux":
+                self._executor()
         except Exception:  # the first job prepares again, and that failure is reported
             pass
 

@@ -155,3 +155,20 @@ def test_a_database_is_written_as_orjson_writes_it_in_chunks(tmp_path, monkeypat
     db.table("papers").put_many(data["papers"])
     db.flush()
     assert orjson.loads((tmp_path / "db.json").read_bytes())["papers"]["2609.00007"]["authors"] == ["A", "B"]
+
+
+def test_documents_encoded_many_at_a_time_give_the_bytes_orjson_writes():
+    import orjson
+
+    import feedtui.store.tinydb_io as tinydb_io
+    from feedtui.store.codec import CardRow
+
+    rows = {f"2609.{n:05d}": CardRow._make([n, *range(1, len(CardRow._fields))]) for n in range(300)}
+    data = {
+        "papers": {f"2609.{n:05d}": {"title": f"Paper {n} 𝒪(√T) \u00e9\"", "authors": [["A", ["B"]]] * (n % 7)} for n in range(500)},
+        "cards": rows,
+        "one": {"x": {}},
+        "empty": {},
+    }
+    chunks = list(tinydb_io.json_chunks(data))
+    assert b"".join(chunks) == orjson.dumps(data, default=tinydb_io._tuple_as_list)

@@ -59,6 +59,21 @@ def test_the_index_agrees_with_the_plain_rule(papers):
     assert checked > 100
 
 
+def test_papers_tagged_against_many_topics_at_once_get_the_plain_rules_answers(papers):
+    from feedtui.topics.tagging import WORD_SET_TOPICS
+
+    matchers = build_matchers(topics())
+    tagger = Tagger(matchers)
+    eager = 0
+    for paper in papers:
+        plain_doc, tagged_doc = match_doc_from_paper(paper), match_doc_from_paper(paper)
+        plain = [m.name for m in matchers if m.matches(plain_doc, paper.categories, paper.sources)]
+        assert sorted(tagger.topics_of(tagged_doc, paper.categories, paper.sources)) == sorted(plain), paper.id
+        eager += tagged_doc.abs.words is not None and plain_doc.abs.words is None
+    assert WORD_SET_TOPICS > 1
+    assert eager  # the word set built at once, where the plain rule searched the text
+
+
 def test_category_gates_of_queries():
     gate = query_category_gate(parse_query("(cat:cs.DC OR cat:cs.AR) AND abs:gpu"))
     assert gate.exact == {"cs.dc", "cs.ar"} and gate.prefixes == ()

@@ -78,6 +78,10 @@ STARRED_ANSWERED = "starred-not-cached"
 # How long after the requests begin the parse pool starts to prepare (see
 # `fetch_sources`).
 PREPARE_AFTER_S = 0.1
+# With this many sources expected to answer with bodies, the parse workers
+# are forked as soon as the pool is prepared, while the answers are awaited,
+# instead of by the first large body (whose parse would wait for the fork).
+FORK_EARLY_BODIES = 4
 
 
 @dataclass(slots=True)
@@ -429,9 +433,10 @@ class Parser:
             )
         return self.pool
 
-    def start(self) -> None:
-        """Prepare the pool in the background, for answers expected to have bodies."""
-        self._pool().start()
+    def start(self, *, fork: bool = False) -> None:
+        """Prepare the pool in the background, for answers expected to have
+        bodies; with `fork`, its workers too (see CpuPool.start)."""
+        self._pool().start(fork=fork)
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
         """(feed, tags, texts, vectors, words): see topics.tagging.parse_and_tag,
@@ -505,8 +510,10 @@ async def fetch_sources(
         # requests went out several times slower. A body that comes
         # sooner prepares the pool itself, and its parse waits for that.
         preparing = None
-        if any(_expects_body(plan, settings, fetch_state) for plan in plans):
-            preparing = asyncio.get_running_loop().call_later(PREPARE_AFTER_S, parser.start)
+        bodies = sum(1 for plan in plans if _expects_body(plan, settings, fetch_state))
+        if bodies:
+            fork = bodies >= FORK_EARLY_BODIES
+            preparing = asyncio.get_running_loop().call_later(PREPARE_AFTER_S, partial(parser.start, fork=fork))
         try:
             return list(await asyncio.gather(*(run(plan) for plan in plans)))
         finally:

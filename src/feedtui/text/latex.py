@@ -63,7 +63,6 @@ _PRINTABLE_ASCII_AND_NEWLINE = bytes(range(0x20, 0x7F)) + b"\n"
 _CONTROL_CHARS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 _TEXT_STOP = re.compile(r"[\\${}]")
-_TEXT_STOP_CHARS = "\\${}"
 _MATH_STOP = re.compile(r"[\\${}^_'&~]")
 _TIE = re.compile(r"(?<!/)~")
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -154,7 +153,7 @@ class _Converter:
     moving `end` to the closing `$` rather than by slicing.
     """
 
-    __slots__ = ("src", "pos", "end", "ligatures", "math_only", "upcoming", "no_match_from")
+    __slots__ = ("src", "pos", "end", "ligatures", "math_only", "no_match_from")
 
     def __init__(self, src: str, ligatures: bool, math_only: bool = False) -> None:
         self.src = src
@@ -164,8 +163,6 @@ class _Converter:
         self.ligatures = ligatures
         # Outside math, only the openers of math mean anything.
         self.math_only = math_only
-        # Where the next of each _TEXT_STOP_CHARS is; see next_text_stop.
-        self.upcoming = [-1, -1, -1, -1]
         # Searches for a closing delimiter that failed from a position fail
         # from every later one too; remembering them keeps the work linear.
         self.no_match_from: dict[tuple[str, int], int] = {}
@@ -181,12 +178,13 @@ class _Converter:
         end = self.end  # Constant here: math_until restores it.
         plain_runs = math or not self.ligatures
         out: list[str] = []
+        # One search finds the next character that means something here. A
+        # str.find per character kind scans prose faster, but an abstract with
+        # math stops every few words, where the steps in Python cost more.
+        stop = _MATH_STOP.search if math else _TEXT_STOP.search
         while self.pos < end:
-            if math:
-                found = _MATH_STOP.search(src, self.pos, end)
-                start = found.start() if found else end
-            else:
-                start = self.next_text_stop()
+            found = stop(src, self.pos, end)
+            start = found.start() if found else end
             if start >= end:
                 run = src[self.pos:end]
                 out.append(run if plain_runs else _text_ligatures(run))
@@ -224,29 +222,6 @@ class _Converter:
         if char == "\\" and self.pos < self.end and self.src[self.pos] in "([":
             return self.control_symbol(self.src[self.pos], False, depth)
         return char
-
-    def next_text_stop(self) -> int:
-        """Index of the next backslash, dollar or brace at or after `pos`.
-
-        One str.find per character kind, redone only once `pos` has passed
-        the occurrence found before: much faster than a regex scan over long
-        runs of prose. Relies on `pos` never moving backwards.
-        """
-        src, pos, upcoming = self.src, self.pos, self.upcoming
-        nearest = min(upcoming)
-        if nearest >= pos:
-            return nearest
-        nearest = len(src)
-        for slot in range(4):
-            index = upcoming[slot]
-            if index < pos:
-                index = src.find(_TEXT_STOP_CHARS[slot], pos)
-                if index < 0:
-                    index = len(src)
-                upcoming[slot] = index
-            if index < nearest:
-                nearest = index
-        return nearest
 
     def group(self, math: bool, depth: int) -> str:
         """The rest of a `{...}` group whose `{` has just been read."""

@@ -140,6 +140,13 @@ class TopicMatcher:
         return self.query(doc)  # type: ignore[operator]
 
 
+# A paper evaluated against this many topics or more has its abstract's
+# word set built at once: its queries ask the abstract more than the field's
+# search budget (see topics/_matchdoc.py), so the searches made before the set
+# would be spent in vain. The answers are the same either way.
+WORD_SET_TOPICS = 4
+
+
 class Tagger:
     """Evaluates, for each paper, only the topics its feeds and categories allow."""
 
@@ -178,6 +185,8 @@ class Tagger:
             for prefix, number in self._by_prefix:
                 if folded.startswith(prefix):
                     candidates.add(number)
+        if len(candidates) >= WORD_SET_TOPICS and doc.abs.words is None:
+            doc.abs.index()
         found: list[str] = []
         for number in sorted(candidates):
             matcher = self.matchers[number]

@@ -8,7 +8,6 @@ import asyncio
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -16,6 +15,7 @@ from rich.text import Text
 from textual.widgets import Input, Static
 
 from feedtui.search import has_words, query_terms
+from feedtui.slot_record import SlotRecord
 from feedtui.ui.messages import AnswerReady
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
 from feedtui.ui.widgets.answer_panel import AnswerPanel
@@ -119,20 +119,30 @@ def _papers(count: int) -> str:
     return f"{count:,} paper{'s' if count != 1 else ''}"
 
 
-@dataclass(frozen=True)
-class AskTitle:
+class AskTitle(SlotRecord):
     """The list's title for an Ask, fitted to the width it is drawn at: the
     count and the way back stay in view; "best match first" goes first, then
     the question is cut shorter (it is at most `ASK_SHOWN` cells anyway); with
     unread only, the key that shows every match and then the count's long form
-    go before the question is cut below `ASK_CUT_TO` cells."""
+    go before the question is cut below `ASK_CUT_TO` cells. (A plain slotted
+    class: this module is imported on the way to the first paint.)"""
 
-    question: str
-    found: int
-    # Unread only: the papers that match, read or not (None: every match is shown).
-    matched: int | None = None
-    show_all_key: str = "u"
-    back_key: str = "esc"
+    __slots__ = ("question", "found", "matched", "show_all_key", "back_key")
+
+    def __init__(
+        self,
+        question: str,
+        found: int,
+        # Unread only: the papers that match, read or not (None: every match is shown).
+        matched: int | None = None,
+        show_all_key: str = "u",
+        back_key: str = "esc",
+    ) -> None:
+        self.question = question
+        self.found = found
+        self.matched = matched
+        self.show_all_key = show_all_key
+        self.back_key = back_key
 
     def __rich_console__(self, console, options):
         yield self.fitted(options.max_width)

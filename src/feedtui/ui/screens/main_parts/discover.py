@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -51,12 +50,15 @@ ASKING_EVERYTHING = "Asking every paper in the cache…"
 ASKED_ABOUT = "Every paper in the cache, ranked for the question; the sentences that best answer it come first."
 
 
-@dataclass
 class AuthorList:
-    """The papers of one author, newest first, as Ask everything shows them."""
+    """The papers of one author, newest first, as Ask everything shows them.
+    (A plain class: this module is imported on the way to the first paint.)"""
 
-    author: str
-    paper_ids: list[str] = field(default_factory=list)
+    __slots__ = ("author", "paper_ids")
+
+    def __init__(self, author: str, paper_ids: list[str] | None = None) -> None:
+        self.author = author
+        self.paper_ids = [] if paper_ids is None else paper_ids
 
 
 class Discover:

@@ -20,6 +20,7 @@ from feedtui.ui.messages import AnswerReady
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
 from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
+from feedtui.ui.widgets.text_input import TextInput
 from feedtui.ui.widgets.topic_list import TopicList
 
 if TYPE_CHECKING:
@@ -201,7 +202,31 @@ class Ask:
 
     @property
     def box(self) -> Input:
-        return self.screen.query_one("#ask", Input)
+        return self.parts()[0]
+
+    @property
+    def panel(self) -> AnswerPanel:
+        return self.parts()[1]
+
+    def parts(self) -> tuple[Input, AnswerPanel]:
+        """The Ask box and the answer above the list, both hidden until used:
+        the screen mounts them after its first paint (the first frame has no
+        use for them), or here, if something needs them before."""
+        screen = self.screen
+        boxes = screen.query("#ask")
+        if boxes:
+            return boxes.first(Input), screen.query_one(AnswerPanel)
+        back = screen._key("app.back")
+        box = TextInput(placeholder=f"Ask about this topic…  (enter to search, {back} to return)", id="ask")
+        box.display = False
+        panel = AnswerPanel(id="answer")
+        screen.query_one("#list-head").mount(box, panel, before="#list-title")
+        return box, panel
+
+    def clear_answer(self) -> None:
+        """No answer above the list (nothing to do before the panel is mounted)."""
+        for panel in self.screen.query(AnswerPanel):
+            panel.clear()
 
     def start(self) -> None:
         """`/`: the box, holding the question asked, if any, focused."""
@@ -228,7 +253,8 @@ class Ask:
         self.screen.focus_now(self.screen.query_one(PaperList))
 
     def close(self) -> None:
-        self.box.display = False
+        for box in self.screen.query("#ask"):
+            box.display = False
         self.question = ""
         self._asked = None  # nor the library it was asked of, once replaced
 
@@ -263,7 +289,7 @@ class Ask:
         if name == EVERYTHING_VIEW:
             screen.discover.ask_everything(question, keep)
             return
-        screen.query_one(AnswerPanel).clear()
+        self.clear_answer()
         screen.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
         if not query_terms(question):  # nothing to search for: said at once, nothing ranked
             from feedtui.discovery.records import Answer

@@ -32,7 +32,7 @@ from feedtui.ui.messages import (
 )
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, TopicCards
 from feedtui.ui.screens.main_parts.ask import AskTitle, ask_empty_message, in_daemon_thread
-from feedtui.ui.widgets.answer_panel import AnswerPanel, QuoteLine
+from feedtui.ui.widgets.answer_panel import QuoteLine
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 
@@ -174,7 +174,7 @@ class Discover:
             self.used = True
             self._in_thread("for-you", "find papers for you", lambda: ForYouReady(self.engine.for_you(limit=FOR_YOU_LIMIT)))
         for_you = self.for_you
-        panel = screen.query_one(AnswerPanel)
+        panel = screen.asking.panel
         if for_you is None:
             panel.clear()
             self._title(Text(FINDING_FOR_YOU, style="dim"))
@@ -229,7 +229,7 @@ class Discover:
         if screen.asking.question:
             screen.asking.ask(screen.asking.question, keep=keep)
             return
-        screen.query_one(AnswerPanel).clear()
+        screen.asking.clear_answer()
         if author is None:
             self._header(
                 EVERYTHING_VIEW,
@@ -304,7 +304,7 @@ class Discover:
         for quote in answer.quotes:
             row = engine.card(quote.paper_id)
             quotes.append(QuoteLine(quote.paper_id, quote.sentence, shown_title(row.title) if row else quote.paper_id))
-        screen.query_one(AnswerPanel).show_answer(quotes, words, "" if answer.semantic else answer.note)
+        screen.asking.panel.show_answer(quotes, words, "" if answer.semantic else answer.note)
         ids = [hit.paper_id for hit in answer.hits]
         cards = self._cards(view, ids, highlight=words)
         matched = sum(1 for pid in ids if pid in engine.library.pos)

@@ -3,6 +3,10 @@
 Everything here is plain data. Sources produce `Paper` objects, the store keeps
 them, the topics package decides which topics they belong to, and the UI draws
 them. Times are always timezone-aware UTC datetimes.
+
+The topics' and refreshes' records are plain slotted classes (SlotRecord),
+not dataclasses: this module is imported on the way to the reader's first
+paint, where a dataclass compiles its generated methods.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timezone
 from operator import attrgetter
+
+from feedtui.slot_record import SlotRecord
 
 UTC = timezone.utc
 
@@ -229,17 +235,19 @@ def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(first + second))
 
 
-@dataclass(frozen=True, slots=True)
-class TopicDefinition:
+class TopicDefinition(SlotRecord):
     """What a topic is made of: an arXiv query, arXiv categories, feed URLs, or a mix.
 
     With feeds, `query` (when set) narrows the feeds' entries; with neither
-    categories nor feeds it is sent to the arXiv API.
+    categories nor feeds it is sent to the arXiv API. Never changed once made.
     """
 
-    query: str = ""
-    categories: tuple[str, ...] = ()
-    feeds: tuple[str, ...] = ()
+    __slots__ = ("query", "categories", "feeds")
+
+    def __init__(self, query: str = "", categories: tuple[str, ...] = (), feeds: tuple[str, ...] = ()) -> None:
+        self.query = query
+        self.categories = categories
+        self.feeds = feeds
 
     @property
     def is_empty(self) -> bool:
@@ -275,48 +283,88 @@ class TopicDefinition:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
-    name: str
-    definition: TopicDefinition
-    description: str = ""
-    # "catalogue" (shipped with feedtui), "user" (added by the user, or a
-    # catalogue topic the user overrode), "config" (from the config file).
-    origin: str = "user"
+class Topic(SlotRecord):
+    """A named topic; never changed once made."""
+
+    __slots__ = ("name", "definition", "description", "origin")
+
+    def __init__(
+        self,
+        name: str,
+        definition: TopicDefinition,
+        description: str = "",
+        # "catalogue" (shipped with feedtui), "user" (added by the user, or a
+        # catalogue topic the user overrode), "config" (from the config file).
+        origin: str = "user",
+    ) -> None:
+        self.name = name
+        self.definition = definition
+        self.description = description
+        self.origin = origin
 
 
-@dataclass(slots=True)
-class SourceReport:
+class SourceReport(SlotRecord):
     """What happened to one source during a refresh."""
 
-    url: str
-    label: str
-    ok: bool
-    status: int | None = None
-    papers: int = 0
-    new_papers: int = 0
-    not_modified: bool = False
-    skipped: str = ""
-    error: str = ""
-    # Worth telling even though the source worked (a result cap reached, …).
-    warning: str = ""
-    # How the feed was read, where it was not as it should be (not well-formed
-    # and read leniently, entries without an id skipped): for the record.
-    reading_notes: tuple[str, ...] = ()
-    requests: int = 0
-    # The topics this source is fetched for (one arXiv query serves several).
-    topics: tuple[str, ...] = ()
+    __slots__ = (
+        "url", "label", "ok", "status", "papers", "new_papers", "not_modified", "skipped", "error", "warning",
+        "reading_notes", "requests", "topics",
+    )
+
+    def __init__(
+        self,
+        url: str,
+        label: str,
+        ok: bool,
+        status: int | None = None,
+        papers: int = 0,
+        new_papers: int = 0,
+        not_modified: bool = False,
+        skipped: str = "",
+        error: str = "",
+        # Worth telling even though the source worked (a result cap reached, …).
+        warning: str = "",
+        # How the feed was read, where it was not as it should be (not well-formed
+        # and read leniently, entries without an id skipped): for the record.
+        reading_notes: tuple[str, ...] = (),
+        requests: int = 0,
+        # The topics this source is fetched for (one arXiv query serves several).
+        topics: tuple[str, ...] = (),
+    ) -> None:
+        self.url = url
+        self.label = label
+        self.ok = ok
+        self.status = status
+        self.papers = papers
+        self.new_papers = new_papers
+        self.not_modified = not_modified
+        self.skipped = skipped
+        self.error = error
+        self.warning = warning
+        self.reading_notes = reading_notes
+        self.requests = requests
+        self.topics = topics
 
 
-@dataclass(slots=True)
-class RefreshReport:
-    sources: list[SourceReport] = field(default_factory=list)
-    new_papers: int = 0
-    updated_papers: int = 0
-    # Things the user must hear that concern no single source.
-    notes: list[str] = field(default_factory=list)
-    started: datetime | None = None
-    finished: datetime | None = None
+class RefreshReport(SlotRecord):
+    __slots__ = ("sources", "new_papers", "updated_papers", "notes", "started", "finished")
+
+    def __init__(
+        self,
+        sources: list[SourceReport] | None = None,
+        new_papers: int = 0,
+        updated_papers: int = 0,
+        # Things the user must hear that concern no single source.
+        notes: list[str] | None = None,
+        started: datetime | None = None,
+        finished: datetime | None = None,
+    ) -> None:
+        self.sources = [] if sources is None else sources
+        self.new_papers = new_papers
+        self.updated_papers = updated_papers
+        self.notes = [] if notes is None else notes
+        self.started = started
+        self.finished = finished
 
     @property
     def failed(self) -> list[SourceReport]:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from feedtui.discovery.stem import stem
 from feedtui.model import Paper
-from feedtui.text.cjk import CJK_RUN, NON_CJK_WORD_CHAR, bigrams, normalize_run
+from feedtui.text.cjk import NON_CJK_WORD_CHAR, bigrams, cjk_run, normalize_run
 
 K1 = 1.2
 B = 0.75
@@ -150,7 +150,8 @@ def _has_cjk_word(words: list[str]) -> bool:
     """Whether a CJK run is in `words`. Only the few words outside ASCII are
     looked at: searching a whole abstract for CJK was a large part of an
     index's build (an abstract with LaTeX is rarely pure ASCII)."""
-    return any(CJK_RUN.search(word) for word in words if not word.isascii())
+    run = cjk_run()
+    return any(run.search(word) for word in words if not word.isascii())
 
 
 def _compound_parts(words: Iterable[str]) -> list[str]:
@@ -161,12 +162,13 @@ def _compound_parts(words: Iterable[str]) -> list[str]:
 def _split_cjk(words: list[str]) -> list[tuple[str, bool]]:
     """Words with their CJK runs cut out: `GPU加速` → (`GPU`, False), (`加速`, True)."""
     parts: list[tuple[str, bool]] = []
+    cjk = cjk_run()
     for word in words:
-        if word.isascii() or not CJK_RUN.search(word):
+        if word.isascii() or not cjk.search(word):
             parts.append((word, False))
             continue
         start = 0
-        for run in CJK_RUN.finditer(word):
+        for run in cjk.finditer(word):
             parts += ((w, False) for w in _WORD.findall(word[start : run.start()]))
             parts.append((run.group(), True))
             start = run.end()
@@ -231,7 +233,7 @@ def highlight_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
 
 
 def _highlight_alternative(word: str) -> str:
-    if CJK_RUN.fullmatch(word):
+    if cjk_run().fullmatch(word):
         return re.escape(word)
     char = NON_CJK_WORD_CHAR
     possessive = rf"(?:'s(?!{char}))?"

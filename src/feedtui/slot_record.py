@@ -24,5 +24,15 @@ class SlotRecord:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._values()))
 
+    def replaced(self, **changes: object):
+        """A copy with `changes` made (as dataclasses.replace does for a dataclass)."""
+        unknown = changes.keys() - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        copy = object.__new__(type(self))
+        for name in self.__slots__:
+            object.__setattr__(copy, name, changes[name] if name in changes else getattr(self, name))
+        return copy
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"

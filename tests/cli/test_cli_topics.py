@@ -4,7 +4,6 @@ network, and stale tags recomputed — through the CLI, on a loopback arXiv."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -164,7 +163,7 @@ def test_tags_of_a_changed_catalogue_topic_are_recomputed_at_load(refreshed, cap
     cli, cached = refreshed
     changed = "abs:halyard AND cat:cs.DC"
     upgraded = [
-        replace(t, definition=TopicDefinition(query=changed)) if t.name == "Federated Learning" else t
+        t.replaced(definition=TopicDefinition(query=changed)) if t.name == "Federated Learning" else t
         for t in load_catalogue()
     ]
     monkeypatch.setattr("feedtui.core.topics.load_catalogue", lambda: upgraded)

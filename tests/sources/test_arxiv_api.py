@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
@@ -256,7 +255,7 @@ async def test_each_page_tells_how_many_results_are_read_of_about_how_many(loopb
     read.clear()
     async with Fetcher(fetch_settings(), arxiv) as fetcher:
         await fetch_query(
-            fetcher, replace(arxiv, max_results=25), QUERY, since=NEWEST - timedelta(days=365), parse=parse_api_page,
+            fetcher, arxiv.replaced(max_results=25), QUERY, since=NEWEST - timedelta(days=365), parse=parse_api_page,
             on_read=lambda n, of: read.append((n, of)),
         )
     assert read == [(10, 25), (20, 25), (25, 25)]

@@ -1338,10 +1338,11 @@ NAMED_COLOURS = r"red|green|blue|yellow|white|black|grey\d*|gray\d*|magenta|cyan
 def test_the_stylesheets_use_only_theme_variables():
     import re
 
-    from feedtui.ui.styles import stylesheets
+    from feedtui.ui.styles import screen_sheets, stylesheets
 
     colour = re.compile(rf"#[0-9a-fA-F]{{3,8}}\b|\b(rgb|rgba|hsl|hsla)\(|:\s*[^;$]*\b({NAMED_COLOURS})\b")
-    for sheet in stylesheets():
+    assert screen_sheets()  # the dialogs' sheets are checked too
+    for sheet in [*stylesheets(), *screen_sheets()]:
         for number, line in enumerate(sheet.read_text().splitlines(), start=1):
             code = line.split("/*")[0]
             if ":" in code and not code.strip().endswith("{"):

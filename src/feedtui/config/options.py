@@ -10,27 +10,40 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from feedtui.model import UTC
 from feedtui.settings import Settings
+from feedtui.slot_record import SlotRecord
 
 ENV_API_URL = "FEEDTUI_ARXIV_API_URL"
 ENV_RSS_URL = "FEEDTUI_ARXIV_RSS_URL"
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
-    section: str
-    key: str
-    kind: type
-    doc: str
-    check: Callable[[Any], str] | None = None  # returns what was expected, or ""
-    attribute: str = ""  # dotted path in Settings; defaults to section.key
-    # What a bad value leaves, said after what was expected.
-    fallback: str = "using the default"
+class Option(SlotRecord):
+    """One key (a plain slotted class: see slot_record.py for why no dataclass)."""
+
+    __slots__ = ("section", "key", "kind", "doc", "check", "attribute", "fallback")
+
+    def __init__(
+        self,
+        section: str,
+        key: str,
+        kind: type,
+        doc: str,
+        check: Callable[[Any], str] | None = None,  # returns what was expected, or ""
+        attribute: str = "",  # dotted path in Settings; defaults to section.key
+        # What a bad value leaves, said after what was expected.
+        fallback: str = "using the default",
+    ) -> None:
+        self.section = section
+        self.key = key
+        self.kind = kind
+        self.doc = doc
+        self.check = check
+        self.attribute = attribute
+        self.fallback = fallback
 
     @property
     def path(self) -> str:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,11 +56,13 @@ from feedtui.topics.tagging import MatchRows
 Subscriber = Callable[[EngineEvent], None]
 
 
-@dataclass(slots=True)
 class Problems:
     """Things the user must be told about at start-up (damage found, bad config)."""
 
-    messages: list[str] = field(default_factory=list)
+    __slots__ = ("messages",)
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
 
 
 class Engine(TopicRules, Reading, Refreshing, Upkeep, Discovery):

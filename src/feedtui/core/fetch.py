@@ -40,7 +40,7 @@ import asyncio
 import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING
@@ -587,7 +587,7 @@ async def _fetch_one(
 
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
-        arxiv = replace(settings.arxiv, max_results=cap)
+        arxiv = settings.arxiv.replaced(max_results=cap)
         report.url = first_page
         result = await fetch_query(
             fetcher,

@@ -19,12 +19,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from feedtui.model import utcnow
+from feedtui.slot_record import SlotRecord
 from feedtui.store.files import (
     DamagedFileError,
     StoreError,
@@ -61,11 +61,17 @@ TABLES = (FOLLOWS, READ, STARRED, TOPICS, HIDDEN_TOPICS, PREFS, FEEDBACK)
 MARK_TABLES = (FOLLOWS, READ, STARRED, HIDDEN_TOPICS)
 
 
-@dataclass(frozen=True, slots=True)
-class Operation:
-    table: str
-    key: str
-    document: dict | None  # None removes the key
+class Operation(SlotRecord):
+    """One change to a table, never changed once made (a plain slotted class:
+    the state store is opened on the way to the reader's first paint, see
+    slot_record.py)."""
+
+    __slots__ = ("table", "key", "document")
+
+    def __init__(self, table: str, key: str, document: dict | None) -> None:  # document None removes the key
+        self.table = table
+        self.key = key
+        self.document = document
 
 
 class StateStore:

@@ -14,8 +14,9 @@ papers at once therefore both keep their results.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from feedtui.slot_record import SlotRecord
 
 from feedtui.store.files import DamagedFileError, keep_aside, remove_quietly
 from feedtui.store.lock import DataDirLock
@@ -25,16 +26,28 @@ from feedtui.store.tinydb_io import open_database, parse_database
 TOPICS = "topics"
 
 
-@dataclass(slots=True)
-class TagUpdate:
-    topic: str
-    signature: str
-    matches: set[str]
-    # None means every cached paper was examined (a full retag).
-    universe: set[str] | None
-    # The topic's whole membership as the writer knows it, used when the file
-    # has no entry for the topic yet (a partial update has nothing to amend).
-    known: set[str] | None = None
+class TagUpdate(SlotRecord):
+    """A topic's new tags (a plain slotted class: the tag store is opened on
+    the way to the reader's first paint, see slot_record.py)."""
+
+    __slots__ = ("topic", "signature", "matches", "universe", "known")
+
+    def __init__(
+        self,
+        topic: str,
+        signature: str,
+        matches: set[str],
+        # None means every cached paper was examined (a full retag).
+        universe: set[str] | None,
+        # The topic's whole membership as the writer knows it, used when the file
+        # has no entry for the topic yet (a partial update has nothing to amend).
+        known: set[str] | None = None,
+    ) -> None:
+        self.topic = topic
+        self.signature = signature
+        self.matches = matches
+        self.universe = universe
+        self.known = known
 
 
 class TagStore:

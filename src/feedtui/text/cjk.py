@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 # Hangul Jamo; CJK radicals; 々 and 〇; Hiragana and Katakana (with ー);
 # Hangul compatibility jamo; Katakana extensions; CJK Extension A; CJK
@@ -23,7 +24,16 @@ CJK_RANGES = (
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uffdc"
     "\U0001b000-\U0001b16f\U00020000-\U0003ffff"
 )
-CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
+
+
+@cache
+def cjk_run() -> re.Pattern[str]:
+    """A run of those characters. Compiled when first needed, not at import
+    (its class of ranges is slow to compile, and search is imported on the
+    way to the reader's first paint)."""
+    return re.compile(f"[{CJK_RANGES}]+")
+
+
 # A word character that is not one of the above (letters, digits, `_`).
 NON_CJK_WORD_CHAR = f"[^\\W{CJK_RANGES}]"
 

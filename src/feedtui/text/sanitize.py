@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 MAX_COMBINING = 2
 
@@ -78,11 +79,22 @@ _HTML_TAG_NAMES = (
     "title|tr|tt|u|ul|var|wbr"
 )
 _HTML_TAG = rf"</?(?:{_HTML_TAG_NAMES})(?=[\s/>])"
-_TAG_OR_ENTITY = re.compile(
-    rf"{_HTML_TAG}|<!--|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);", re.IGNORECASE
-)
-# A `<` that does not open a known tag, a comment or a declaration.
-_STRAY_LESS_THAN = re.compile(rf"<(?!{_HTML_TAG[1:]}|!)", re.IGNORECASE)
+
+
+# The two patterns below are compiled when first needed, not at import: only
+# text with `<` or `&` needs them, and this module is imported on the way to
+# the reader's first paint.
+@cache
+def _tag_or_entity() -> re.Pattern[str]:
+    return re.compile(rf"{_HTML_TAG}|<!--|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);", re.IGNORECASE)
+
+
+@cache
+def _stray_less_than() -> re.Pattern[str]:
+    """A `<` that does not open a known tag, a comment or a declaration."""
+    return re.compile(rf"<(?!{_HTML_TAG[1:]}|!)", re.IGNORECASE)
+
+
 # Written with a single class first so that the regex engine can skip ASCII
 # quickly (`[^...]{3,}` alone is several times slower to scan).
 _NON_ASCII_RUN = re.compile(rf"[^\x00-\x7f][^\x00-\x7f]{{{MAX_COMBINING},}}")
@@ -213,7 +225,7 @@ def _limit_marks_in_run(match: re.Match[str]) -> str:
 
 def looks_like_html(text: str) -> bool:
     """Whether `text` has a known HTML tag, a comment or a character reference."""
-    return ("<" in text or "&" in text) and _TAG_OR_ENTITY.search(text) is not None
+    return ("<" in text or "&" in text) and _tag_or_entity().search(text) is not None
 
 
 def html_to_text(text: str) -> str:
@@ -222,7 +234,7 @@ def html_to_text(text: str) -> str:
         return text
     from feedtui.text.html_text import extract_text  # html.parser: only for text that has HTML
 
-    return extract_text(_STRAY_LESS_THAN.sub("&lt;", text), fallback=text)
+    return extract_text(_stray_less_than().sub("&lt;", text), fallback=text)
 
 
 def clean_line(text: str | None, *, html_allowed: bool = True) -> str:

@@ -30,9 +30,10 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal, TypeVar
+
+from feedtui.slot_record import SlotRecord
 
 DAY = 86_400
 WEEK = 7 * DAY
@@ -52,25 +53,42 @@ ShareOf = Literal["arxiv", "cache"]
 K = TypeVar("K")
 
 
-@dataclass(frozen=True, slots=True)
-class Week:
-    start: date
-    count: int
+# The records here are plain slotted classes, not dataclasses: momentum is
+# imported on the way to the reader's first paint (see slot_record.py).
 
 
-@dataclass(frozen=True, slots=True)
-class Momentum:
+class Week(SlotRecord):
+    __slots__ = ("start", "count")
+
+    def __init__(self, start: date, count: int) -> None:
+        self.start = start
+        self.count = count
+
+
+class Momentum(SlotRecord):
     """A topic's momentum at one moment; `weeks` are the 12 weeks, oldest first."""
 
-    weeks: tuple[Week, ...]
-    last4: int
-    prev4: int
-    share: float | None
-    share_of: ShareOf | None
-    sentence: str
-    # The topic's papers in the eight weeks counted that the config's `hide`
-    # query left out (counted nowhere above, and said in the sentence).
-    hidden: int = 0
+    __slots__ = ("weeks", "last4", "prev4", "share", "share_of", "sentence", "hidden")
+
+    def __init__(
+        self,
+        weeks: tuple[Week, ...],
+        last4: int,
+        prev4: int,
+        share: float | None,
+        share_of: ShareOf | None,
+        sentence: str,
+        # The topic's papers in the eight weeks counted that the config's `hide`
+        # query left out (counted nowhere above, and said in the sentence).
+        hidden: int = 0,
+    ) -> None:
+        self.weeks = weeks
+        self.last4 = last4
+        self.prev4 = prev4
+        self.share = share
+        self.share_of = share_of
+        self.sentence = sentence
+        self.hidden = hidden
 
     @property
     def first_label(self) -> str:

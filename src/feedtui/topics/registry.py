@@ -9,9 +9,9 @@ not parse is kept (so it can be fixed) with its error, and tags nothing.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 from feedtui.model import Topic, TopicDefinition
+from feedtui.slot_record import SlotRecord
 from feedtui.topics.names import name_key, same_name
 from feedtui.topics.query import Query, QueryError, category_query, combine_all, combine_any, parse_query
 
@@ -29,14 +29,24 @@ MATCHER_VERSION = "1"
 HIDE_TOPIC = "\x00hide"
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledTopic:
-    query: Query | None
-    error: str = ""
-    # What the arXiv API is asked to fetch the topic's arXiv papers: its
-    # categories (as `cat:` terms) AND its query. None for a topic of feeds
-    # without categories, and for a topic with an error.
-    api_query: Query | None = None
+class CompiledTopic(SlotRecord):
+    """A topic's parsed query (a plain slotted class: the registry is imported
+    on the way to the reader's first paint, see slot_record.py)."""
+
+    __slots__ = ("query", "error", "api_query")
+
+    def __init__(
+        self,
+        query: Query | None,
+        error: str = "",
+        # What the arXiv API is asked to fetch the topic's arXiv papers: its
+        # categories (as `cat:` terms) AND its query. None for a topic of feeds
+        # without categories, and for a topic with an error.
+        api_query: Query | None = None,
+    ) -> None:
+        self.query = query
+        self.error = error
+        self.api_query = api_query
 
 
 class TopicEntry:

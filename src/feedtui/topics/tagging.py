@@ -26,10 +26,10 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from feedtui.model import Paper
+from feedtui.slot_record import SlotRecord
 from feedtui.topics.query import And, AndNot, MatchDoc, Or, Query, Term, compile_query
 from feedtui.topics.registry import MATCHER_VERSION, TopicEntry
 
@@ -38,12 +38,17 @@ def normalise_feed_url(url: str) -> str:
     return url.strip().rstrip("/")
 
 
-@dataclass(frozen=True, slots=True)
-class CategoryGate:
-    """A paper must be in one of these categories (lower case) or under one of these prefixes."""
+class CategoryGate(SlotRecord):
+    """A paper must be in one of these categories (lower case) or under one of these prefixes.
 
-    exact: frozenset[str]
-    prefixes: tuple[str, ...]
+    (Plain slotted classes here, not dataclasses: tagging is imported on the
+    way to the reader's first paint, see slot_record.py.)"""
+
+    __slots__ = ("exact", "prefixes")
+
+    def __init__(self, exact: frozenset[str], prefixes: tuple[str, ...]) -> None:
+        self.exact = exact
+        self.prefixes = prefixes
 
     def admits(self, categories: Iterable[str]) -> bool:
         for category in categories:
@@ -82,18 +87,29 @@ def query_category_gate(query: Query) -> CategoryGate | None:
     return None
 
 
-@dataclass(slots=True)
-class TopicMatcher:
-    name: str
-    signature: str
-    query: object | None  # a compiled matcher: MatchDoc -> bool
-    # The topic's own scope: its categories and feeds.
-    scope: CategoryGate | None
-    feeds: frozenset[str]
-    # Categories the query itself requires (None: no such requirement).
-    query_gate: CategoryGate | None = None
-    # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
-    fetch_key: str = ""
+class TopicMatcher(SlotRecord):
+    __slots__ = ("name", "signature", "query", "scope", "feeds", "query_gate", "fetch_key")
+
+    def __init__(
+        self,
+        name: str,
+        signature: str,
+        query: object | None,  # a compiled matcher: MatchDoc -> bool
+        # The topic's own scope: its categories and feeds.
+        scope: CategoryGate | None,
+        feeds: frozenset[str],
+        # Categories the query itself requires (None: no such requirement).
+        query_gate: CategoryGate | None = None,
+        # `TopicEntry.fetch_key`: papers fetched for this topic alone carry it.
+        fetch_key: str = "",
+    ) -> None:
+        self.name = name
+        self.signature = signature
+        self.query = query
+        self.scope = scope
+        self.feeds = feeds
+        self.query_gate = query_gate
+        self.fetch_key = fetch_key
 
     @classmethod
     def for_entry(cls, entry: TopicEntry) -> TopicMatcher | None:

@@ -23,7 +23,7 @@ from feedtui.ui.keymap import APP_BINDINGS
 from feedtui.ui.screens.main import WELCOME_SKIPPED, MainScreen
 from feedtui.ui.services import Browser, Copier
 from feedtui.ui.user_commands import UserCommands, command_bindings
-from feedtui.ui.styles import stylesheets
+from feedtui.ui.styles import add_screen_sheets, stylesheets
 
 
 class FeedtuiApp(Guarded, App):
@@ -105,6 +105,11 @@ class FeedtuiApp(Guarded, App):
         self.call_later(self.push_screen, self.main_screen)
         self.idle_collector.start()
         self.set_interval(1.0, self.idle_collector.tick, name="idle collector")
+
+    def push_screen(self, screen, *args, **kwargs):
+        if screen is not self.main_screen:
+            add_screen_sheets(self.stylesheet)  # see ui/styles.py
+        return super().push_screen(screen, *args, **kwargs)
 
     def exit(self, *args, **kwargs) -> None:
         stop_suspending()  # the reader is leaving (see ui/ending.py)

@@ -43,7 +43,6 @@ from feedtui.ui.screens.main_parts.resume import Resume
 from feedtui.ui.screens.main_parts.triage import Triage
 from feedtui.ui.screens.main_parts.visit import Visit
 from feedtui.ui.screens.main_parts.topic_view import NO_PAPER_HERE, TopicView
-from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.momentum_chart import MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.reader_footer import ReaderFooter
@@ -162,10 +161,7 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
                 with Vertical(id="list-head"):
                     yield TopicHeader(id="topic-header")
                     yield MomentumChart(id="chart")
-                    yield TextInput(
-                        placeholder=f"Ask about this topic…  (enter to search, {self._key('app.back')} to return)", id="ask"
-                    )
-                    yield AnswerPanel(id="answer")
+                    # The Ask box and its answer go here (Ask.parts): mounted after the first paint.
                     yield Static(id="list-title")
                 yield PaperList(id="papers")
         with Vertical(id="bars"):
@@ -181,7 +177,6 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
             event.refresh_styles = False
 
     def on_mount(self) -> None:
-        self.query_one("#ask", Input).display = False
         if self.engine.library_loaded:
             # The usual start: the library was read before Textual started, so
             # the first frame already shows the topics and papers.
@@ -233,6 +228,7 @@ class MainScreen(Guarded, PaperActions, DiscoveryKeys):
         """Work that can wait until the reader sees the screen."""
         engine = self.engine
         self.app.until_first_paint.close()
+        self.asking.parts()
         self.sidebar.fill_sparklines()
         self.bridge.attach()
         self.set_interval(2.0, self.refresher.check_cache_elsewhere)

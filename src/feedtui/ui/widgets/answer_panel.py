@@ -31,15 +31,16 @@ class QuoteLine(NamedTuple):
 
 
 class AnswerPanel(Static):
-    """The quoted answer (`show_answer`), a note (`show_note`), or nothing."""
+    """The quoted answer (`show_answer`), a note (`show_note`), or nothing
+    (`-empty`: so it is made, hidden, whenever it is mounted)."""
 
     DEFAULT_CSS = """
     AnswerPanel { height: auto; }
     AnswerPanel.-empty { display: none; }
     """
 
-    def on_mount(self) -> None:
-        self.add_class("-empty")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-empty")
 
     def clear(self) -> None:
         self.update("")

@@ -8,7 +8,6 @@ import asyncio
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -16,10 +15,12 @@ from rich.text import Text
 from textual.widgets import Input, Static
 
 from feedtui.search import has_words, query_terms
+from feedtui.slot_record import SlotRecord
 from feedtui.ui.messages import AnswerReady
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, STARRED_VIEW
 from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
+from feedtui.ui.widgets.text_input import TextInput
 from feedtui.ui.widgets.topic_list import TopicList
 
 if TYPE_CHECKING:
@@ -119,20 +120,30 @@ def _papers(count: int) -> str:
     return f"{count:,} paper{'s' if count != 1 else ''}"
 
 
-@dataclass(frozen=True)
-class AskTitle:
+class AskTitle(SlotRecord):
     """The list's title for an Ask, fitted to the width it is drawn at: the
     count and the way back stay in view; "best match first" goes first, then
     the question is cut shorter (it is at most `ASK_SHOWN` cells anyway); with
     unread only, the key that shows every match and then the count's long form
-    go before the question is cut below `ASK_CUT_TO` cells."""
+    go before the question is cut below `ASK_CUT_TO` cells. (A plain slotted
+    class: this module is imported on the way to the first paint.)"""
 
-    question: str
-    found: int
-    # Unread only: the papers that match, read or not (None: every match is shown).
-    matched: int | None = None
-    show_all_key: str = "u"
-    back_key: str = "esc"
+    __slots__ = ("question", "found", "matched", "show_all_key", "back_key")
+
+    def __init__(
+        self,
+        question: str,
+        found: int,
+        # Unread only: the papers that match, read or not (None: every match is shown).
+        matched: int | None = None,
+        show_all_key: str = "u",
+        back_key: str = "esc",
+    ) -> None:
+        self.question = question
+        self.found = found
+        self.matched = matched
+        self.show_all_key = show_all_key
+        self.back_key = back_key
 
     def __rich_console__(self, console, options):
         yield self.fitted(options.max_width)
@@ -191,7 +202,31 @@ class Ask:
 
     @property
     def box(self) -> Input:
-        return self.screen.query_one("#ask", Input)
+        return self.parts()[0]
+
+    @property
+    def panel(self) -> AnswerPanel:
+        return self.parts()[1]
+
+    def parts(self) -> tuple[Input, AnswerPanel]:
+        """The Ask box and the answer above the list, both hidden until used:
+        the screen mounts them after its first paint (the first frame has no
+        use for them), or here, if something needs them before."""
+        screen = self.screen
+        boxes = screen.query("#ask")
+        if boxes:
+            return boxes.first(Input), screen.query_one(AnswerPanel)
+        back = screen._key("app.back")
+        box = TextInput(placeholder=f"Ask about this topic…  (enter to search, {back} to return)", id="ask")
+        box.display = False
+        panel = AnswerPanel(id="answer")
+        screen.query_one("#list-head").mount(box, panel, before="#list-title")
+        return box, panel
+
+    def clear_answer(self) -> None:
+        """No answer above the list (nothing to do before the panel is mounted)."""
+        for panel in self.screen.query(AnswerPanel):
+            panel.clear()
 
     def start(self) -> None:
         """`/`: the box, holding the question asked, if any, focused."""
@@ -218,7 +253,8 @@ class Ask:
         self.screen.focus_now(self.screen.query_one(PaperList))
 
     def close(self) -> None:
-        self.box.display = False
+        for box in self.screen.query("#ask"):
+            box.display = False
         self.question = ""
         self._asked = None  # nor the library it was asked of, once replaced
 
@@ -253,7 +289,7 @@ class Ask:
         if name == EVERYTHING_VIEW:
             screen.discover.ask_everything(question, keep)
             return
-        screen.query_one(AnswerPanel).clear()
+        self.clear_answer()
         screen.query_one("#list-title", Static).update(Text(f"Asking about {name}…", style="dim"))
         if not query_terms(question):  # nothing to search for: said at once, nothing ranked
             from feedtui.discovery.records import Answer

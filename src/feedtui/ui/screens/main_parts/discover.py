@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -33,7 +32,7 @@ from feedtui.ui.messages import (
 )
 from feedtui.ui.presenter import EVERYTHING_VIEW, FOR_YOU_VIEW, TopicCards
 from feedtui.ui.screens.main_parts.ask import AskTitle, ask_empty_message, in_daemon_thread
-from feedtui.ui.widgets.answer_panel import AnswerPanel, QuoteLine
+from feedtui.ui.widgets.answer_panel import QuoteLine
 from feedtui.ui.widgets.paper_list import PaperList, one_line_safe
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
 
@@ -51,12 +50,15 @@ ASKING_EVERYTHING = "Asking every paper in the cache…"
 ASKED_ABOUT = "Every paper in the cache, ranked for the question; the sentences that best answer it come first."
 
 
-@dataclass
 class AuthorList:
-    """The papers of one author, newest first, as Ask everything shows them."""
+    """The papers of one author, newest first, as Ask everything shows them.
+    (A plain class: this module is imported on the way to the first paint.)"""
 
-    author: str
-    paper_ids: list[str] = field(default_factory=list)
+    __slots__ = ("author", "paper_ids")
+
+    def __init__(self, author: str, paper_ids: list[str] | None = None) -> None:
+        self.author = author
+        self.paper_ids = [] if paper_ids is None else paper_ids
 
 
 class Discover:
@@ -172,7 +174,7 @@ class Discover:
             self.used = True
             self._in_thread("for-you", "find papers for you", lambda: ForYouReady(self.engine.for_you(limit=FOR_YOU_LIMIT)))
         for_you = self.for_you
-        panel = screen.query_one(AnswerPanel)
+        panel = screen.asking.panel
         if for_you is None:
             panel.clear()
             self._title(Text(FINDING_FOR_YOU, style="dim"))
@@ -227,7 +229,7 @@ class Discover:
         if screen.asking.question:
             screen.asking.ask(screen.asking.question, keep=keep)
             return
-        screen.query_one(AnswerPanel).clear()
+        screen.asking.clear_answer()
         if author is None:
             self._header(
                 EVERYTHING_VIEW,
@@ -302,7 +304,7 @@ class Discover:
         for quote in answer.quotes:
             row = engine.card(quote.paper_id)
             quotes.append(QuoteLine(quote.paper_id, quote.sentence, shown_title(row.title) if row else quote.paper_id))
-        screen.query_one(AnswerPanel).show_answer(quotes, words, "" if answer.semantic else answer.note)
+        screen.asking.panel.show_answer(quotes, words, "" if answer.semantic else answer.note)
         ids = [hit.paper_id for hit in answer.hits]
         cards = self._cards(view, ids, highlight=words)
         matched = sum(1 for pid in ids if pid in engine.library.pos)

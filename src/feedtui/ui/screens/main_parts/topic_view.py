@@ -11,7 +11,6 @@ from textual.widgets import Input, Static
 
 from feedtui.topics.momentum import Momentum
 from feedtui.ui.presenter import STARRED_VIEW, VIRTUAL_VIEWS, TopicCards, not_cached_note, starred_not_cached, starred_positions
-from feedtui.ui.widgets.answer_panel import AnswerPanel
 from feedtui.ui.widgets.momentum_chart import ChartData, MomentumChart
 from feedtui.ui.widgets.paper_list import PaperList
 from feedtui.ui.widgets.topic_header import HeaderData, TopicHeader
@@ -55,7 +54,7 @@ class TopicView:
             screen.show_follow_key()
             screen.discover.show(name, keep=keep, focus_list=focus_list)
             return
-        screen.query_one(AnswerPanel).clear()
+        screen.asking.clear_answer()
         if name == STARRED_VIEW:
             positions = starred_positions(library, engine.starred_view())
             unread = sum(1 for position in positions if not library.is_read(position))

@@ -214,7 +214,8 @@ class Reading:
         return self.cache.head(shard, paper_id)
 
     def card(self, paper_id: str) -> CardRow | None:
-        """The paper's card row (what the list shows of it), None when not cached."""
+        """The paper's card row (what the list shows of it), None when not cached;
+        a row loaded at start has no bylines (`library.bylines_of` reads them)."""
         return self.library.row_of(paper_id)
 
     def search_index(self, positions: Sequence[int], *, pool_from: int = INDEX_POOL_MIN_PAPERS) -> SearchIndex:

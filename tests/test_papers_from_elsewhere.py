@@ -75,8 +75,8 @@ def test_a_store_elsewhere_while_the_library_loads_is_still_to_be_loaded(tmp_pat
     reader, other = engines(tmp_path / "data", {"Widgets": TopicDefinition(query="abs:widget")})
     read_index = reader.cache.load_index
 
-    def index_then_a_store_elsewhere():
-        index = read_index()
+    def index_then_a_store_elsewhere(**how):
+        index = read_index(**how)
         other.cache.store([make_paper("2611.00001", abstract="A widget.")], {})
         return index
 

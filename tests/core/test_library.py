@@ -149,3 +149,24 @@ def test_any_sequence_of_changes_keeps_members_tags_and_dates_consistent(operati
             exact = [library.published_at[i] for i in library.topic_positions(topic) if i not in library.estimated]
             assert library.published(topic) == exact
             assert library.published(topic, since) == [t for t in exact if t >= since]
+
+
+def test_a_lean_row_has_its_bylines_read_and_a_row_with_them_keeps_its_own():
+    full = rows(("a", "2026-09-01T00:00:00"), ("b", "2026-10-01T00:00:00"))
+    lean = {pid: row._replace(authors="", affiliations="") for pid, row in full.items()}
+    asked: list[tuple[str, str]] = []
+
+    def bylines(shard: str, paper_id: str) -> tuple[str, str]:
+        asked.append((shard, paper_id))
+        return full[paper_id].authors, full[paper_id].affiliations
+
+    library = Library(lean, lambda: {}, bylines)
+    assert library.bylines_of(library.pos["b"]) == ("Ada Quill", "Institute of Nowhere")
+    assert asked == [("w", "b")]
+    # A store's row (as a refresh gives the library) carries its own.
+    paper = make_paper("b", authors=(("Grace Hopper", ("Navy",)),))
+    library.upsert_rows({"b": card_row(paper, "2026-11-01T00:00:00+00:00", "w")})
+    assert library.bylines_of(library.pos["b"]) == ("Grace Hopper", "Navy")
+    assert asked == [("w", "b")]
+    # Without a way to read them, a lean row's are what it holds.
+    assert Library(lean, lambda: {}).bylines_of(0) == ("", "")

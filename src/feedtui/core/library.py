@@ -32,7 +32,12 @@ def _tag_order(name: str) -> tuple[str, str]:
 
 
 class Library:
-    def __init__(self, rows: Mapping[str, CardRow], read: Callable[[], Mapping[str, object]]) -> None:
+    def __init__(
+        self,
+        rows: Mapping[str, CardRow],
+        read: Callable[[], Mapping[str, object]],
+        bylines: Callable[[str, str], tuple[str, str]] | None = None,
+    ) -> None:
         self.ids: list[str] = list(rows)
         self.rows: list[CardRow] = list(rows.values())
         self.pos: dict[str, int] = dict(zip(self.ids, range(len(self.ids))))
@@ -55,6 +60,9 @@ class Library:
         # The current read marks (paper id → …); a callable because the state
         # store swaps its tables when another process changed them.
         self._read = read
+        # (week, paper id) → (authors, affiliations), for rows loaded without
+        # them (see `bylines_of`).
+        self._bylines = bylines
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -84,6 +92,15 @@ class Library:
     def tags_of(self, position: int) -> tuple[str, ...]:
         """The paper's topics as cards, the detail view and the CLI show them: by name, case aside."""
         return tuple(sorted(self.tags[position], key=_tag_order))
+
+    def bylines_of(self, position: int) -> tuple[str, str]:
+        """The paper's authors and affiliations as its card shows them. Rows
+        loaded at start have neither (store.bylines says why): they are read
+        for the few cards drawn. A row a store made has its own."""
+        row = self.rows[position]
+        if row.authors or row.affiliations or self._bylines is None:
+            return row.authors, row.affiliations
+        return self._bylines(row.shard, self.ids[position])
 
     def unread_count(self, topic: str) -> int:
         return self.unread.get(topic, 0)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from feedtui.core.library import Library
 from feedtui.memory import gc_paused
 from feedtui.model import Paper, split_arxiv_id
+from feedtui.store.bylines import Bylines
 from feedtui.store.codec import CardRow
 from feedtui.store.tags import TagUpdate
 from feedtui.topics.momentum import WINDOW, Momentum, compute_momentum, counted_since
@@ -50,12 +52,12 @@ class Reading:
         # Read first: papers another process stores while the index is read
         # may be missed, and are then loaded at the next look.
         generation = self.cache.generation()
-        load = self.cache.load_index()
+        load = self.cache.load_index(lean=True)
         self.problems.messages.extend(load.problems)
         if self.cache.lost_papers:
             self.fetch_state.save(forget_validators=True)
         with gc_paused():
-            library = Library(load.rows, self.state.read_view)
+            library = Library(load.rows, self.state.read_view, Bylines(self._index_file).get)
         del load  # its dict of every row goes before the tags are read: a lower peak
         # Tags after cards: a store writes a paper's tags before its card.
         stored = self.tags.load()
@@ -76,6 +78,9 @@ class Reading:
         self._library = library
         self._stale_topics = stale if library.ids else []
         return library
+
+    def _index_file(self, shard: str) -> Path:
+        return self.cache.index_dir / f"{shard}.json"
 
     @property
     def stale_topics(self) -> list[str]:
@@ -209,7 +214,8 @@ class Reading:
         return self.cache.head(shard, paper_id)
 
     def card(self, paper_id: str) -> CardRow | None:
-        """The paper's card row (what the list shows of it), None when not cached."""
+        """The paper's card row (what the list shows of it), None when not cached;
+        a row loaded at start has no bylines (`library.bylines_of` reads them)."""
         return self.library.row_of(paper_id)
 
     def search_index(self, positions: Sequence[int], *, pool_from: int = INDEX_POOL_MIN_PAPERS) -> SearchIndex:

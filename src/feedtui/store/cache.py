@@ -108,17 +108,19 @@ class IndexLoad:
     problems: list[str] = field(default_factory=list)
 
 
-def _share_rows(cards: dict[str, list], rows: dict[str, CardRow], shared: dict[str, str], stamps: dict[int, int]) -> None:
+def _share_rows(cards: dict[str, list], rows: dict[str, CardRow], shared: dict[str, str], stamps: dict[int, int], lean: bool) -> None:
     """Add a week's rows read from disk to `rows` as CardRows, sharing what
     papers have in common: one string object per category and week, not one
     per paper; one int per store time; no list of its own for the many papers
     fetched for no topic's query (rows are never changed in place); `updated`
-    the same int as `published` when equal. (Names bound locally: this runs
-    for every cached paper at start.)"""
+    the same int as `published` when equal; `lean`: "" for the bylines.
+    (Names bound locally: this runs for every cached paper at start.)"""
     text, stamp, card = shared.setdefault, stamps.setdefault, _as_card
     primary, shard, published, updated, fetched_for, first_seen = _PRIMARY, _SHARD, _PUBLISHED, _UPDATED, _FETCHED_FOR, _FIRST_SEEN
-    no_fetches = _NO_FETCHES
+    no_fetches, authors, affiliations = _NO_FETCHES, CardRow._fields.index("authors"), CardRow._fields.index("affiliations")
     for pid, row in cards.items():
+        if lean:
+            row[authors] = row[affiliations] = ""
         value = row[primary]
         row[primary] = text(value, value)
         value = row[shard]
@@ -179,20 +181,20 @@ class PaperCache:
     def shards(self) -> list[str]:
         return sorted(p.stem for p in self.papers_dir.glob("*.json"))
 
-    def load_index(self) -> IndexLoad:
+    def load_index(self, *, lean: bool = False) -> IndexLoad:
         """Every card row, by paper id. Shard files changed by anything but
         feedtui are checked first; a damaged index or heads file is rebuilt
-        from its papers, a damaged papers file is set aside and reported."""
+        from its papers, a damaged papers file is set aside and reported;
+        `lean` rows have no authors nor affiliations (see store.bylines)."""
         rows: dict[str, CardRow] = {}
         shared: dict[str, str] = {}
         stamps: dict[int, int] = {}
-        problems = self._each_index_week(lambda shard, cards: _share_rows(cards, rows, shared, stamps))
+        problems = self._each_index_week(lambda shard, cards: _share_rows(cards, rows, shared, stamps, lean))
         return IndexLoad(rows, problems)
 
     def paper_weeks(self) -> tuple[dict[str, str], list[str]]:
         """Every cached paper's week by id (all a store needs), and what `load_index` reports."""
         weeks: dict[str, str] = {}
-
         return weeks, self._each_index_week(lambda shard, cards: weeks.update(dict.fromkeys(cards, shard)))
 
     def _each_index_week(self, take: Callable[[str, dict[str, list]], None]) -> list[str]:

@@ -43,6 +43,10 @@ class WeekHeads:
     """The heads of one week's papers, by paper id."""
 
     __slots__ = ("_raw", "_found", "_starts")
+    # How a value starts after its `"ID":` (a head is a string), and the
+    # pattern of an id (group 1) with its value's first byte.
+    OPENER = b'"'
+    STARTS = _HEAD_START
 
     def __init__(self, raw: bytes | mmap.mmap) -> None:
         self._raw = raw
@@ -79,13 +83,13 @@ class WeekHeads:
             drop_mapped_pages(self._raw)
 
     def _start(self, key: bytes) -> int:
-        """Where the head of the paper whose id is `key` (as JSON) starts: its opening quote, or -1."""
+        """Where the head of the paper whose id is `key` (as JSON) starts: its opening `OPENER`, or -1."""
         raw = self._raw
         if self._starts is None and len(self._found) >= SEARCHES_BEFORE_INDEX:
-            self._starts = {match[1]: match.end() - 1 for match in _HEAD_START.finditer(raw)}
+            self._starts = {match[1]: match.end() - 1 for match in self.STARTS.finditer(raw)}
         if self._starts is not None and (start := self._starts.get(key)) is not None:
             return start
-        key += b':"'
+        key += b":" + self.OPENER
         at = raw.find(key)
         while at > 0 and raw[at - 1] not in b"{,":
             at = raw.find(key, at + 1)

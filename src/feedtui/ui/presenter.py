@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from feedtui.core.library import CardRow, Library
+from feedtui.core.library import Library
 from feedtui.model import shown_title, split_arxiv_id
 from feedtui.search import highlight_pattern
 from feedtui.topics.names import READING_LIST
@@ -112,7 +112,8 @@ class TopicCards:
         expanded = paper_id in self.expanded
         full = self.full_abstracts.get(paper_id) if expanded or self._pattern is not None else None
         abstract = full if full is not None else self._head(row.shard, paper_id)
-        if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row)):
+        authors, affiliations = library.bylines_of(position)
+        if full is None and self._want_full is not None and (expanded or self._match_past_head(abstract, row.title, authors, affiliations)):
             self._want_full(paper_id, expanded)
         return CardData(
             paper_id=paper_id,
@@ -120,8 +121,8 @@ class TopicCards:
             category=row.primary,
             title=shown_title(row.title),
             abstract=abstract,
-            authors=row.authors,
-            affiliations=row.affiliations,
+            authors=authors,
+            affiliations=affiliations,
             tags=library.tags_of(position),
             current_topic=self.current_topic,
             read=paper_id in self._read,
@@ -144,7 +145,7 @@ class TopicCards:
             return ""
         return datetime.fromtimestamp(after, UTC).strftime("%a %b %-d")
 
-    def _match_past_head(self, head: str, row: CardRow) -> bool:
+    def _match_past_head(self, head: str, *lines: str) -> bool:
         """Whether an Ask's card must read its whole abstract to show why it
         was found: its words are in none of its other lines, nor in the head,
         which is cut (see `feedtui.store.codec.head_of`)."""
@@ -153,7 +154,7 @@ class TopicCards:
             pattern is not None
             and head.endswith("…")
             and pattern.search(head) is None
-            and not any(pattern.search(text) for text in (row.title, row.authors, row.affiliations))
+            and not any(pattern.search(text) for text in lines)
         )
 
 

@@ -39,8 +39,7 @@ def postings(part) -> dict[str, dict[str, int]]:
 @pytest.mark.parametrize("kept", [1 << 15, 3])
 def test_a_part_counts_each_papers_terms_and_length_as_the_index_does(monkeypatch, kept):
     monkeypatch.setattr(word_parts, "_CHUNKS_KEPT", kept)  # 3: the chunks kept are emptied again and again
-    monkeypatch.setattr(word_parts, "_CHUNK_TERMS", {})
-    monkeypatch.setattr(word_parts, "_CHUNK_LENGTHS", {})
+    monkeypatch.setattr(word_parts, "_CHUNKS", word_parts._Chunks())
     for _ in range(2):  # chunks met, then chunks kept
         part = word_parts.words_of(PAPERS)
         found = postings(part)

@@ -159,17 +159,21 @@ class Model:
         keys = piece_keys(text)
         known = self._pieces
         found = list(map(known.get, keys))  # looked up in C; merged in Python only when new
-        if None in found:
-            model = self._library_tokenizer().model
-            for at, key in enumerate(keys):
-                if found[at] is None:
-                    ids = known.get(key)
-                    if ids is None:
-                        ids = array("i", [token.id for token in model.tokenize("▁" + key)]).tobytes()
-                        if len(known) >= PIECES_KEPT:
-                            known.clear()
-                        known[key] = ids
-                    found[at] = ids
+        try:
+            return b"".join(found)
+        except TypeError:  # a piece not met yet (None)
+            pass
+        model = self._library_tokenizer().model
+        last = self.embedding.shape[0] - 1  # an id past the table is its last row
+        for at, key in enumerate(keys):
+            if found[at] is None:
+                ids = known.get(key)
+                if ids is None:
+                    ids = array("i", [min(token.id, last) for token in model.tokenize("▁" + key)]).tobytes()
+                    if len(known) >= PIECES_KEPT:
+                        known.clear()
+                    known[key] = ids
+                found[at] = ids
         return b"".join(found)
 
     def embed(self, texts: Sequence[str], *, few: bool = False) -> np.ndarray:
@@ -180,24 +184,21 @@ class Model:
         import numpy as np
 
         out = np.zeros((len(texts), DIM), dtype=np.float32)
-        last = self.embedding.shape[0] - 1
         if few:
-            rows = self._few_rows
+            last = self.embedding.shape[0] - 1
+            for start in range(0, len(texts), BATCH):
+                encoded = [np.asarray(ids, dtype=np.int64) for ids in self.token_ids(list(texts[start : start + BATCH]), few)]
+                if any(len(ids) and int(ids.max()) > last for ids in encoded):  # not in the table: its last row
+                    encoded = [np.minimum(ids, last) for ids in encoded]
+                for row, summed in enumerate(self._few_rows(encoded), start):
+                    if summed is not None:
+                        out[row] = summed
         else:
             rows = self._widened or _WidenedRows(self.embedding, np)
             if self._bulk_only:
                 self._widened = rows
-        for start in range(0, len(texts), BATCH):
-            batch = list(texts[start : start + BATCH])
-            if few:
-                encoded = [np.asarray(ids, dtype=np.int64) for ids in self.token_ids(batch, few)]
-            else:
-                encoded = [np.frombuffer(self._piece_ids(text), dtype=np.int32) for text in batch]
-            if any(len(ids) and int(ids.max()) > last for ids in encoded):  # not in the table: its last row
-                encoded = [np.minimum(ids, last) for ids in encoded]
-            for row, summed in enumerate(rows(encoded), start):
-                if summed is not None:
-                    out[row] = summed
+            for start in range(0, len(texts), BATCH):
+                rows.sum_into(out, start, [self._piece_ids(text) for text in texts[start : start + BATCH]])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
@@ -218,7 +219,17 @@ class Model:
 def _summed(rows: np.ndarray, np) -> np.ndarray:
     """The sum of `rows`, as one matrix-vector product (a third of the time
     of numpy's sum over the first axis)."""
-    return np.ones(len(rows), dtype=np.float32) @ rows
+    return _ones(len(rows), np) @ rows
+
+
+_ONES: list = []
+
+
+def _ones(count: int, np) -> np.ndarray:
+    """`count` float32 ones: a view of one array, not a new one a text."""
+    if not _ONES or len(_ONES[0]) < count:
+        _ONES[:] = [np.ones(max(count, 4096), dtype=np.float32)]
+    return _ONES[0][:count]
 
 
 class _WidenedRows:
@@ -233,18 +244,23 @@ class _WidenedRows:
         self.ready = np.zeros(table.shape[0], dtype=bool)
         self.np = np
 
-    def __call__(self, encoded: list[np.ndarray]) -> Iterable[np.ndarray | None]:
+    def sum_into(self, out: np.ndarray, start: int, encoded: list[bytes]) -> None:
+        """Each text's rows summed into `out[start + k]` (left as zeros for
+        no tokens), from its token ids as int32 bytes (within the table)."""
         np = self.np
-        if encoded:
-            every = np.concatenate(encoded)
-            new = every[~self.ready[every]]
-            if len(new):
-                new = np.unique(new)
-                self.wide[new] = self.table[new]
-                self.ready[new] = True
-        wide = self.wide
-        for ids in encoded:
-            yield _summed(wide.take(ids, axis=0), np) if len(ids) else None
+        every = np.frombuffer(b"".join(encoded), dtype=np.int32)
+        new = every[~self.ready[every]]
+        if len(new):
+            new = np.unique(new)
+            self.wide[new] = self.table[new]
+            self.ready[new] = True
+        take = self.wide.take
+        at = 0
+        for row, data in enumerate(encoded, start):
+            count = len(data) >> 2
+            if count:
+                out[row] = _ones(count, np) @ take(every[at : at + count], axis=0)
+                at += count
 
 
 def _map_tensor(path: Path, np) -> tuple[np.ndarray, int]:

@@ -13,7 +13,6 @@ same term counts and lengths, hence the same BM25.
 from __future__ import annotations
 
 from array import array
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
 from typing import NamedTuple
@@ -77,74 +76,116 @@ def _crc(texts: tuple[str, str, str]) -> int:
 
 
 def words_of(papers: Sequence[Paper]) -> WordPart:
-    """The word index of these papers (each once), with each one's texts_crc:
-    built straight into flat arrays, a paper's postings at a time."""
-    vocabulary: dict[str, int] = {}
-    known = vocabulary.get
-    lengths = array("d")
-    term_of = array("I")
-    paper_of = array("I")
-    counts = array("I")
-    crcs: list[int] = []
-    for position, paper in enumerate(papers):
-        texts = _texts(paper)
-        crcs.append(_crc(texts))
-        found, length = _weighted_counts(texts)
-        lengths.append(length)
-        ids = list(map(known, found))
-        if None in ids:
-            for at, term in enumerate(found):
-                if ids[at] is None:
-                    ids[at] = vocabulary.setdefault(term, len(vocabulary))
-        term_of.extend(ids)
-        counts.extend(found.values())
-        paper_of.extend(repeat(position, len(ids)))
+    """The word index of these papers (each once), with each one's texts_crc.
+
+    Every text is cut at its spaces, and each distinct chunk is cut into
+    terms and folded once per process (`_Chunks`); the papers' postings are
+    then array work: each chunk occurrence expanded into its terms, weighted
+    by its field, and the (paper, term) pairs counted in one sort. Counting
+    in Python, a Counter a paper, was most of the time this took."""
+    texts = [_texts(paper) for paper in papers]
+    crcs = list(map(_crc, texts))
+    pieces = [text.split(" ") for three in texts for text in three]  # title, authors, abstract of each paper
+    chunks = _CHUNKS.numbers(list(chain.from_iterable(pieces)))
+    fields = np.repeat(np.arange(len(pieces), dtype=np.int64), np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
+    paper_at = fields // 3
+    weight_at = _FIELD_WEIGHTS[fields % 3]
+    lengths = np.bincount(paper_at, weights=_CHUNKS.lengths()[chunks] * weight_at, minlength=len(papers))
+    term_at, occurrence = _CHUNKS.expand(chunks)
+    vocabulary = _CHUNKS.term_count()
+    pairs, where = np.unique(paper_at[occurrence] * vocabulary + term_at, return_inverse=True)
+    found = np.bincount(where, weights=weight_at[occurrence])
+    used, term_of = np.unique(pairs % vocabulary, return_inverse=True)
     return WordPart(
         [paper.id for paper in papers],
-        np.frombuffer(lengths, dtype=np.float64).copy(),
-        "\n".join(vocabulary),
-        np.frombuffer(term_of, dtype=np.uint32).copy(),
-        np.frombuffer(paper_of, dtype=np.uint32).copy(),
-        np.minimum(np.frombuffer(counts, dtype=np.uint32), MAX_COUNT).astype(np.uint8),
+        lengths,
+        _CHUNKS.terms_of(used),
+        term_of.astype(np.uint32),
+        (pairs // vocabulary).astype(np.uint32),
+        np.minimum(found, MAX_COUNT).astype(np.uint8),
         crcs,
     )
 
 
-# The terms and length of each whitespace-separated chunk met (see
-# _weighted_counts), emptied when full (about 400 bytes a chunk): abstracts
-# repeat most of their chunks.
-_CHUNK_TERMS: dict[str, tuple[str, ...]] = {}
-_CHUNK_LENGTHS: dict[str, int] = {}
-_CHUNKS_KEPT = 1 << 15
+# Whole numbers: a field's terms are counted that many times (title, authors, abstract).
+_FIELD_WEIGHTS = np.array([TITLE_WEIGHT, AUTHORS_WEIGHT, ABSTRACT_WEIGHT], dtype=np.int64)
+# Distinct chunks kept (see _Chunks): about 50 bytes each beside their
+# texts; abstracts repeat most of their chunks.
+_CHUNKS_KEPT = 1 << 16
 
 
-def _weighted_counts(texts: tuple[str, str, str]) -> tuple[Counter[str], int]:
-    """`weighted_terms` counted, and the paper's weighted length, a chunk at a
-    time: no term spans a space, so a text's terms are those of its chunks
-    between spaces (`index_terms` of each, CJK runs included), and each
-    distinct chunk is cut and folded once, not once a paper (the word
-    pattern was most of an index's build)."""
-    terms, lengths = _CHUNK_TERMS, _CHUNK_LENGTHS
-    chunks = [text.split(" ") for text in texts]
-    every = list(chain.from_iterable(chunks))
-    if not all(map(terms.__contains__, every)):
-        if len(terms) + len(every) > _CHUNKS_KEPT:
-            terms.clear()
-            lengths.clear()
-        for chunk in every:
-            if chunk not in terms:
-                found, length = index_terms(chunk)
-                terms[chunk] = tuple(found)
-                lengths[chunk] = length
-    title, authors, abstract = chunks
-    counted = Counter(chain.from_iterable(map(terms.__getitem__, abstract)))
-    if ABSTRACT_WEIGHT != 1:
-        counted = Counter({term: count * ABSTRACT_WEIGHT for term, count in counted.items()})
-    for each, weight in ((title, TITLE_WEIGHT), (authors, AUTHORS_WEIGHT)):
-        for term, count in Counter(chain.from_iterable(map(terms.__getitem__, each))).items():
-            counted[term] += count * weight
-    length = sum(sum(map(lengths.__getitem__, each)) * weight for each, weight in zip(chunks, (TITLE_WEIGHT, AUTHORS_WEIGHT, ABSTRACT_WEIGHT)))
-    return counted, length
+class _Chunks:
+    """Each whitespace-separated chunk met, numbered, with its terms
+    (`index_terms`: no term spans a space, so a text's terms are those of its
+    chunks, CJK runs included) and its length, as flat arrays. Emptied when
+    full; numbers are only ever compared within one call of words_of."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.number: dict[str, int] = {}
+        self.first = array("q")  # where each chunk's terms begin in `terms`
+        self.count = array("q")  # how many terms each chunk has
+        self.length = array("d")  # each chunk's length in words
+        self.terms = array("q")  # term numbers
+        self.term_number: dict[str, int] = {}
+        self.term_list: list[str] = []
+
+    def numbers(self, chunks: list[str]) -> np.ndarray:
+        """The chunks' numbers, the new ones cut first (all again when the
+        table is full)."""
+        # Looked up in C, -1 for a chunk not met yet; cut in Python only when new.
+        found = np.fromiter(map(self.number.get, chunks, repeat(-1)), dtype=np.int64, count=len(chunks))
+        new = np.flatnonzero(found < 0)
+        if len(new):
+            if len(self.number) + len(chunks) > _CHUNKS_KEPT:
+                self.clear()
+                new = range(len(chunks))
+            number = self.number
+            for at in new.tolist() if isinstance(new, np.ndarray) else new:
+                chunk = chunks[at]
+                known = number.get(chunk)
+                found[at] = self._add(chunk) if known is None else known
+        return found
+
+    def _add(self, chunk: str) -> int:
+        terms, length = index_terms(chunk)
+        term_number = self.term_number
+        self.first.append(len(self.terms))
+        self.count.append(len(terms))
+        self.length.append(length)
+        for term in terms:
+            known = term_number.get(term)
+            if known is None:
+                known = term_number[term] = len(self.term_list)
+                self.term_list.append(term)
+            self.terms.append(known)
+        number = self.number[chunk] = len(self.number)
+        return number
+
+    def lengths(self) -> np.ndarray:
+        return np.frombuffer(self.length, dtype=np.float64)
+
+    def term_count(self) -> int:
+        return max(len(self.term_list), 1)
+
+    def expand(self, chunks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The terms of these chunk occurrences, each with the occurrence it is of."""
+        count = np.frombuffer(self.count, dtype=np.int64)[chunks]
+        first = np.frombuffer(self.first, dtype=np.int64)[chunks]
+        total = int(count.sum())
+        ends = np.cumsum(count)
+        # Term k of the expansion is term (k - where its occurrence begins) of that chunk.
+        at = np.arange(total, dtype=np.int64) + np.repeat(first - (ends - count), count)
+        return np.frombuffer(self.terms, dtype=np.int64)[at], np.repeat(np.arange(len(chunks), dtype=np.int64), count)
+
+    def terms_of(self, numbers: np.ndarray) -> str:
+        listed = self.term_list
+        return "\n".join([listed[i] for i in numbers.tolist()])
+
+
+_CHUNKS = _Chunks()
 
 
 def part_of_index(index: SearchIndex, crcs: list[int] | None = None) -> WordPart:

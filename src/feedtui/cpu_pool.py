@@ -82,8 +82,12 @@ class CpuPool:
         initargs: tuple = (),
         preload: Sequence[str] = (),
         workers: int | None = None,
+        nice: int = 0,
     ) -> None:
+        """`nice`: added to the workers' niceness, for work that should only
+        take what the others leave free of the cores."""
         self.task = task
+        self.nice = nice
         self.initializer = initializer
         self.initargs = initargs
         self.preload = list(preload)
@@ -194,7 +198,7 @@ class CpuPool:
                         max_workers=self.workers,
                         mp_context=multiprocessing.get_context("spawn"),
                         initializer=_prepare_spawned,
-                        initargs=(self.preload, self.initializer, self.initargs),
+                        initargs=(self.preload, self.initializer, self.initargs, self.nice),
                     )
                 with self._swap_lock, _closing_lock:
                     kept = not (self._closed or _exiting)
@@ -224,6 +228,7 @@ class CpuPool:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("fork"),
                 initializer=_prepare_forked,
+                initargs=(self.nice,),
             )
             pool.submit(_nothing)  # the first job forks every worker, now
             return pool
@@ -324,9 +329,10 @@ def _nothing() -> None:
     pass
 
 
-def _prepare_forked() -> None:
+def _prepare_forked(nice: int = 0) -> None:
     _quiet_signals()
     _end_with_parent(_forking_parent)
+    _be_nicer(nice)
     # What the worker inherited (modules, compiled topics, the app's data)
     # lives as long as it does: keep the collector from walking it, and from
     # touching its pages (which would copy them from the parent).
@@ -358,8 +364,17 @@ def _quiet_signals() -> None:
         pass
 
 
-def _prepare_spawned(preload: Sequence[str], initializer: Callable[..., None] | None, initargs: tuple) -> None:
+def _be_nicer(nice: int) -> None:
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:  # not allowed here: the work is done at the usual priority
+            pass
+
+
+def _prepare_spawned(preload: Sequence[str], initializer: Callable[..., None] | None, initargs: tuple, nice: int = 0) -> None:
     _end_with_parent()
+    _be_nicer(nice)
     for module in preload:
         importlib.import_module(module)
     if initializer is not None:

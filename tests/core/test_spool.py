@@ -14,7 +14,6 @@ import pytest
 from feedtui.core.fetch import PlannedSource, SourceOutcome
 from feedtui.core.packed import pack_papers
 from feedtui.core.spool import SPOOL_DIR, Spool
-from feedtui.discovery.at_parse import ParsedVector
 from feedtui.model import SourceReport
 from tests.factories import make_paper
 
@@ -31,14 +30,12 @@ def test_spilled_papers_come_back_a_week_at_a_time(tmp_path):
     ])
     first.tags = {"2609.00001": ("Topic A",)}
     first.texts = {"2609.00001": ("title words", "abstract words")}
-    vector = ParsedVector(123456789, 0.0075, bytes(range(256)))
-    first.vectors = {"2609.00001": vector}
     second = outcome("b", [make_paper(f"2609.1{n:04d}", published="2026-09-30T08:00:00") for n in range(8)])
     expected = {p.id: p for p in (*first.papers, *second.papers)}
     spool = Spool(tmp_path)
     spool.spill([first])
     spool.spill([second])
-    assert first.papers == [] and first.tags == {} and first.vectors == {} and second.papers == []
+    assert first.papers == [] and first.tags == {} and second.papers == []
     assert len(spool) == 10
 
     seen = []
@@ -57,7 +54,6 @@ def test_spilled_papers_come_back_a_week_at_a_time(tmp_path):
             if source is first and any(p.id == "2609.00001" for p in papers):
                 assert source.tags == {"2609.00001": ("Topic A",)}
                 assert source.texts == {"2609.00001": ("title words", "abstract words")}
-                assert source.vectors == {"2609.00001": vector}
         seen.extend(ids)
     # The earlier week first; every paper once.
     assert seen[0] == "2609.00002"

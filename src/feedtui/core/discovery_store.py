@@ -12,9 +12,10 @@ them, never at import of feedtui.core.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -388,33 +389,39 @@ class DiscoveryStore:
         leaves them to the next Ask, Related or For you)."""
         return not os.environ.get(NO_VECTORS_ENV)
 
-    def _keep_parsed_vectors(self, papers: Mapping[str, Any], outcomes: Sequence[Any]) -> None:
-        """Keep the vectors the refresh's parsers computed for the papers just
-        stored (see discovery/at_parse.py), until compute_vectors writes them."""
-        parsed: dict[str, Any] = {}
-        parts: list[Any] = []
-        for outcome in outcomes:
-            parsed.update(outcome.vectors)
-            parts += outcome.words
-        if not parsed and not parts:
-            return
-        from feedtui.discovery.at_parse import KeptVectors, keep_stored
-
+    def _note_stored(self, papers: Iterable[Any]) -> None:
+        """Note papers just stored, to take their vectors and words when the
+        refresh's embedder hands them over (`_keep_embedded`)."""
         with self._kept_vectors_lock:
-            kept = self._kept_vectors
-            if kept is None:
-                kept = self._kept_vectors = KeptVectors()
-            keep_stored(kept, papers, parsed, parts)
+            self._kept().note(papers)
+
+    async def _keep_embedded(self, computed: Sequence[tuple[dict, Any]]) -> None:
+        """Keep what the refresh's embedder computed (see discovery/at_parse.py)
+        for the papers noted as stored, until compute_vectors writes it."""
+
+        def keep() -> None:
+            with self._kept_vectors_lock:
+                self._kept().take(computed)
+
+        await asyncio.to_thread(keep)
+
+    def _kept(self) -> Any:
+        from feedtui.discovery.at_parse import KeptVectors
+
+        if self._kept_vectors is None:
+            self._kept_vectors = KeptVectors()
+        return self._kept_vectors
 
     def _take_kept_vectors(self) -> Any:
-        """The kept vectors, let go of here (their words stay, for the word index)."""
+        """The kept vectors, let go of here (their words stay, for the word
+        index, and so do the notes of a refresh under way)."""
         from feedtui.discovery.at_parse import KeptVectors
 
         with self._kept_vectors_lock:
             kept = self._kept_vectors
             fresh = self._kept_vectors = KeptVectors()
             if kept is not None:
-                fresh.words = kept.words
+                fresh.words, fresh.notes = kept.words, kept.notes
         return kept if kept is not None else KeptVectors()
 
     def _take_kept_words(self) -> dict[str, tuple[Any, int, int]]:

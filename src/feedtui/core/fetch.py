@@ -59,8 +59,7 @@ from feedtui.topics.registry import TopicEntry
 from feedtui.topics.tagging import forget_topics, parse_and_tag, register_topics, topic_specs
 
 if TYPE_CHECKING:
-    from feedtui.discovery.at_parse import ParsedVector
-    from feedtui.discovery.word_parts import WordPart
+    from feedtui.core.embedding import Embedder
 
 # How far before a query's last answer the next one reads back. arXiv lists
 # papers newest submission first, and announces them later than they were
@@ -112,11 +111,6 @@ class SourceOutcome:
     # computed beside the parser; see topics.tagging.parse_and_tag).
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # Each paper's vector as parsed, when the refresh computes them (see
-    # discovery/at_parse.py).
-    vectors: dict[str, ParsedVector] = field(default_factory=dict)
-    # And the word index of its papers, a part a response.
-    words: list[WordPart] = field(default_factory=list)
     # A feed's papers (with their tags and texts) as the parse worker packed
     # them, when the refresh spools them (see core/packed.py): `papers` is
     # then empty.
@@ -371,45 +365,39 @@ class ActivityTeller:
 
 
 def _parse_and_tag(token: int, data: bytes, url: str, content_type: str, now, base: str = "", pack: bool = False):
-    """`parse_and_tag`, and no vectors nor word index. With `pack`, the
-    papers come packed (see `_packed`)."""
+    """`parse_and_tag`: (feed, tags, texts). With `pack`, the papers come
+    packed: (feed, PackedPapers) (see `_packed`)."""
     feed, tags, texts = parse_and_tag(token, data, url, content_type, now, base)
-    return _packed(feed, tags, texts, {}, None) if pack else (feed, tags, texts, {}, None)
+    return _packed(feed, tags, texts) if pack else (feed, tags, texts)
 
 
-def _parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, now, base: str = "", pack: bool = False):
-    """`parse_tag_and_embed` (discovery/at_parse.py), its papers packed with `pack`."""
-    from feedtui.discovery.at_parse import parse_tag_and_embed
+def _parse_and_tag_for_embedding(token: int, data: bytes, url: str, content_type: str, now, base: str = "", pack: bool = False):
+    """`_parse_and_tag`, and last the texts its papers are embedded and
+    indexed by (see discovery/at_parse.py), for the parser's Embedder."""
+    from feedtui.discovery.at_parse import embedding_texts
 
-    parsed = parse_tag_and_embed(token, data, url, content_type, now, base)
-    return _packed(*parsed) if pack else parsed
+    feed, tags, texts = parse_and_tag(token, data, url, content_type, now, base)
+    wanted = embedding_texts(feed.papers)
+    return (*_packed(feed, tags, texts), wanted) if pack else (feed, tags, texts, wanted)
 
 
-def _packed(feed, tags, texts, vectors, words):
-    """(feed without its papers, PackedPapers of them with their tags, texts
-    and vectors, words): see core/packed.py."""
-    packed = pack_papers(feed.papers, tags, texts, vectors)
+def _packed(feed, tags, texts):
+    """(feed without its papers, PackedPapers of them with their tags and
+    texts): see core/packed.py."""
+    packed = pack_papers(feed.papers, tags, texts)
     feed.papers = []
-    return feed, packed, words
-
-
-def _register_topics_and_load_model(token: int, specs) -> None:
-    """The preparation of a pool whose workers embed: the model is loaded
-    here, before they are forked, and they have it from the start."""
-    from feedtui.discovery.at_parse import load_model
-
-    register_topics(token, specs)
-    load_model()
+    return feed, packed
 
 
 class Parser:
     """Parses (and tags) response bodies on the CPU pool."""
 
-    def __init__(self, topics: Sequence[TopicEntry], *, embed: bool = False, pack: bool = False) -> None:
-        """`embed`: the workers compute the papers' vectors too. `pack`: a
-        feed's papers come packed (`parse_packed`)."""
+    def __init__(self, topics: Sequence[TopicEntry], *, embedder: Embedder | None = None, pack: bool = False) -> None:
+        """`embedder`: the papers parsed are handed to it, to be embedded
+        and indexed (see core/embedding.py). `pack`: a feed's papers come
+        packed (`parse_packed`)."""
         self.topics = topics
-        self.embed = embed
+        self.embedder = embedder
         self.pack = pack
         self.token = 0
         # Made for the first body to parse, or by `start` when bodies are
@@ -421,13 +409,9 @@ class Parser:
             from feedtui.cpu_pool import CpuPool, next_token
 
             self.token = next_token()
-            task, prepare = _parse_and_tag, register_topics
-            if self.embed:
-                task = _parse_tag_and_embed
-                prepare = _register_topics_and_load_model
             self.pool = CpuPool(
-                task,
-                initializer=prepare,
+                _parse_and_tag if self.embedder is None else _parse_and_tag_for_embedding,
+                initializer=register_topics,
                 initargs=(self.token, topic_specs(self.topics)),
                 preload=["feedtui.sources.parse.route", "feedtui.topics.tagging"],
             )
@@ -435,18 +419,29 @@ class Parser:
 
     def start(self, *, fork: bool = False) -> None:
         """Prepare the pool in the background, for answers expected to have
-        bodies; with `fork`, its workers too (see CpuPool.start)."""
+        bodies; with `fork`, its workers too (see CpuPool.start), and the
+        embedder's, which load the model meanwhile."""
         self._pool().start(fork=fork)
+        if fork and self.embedder is not None:
+            self.embedder.start()
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
-        """(feed, tags, texts, vectors, words): see topics.tagging.parse_and_tag,
-        and discovery.at_parse for the vectors and words ({} and None unless `embed`)."""
-        return await self._pool().run(len(data), self.token, data, url, content_type, now, base)
+        """(feed, tags, texts): see topics.tagging.parse_and_tag (the papers'
+        vectors and words come through the embedder)."""
+        return self._handed_on(await self._pool().run(len(data), self.token, data, url, content_type, now, base))
 
     async def parse_packed(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
-        """(feed without its papers, PackedPapers, words): see core/packed.py. Only when `pack`."""
+        """(feed without its papers, PackedPapers): see core/packed.py. Only when `pack`."""
         assert self.pack
-        return await self._pool().run(len(data), self.token, data, url, content_type, now, base, True)
+        return self._handed_on(await self._pool().run(len(data), self.token, data, url, content_type, now, base, True))
+
+    def _handed_on(self, parsed: tuple) -> tuple:
+        """The parse's result, its last item (the texts to embed) handed to the embedder."""
+        if self.embedder is None:
+            return parsed
+        *parsed, wanted = parsed
+        self.embedder.submit(wanted)
+        return tuple(parsed)
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -468,7 +463,7 @@ async def fetch_sources(
     on_page: ProgressCallback | None = None,
     on_activity: ActivityCallback | None = None,
     admit: Callable[[], Awaitable[None]] | None = None,
-    embed: bool = False,
+    embedder: Embedder | None = None,
     pack: bool = False,
 ) -> list[SourceOutcome]:
     """Fetch every plan concurrently (each once `admit`, if given, lets it
@@ -476,10 +471,10 @@ async def fetch_sources(
     behind); `on_source` is called with each source's
     outcome as it ends, `on_page` (if given) with each page of an API query as
     it comes (see `SourceOutcome.page`), and `on_activity` (if given) with how
-    far an API query has paged and with the waits worth telling. With
-    `embed`, the papers' vectors are computed beside their parser; with
-    `pack`, a feed's papers come packed (`SourceOutcome.packed`)."""
-    parser = Parser(topics, embed=embed, pack=pack)
+    far an API query has paged and with the waits worth telling. With an
+    `embedder`, the papers parsed are handed to it (the caller awaits and
+    closes it); with `pack`, a feed's papers come packed (`SourceOutcome.packed`)."""
+    parser = Parser(topics, embedder=embedder, pack=pack)
     teller = ActivityTeller(on_activity) if on_activity is not None else None
     on_wait = teller.waited if teller is not None else None
     async with Fetcher(settings.fetch, settings.arxiv, shared_pace=fetch_state.arxiv_pace(), on_wait=on_wait) as fetcher:
@@ -566,12 +561,9 @@ async def _fetch_one(
         first_page = _first_page(plan, settings)
 
         async def parse_page(data: bytes, url: str):
-            feed, tags, texts, vectors, words = await parser.parse(data, url, now=now)
+            feed, tags, texts = await parser.parse(data, url, now=now)
             outcome.tags.update(tags)
             outcome.texts.update(texts)
-            outcome.vectors.update(vectors)
-            if words is not None:
-                outcome.words.append(words)
             return feed
 
         def hand_over(papers: list[Paper]) -> None:
@@ -581,9 +573,7 @@ async def _fetch_one(
                     paper.fetched_for = (plan.fetched_for,)
             tags = {p.id: outcome.tags[p.id] for p in papers if p.id in outcome.tags}
             texts = {p.id: outcome.texts[p.id] for p in papers if p.id in outcome.texts}
-            vectors = {p.id: outcome.vectors[p.id] for p in papers if p.id in outcome.vectors}
-            words, outcome.words = outcome.words, []
-            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, vectors=vectors, words=words, page=True))
+            on_page(SourceOutcome(plan, report, papers, tags=tags, texts=texts, page=True))
 
         # A combined request answers several topics: give it each one's share.
         cap = min(settings.arxiv.max_results * max(1, len(plan.topics)), MAX_RESULTS_PER_REQUEST)
@@ -652,17 +642,16 @@ async def _fetch_one(
         return outcome
     try:
         if parser.pack:
-            parsed, outcome.packed, words = await parser.parse_packed(
+            parsed, outcome.packed = await parser.parse_packed(
                 fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
             )
         else:
-            parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(
+            parsed, outcome.tags, outcome.texts = await parser.parse(
                 fetched.body, plan.url, fetched.content_type, now=now, base=fetched.final_url
             )
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
-    outcome.words = [words] if words is not None else []
     outcome.papers = parsed.papers
     outcome.validators[plan.url] = fetched.validators
     report.papers = outcome.packed.count if outcome.packed is not None else len(parsed.papers)
@@ -682,11 +671,10 @@ async def _fetch_ids(fetcher: Fetcher, parser: Parser, outcome: SourceOutcome, s
         report.ok, report.error = False, fetched.error
         return outcome
     try:
-        parsed, outcome.tags, outcome.texts, outcome.vectors, words = await parser.parse(fetched.body, url, now=now)
+        parsed, outcome.tags, outcome.texts = await parser.parse(fetched.body, url, now=now)
     except FeedError as error:
         report.ok, report.error = False, str(error)
         return outcome
-    outcome.words = [words] if words is not None else []
     api_errors = [w for w in parsed.warnings if w.startswith(API_ERROR_PREFIX)]
     if api_errors:
         report.ok, report.error = False, api_errors[0]

@@ -20,8 +20,8 @@ from feedtui.model import Paper
 from feedtui.store.codec import shard_for
 
 # A packed paper: its place in the response, the paper, the topics it matched
-# as parsed, its normalised texts, its vector (see discovery/at_parse.py).
-Unpacked = tuple[int, Paper, tuple[str, ...] | None, tuple[str, ...] | None, object]
+# as parsed, its normalised texts.
+Unpacked = tuple[int, Paper, tuple[str, ...] | None, tuple[str, ...] | None]
 
 
 @dataclass(slots=True)
@@ -45,13 +45,11 @@ def pack_papers(
     papers: Sequence[Paper],
     tags: Mapping[str, tuple[str, ...]],
     texts: Mapping[str, tuple[str, ...]],
-    vectors: Mapping[str, object] | None = None,
 ) -> PackedPapers:
     by_week: dict[str, list[Unpacked]] = {}
-    vectors = vectors or {}
     for place, paper in enumerate(papers):
         pid = paper.id
-        item = (place, paper, tags.get(pid), texts.get(pid), vectors.get(pid))
+        item = (place, paper, tags.get(pid), texts.get(pid))
         by_week.setdefault(shard_for(paper.published), []).append(item)
     weeks = {week: (len(items), pickle.dumps(items, protocol=5)) for week, items in by_week.items()}
     return PackedPapers(weeks, [paper.id for paper in papers])

@@ -32,6 +32,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from feedtui.core.cache_outline import CacheOutline
+from feedtui.core.embedding import Embedder
 from feedtui.core.events import PapersStored, RefreshActivity, RefreshProgress, SourceFailed
 from feedtui.core.library import Library
 from feedtui.core.spool import SPOOL_PART, Part, Spool
@@ -135,6 +136,15 @@ class RefreshRun:
         """Fetch every planned source and store what came. Stopped while
         fetching or storing the last batch, what has come is stored before it
         ends, and said in the engine's `stopped_refresh`."""
+        engine = self.engine
+        embedder = Embedder() if engine.vectors_wanted() else None
+        try:
+            return await self._fetch_and_store(embedder)
+        finally:
+            if embedder is not None:
+                embedder.close()
+
+    async def _fetch_and_store(self, embedder: Embedder | None) -> list[SourceOutcome]:
         from feedtui.core.fetch import fetch_sources
 
         engine = self.engine
@@ -150,7 +160,7 @@ class RefreshRun:
                 on_page=self.page_came,
                 on_activity=self.activity,
                 admit=self.admit,
-                embed=engine.vectors_wanted(),
+                embedder=embedder,
                 pack=self.pack,
             )
         except asyncio.CancelledError:
@@ -169,6 +179,10 @@ class RefreshRun:
         except asyncio.CancelledError:
             self._stopped()
             raise
+        if embedder is not None:
+            # The vectors and words of what was stored, as the embedder's
+            # workers finish them (most while the papers were being stored).
+            await engine._keep_embedded(await embedder.finish())
         return outcomes
 
     # -- what the sources hand over -------------------------------------------
@@ -229,10 +243,9 @@ class RefreshRun:
         packed, outcome.packed = outcome.packed, None
         assert packed is not None
         items = packed.unpacked()
-        outcome.papers = [paper for _, paper, _, _, _ in items]
-        outcome.tags = {paper.id: tags for _, paper, tags, _, _ in items if tags is not None}
-        outcome.texts = {paper.id: texts for _, paper, _, texts, _ in items if texts is not None}
-        outcome.vectors = {paper.id: vector for _, paper, _, _, vector in items if vector is not None}
+        outcome.papers = [paper for _, paper, _, _ in items]
+        outcome.tags = {paper.id: tags for _, paper, tags, _ in items if tags is not None}
+        outcome.texts = {paper.id: texts for _, paper, _, texts in items if texts is not None}
         self._hand_over(outcome)
 
     def activity(self, now_at: Activity) -> None:
@@ -283,7 +296,7 @@ class RefreshRun:
                         pass  # asked again at the next refresh
                 for outcome in outcomes:
                     # Stored (or reported unsaved): the papers need not be held.
-                    outcome.papers, outcome.tags, outcome.texts, outcome.vectors, outcome.words = [], {}, {}, {}, []
+                    outcome.papers, outcome.tags, outcome.texts = [], {}, {}
             finally:
                 spool.close()
                 self._last_commit = time.monotonic()
@@ -559,7 +572,8 @@ class Refreshing:
                 papers, known, now, before_index=save_tags, match_rows=MatchRows(prepared), weeks=weeks
             )
             give_back_freed_memory()  # the weeks the store read, dropped now
-            self._keep_parsed_vectors(stored.papers, outcomes)
+            if self.vectors_wanted():
+                self._note_stored(stored.papers.values())
             return stored, found, set(stored.papers)
 
         try:

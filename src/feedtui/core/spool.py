@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from base64 import b64decode, b64encode
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -28,7 +27,6 @@ from typing import TYPE_CHECKING, BinaryIO
 import orjson
 
 from feedtui.core.packed import unpack
-from feedtui.discovery.at_parse import ParsedVector
 from feedtui.memory import give_back_freed_memory
 from feedtui.model import Paper
 from feedtui.store.codec import paper_from_doc, paper_to_doc, shard_for
@@ -64,7 +62,7 @@ class Spool:
         weeks' files and let go of them; the outcomes are kept, for their
         reports and validators. Raises OSError."""
         # A row: the index of the outcome the paper came from, its id, its
-        # document, and the tags, texts and vector computed beside its parser. Rows
+        # document, and the tags and texts computed beside its parser. Rows
         # go to their week's file as they are made, not held for the batch.
         dumps = orjson.dumps
         directory = self._directory()
@@ -73,17 +71,14 @@ class Spool:
         written: dict[str, int] = {}
         try:
             for index, outcome in enumerate(outcomes, start=len(self.outcomes)):
-                tags, texts, vectors = outcome.tags, outcome.texts, outcome.vectors
+                tags, texts = outcome.tags, outcome.texts
                 for paper in outcome.to_store:
                     week = shard_for(paper.published)
                     file = files.get(week)
                     if file is None:
                         file = files[week] = open(directory / f"{week}.jsonl", "ab")  # noqa: SIM115 (closed below)
                         began[week] = file.tell()
-                    vector = vectors.get(paper.id)
-                    if vector is not None:
-                        vector = [vector.crc, vector.scale, b64encode(vector.codes).decode()]
-                    row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id), vector]
+                    row = [index, paper.id, paper_to_doc(paper, ""), tags.get(paper.id), texts.get(paper.id)]
                     file.write(dumps(row) + b"\n")
                     written[week] = written.get(week, 0) + 1
             while files:
@@ -99,7 +94,7 @@ class Spool:
                 self.weeks[week] = self.weeks.get(week, 0) + count
             self.outcomes.extend(outcomes)
         for outcome in outcomes:
-            outcome.papers, outcome.tags, outcome.texts, outcome.vectors = [], {}, {}, {}
+            outcome.papers, outcome.tags, outcome.texts = [], {}, {}
         give_back_freed_memory()  # the batch let go of
 
     def spill_packed(self, outcome: SourceOutcome) -> None:
@@ -166,27 +161,25 @@ class Spool:
             yield part
 
     def _let_go_of_part(self) -> None:
-        """Drop the tags, texts and vectors the outcomes hold for the part
+        """Drop the tags and texts the outcomes hold for the part
         just stored, before the next part's papers are read."""
         for outcome in self.outcomes:
-            outcome.tags, outcome.texts, outcome.vectors = {}, {}, {}
+            outcome.tags, outcome.texts = {}, {}
 
     def _part(self, rows: list[bytes | tuple]) -> Part:
         by_outcome: dict[int, list[Paper]] = {}
         self._let_go_of_part()
         for line in rows:
             if isinstance(line, tuple):  # packed (see _read_packed)
-                index, paper, tags, texts, vector = line
+                index, paper, tags, texts = line
                 by_outcome.setdefault(index, []).append(paper)
                 outcome = self.outcomes[index]
                 if tags is not None:
                     outcome.tags[paper.id] = tags
                 if texts is not None:
                     outcome.texts[paper.id] = texts
-                if vector is not None:
-                    outcome.vectors[paper.id] = vector
                 continue
-            index, pid, doc, tags, texts, vector = orjson.loads(line)
+            index, pid, doc, tags, texts = orjson.loads(line)
             paper = paper_from_doc(pid, doc)
             by_outcome.setdefault(index, []).append(paper)
             outcome = self.outcomes[index]
@@ -194,15 +187,12 @@ class Spool:
                 outcome.tags[pid] = tuple(tags)
             if texts is not None:
                 outcome.texts[pid] = tuple(texts)
-            if vector is not None:
-                crc, scale, codes = vector
-                outcome.vectors[pid] = ParsedVector(crc, scale, b64decode(codes))
         return [(self.outcomes[index], papers) for index, papers in by_outcome.items()]
 
     def close(self) -> None:
         """Forget what was spilled and remove its files."""
         for outcome in self.outcomes:
-            outcome.tags, outcome.texts, outcome.vectors, outcome.words = {}, {}, {}, []
+            outcome.tags, outcome.texts = {}, {}
         self.outcomes, self.weeks = [], {}
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
@@ -218,7 +208,7 @@ class Spool:
 
 def _read_packed(path: Path) -> Iterator[tuple]:
     """The papers of a week's packed file (none: no file), each as
-    (outcome index, paper, tags, texts, vector); the file is removed once read."""
+    (outcome index, paper, tags, texts); the file is removed once read."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -230,8 +220,8 @@ def _read_packed(path: Path) -> Iterator[tuple]:
         length = int.from_bytes(data[at + 4 : at + 12], "little")
         blob = data[at + 12 : at + 12 + length]
         at += 12 + length
-        for _, paper, tags, texts, vector in unpack(blob):
-            yield index, paper, tags, texts, vector
+        for _, paper, tags, texts in unpack(blob):
+            yield index, paper, tags, texts
 
 
 def _cut_back(directory: Path, files: dict[str, BinaryIO], began: Mapping[str, int], suffix: str = ".jsonl") -> None:

@@ -1,23 +1,26 @@
-"""The papers' vectors and word index, computed where their feed is parsed.
+"""The papers' vectors and word index, computed beside a refresh's parsing.
 
-A refresh parses each feed in a worker process (core/fetch.Parser), beside
-the topics' tags, while other feeds are still downloading: embedding and
-indexing the papers there costs the refresh little wall time, where doing
-it after the store meant reading every stored paper back from its week
-file. Both are of the texts the paper had as parsed; the refresh keeps them
-only for a paper stored with those very texts (`text_crc`,
-`word_parts.texts_crc`), so a paper merged with another source's copy is
-embedded and indexed again from what was stored.
+A refresh parses each feed in a worker process (core/fetch.Parser), and the
+parse worker hands over, with the papers, the texts they are embedded and
+indexed by (`embedding_texts`). Another pool's workers embed and index
+those (`embed_and_index`) at a lower priority: the papers are parsed and
+stored as fast as without vectors, and the vectors take the time the
+parsers and the store leave free of the cores (most of a refresh waits for
+the network; a fast one ends with storing, on one core). Both are of the
+texts the paper had as parsed; the refresh keeps them only for a paper
+stored with those very texts (`text_crc`, `word_parts.texts_crc`, noted
+as it is stored), so a paper merged with another source's copy is embedded
+and indexed again from what was stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import pickle
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from feedtui.discovery.embed import embedded_text, text_crc
 from feedtui.model import Paper
-from feedtui.topics.tagging import parse_and_tag
 
 
 class ParsedVector(NamedTuple):
@@ -29,8 +32,8 @@ class ParsedVector(NamedTuple):
     codes: bytes
 
 
-# The model of this process, loaded once (by the parse pool's preparation,
-# before its workers are forked); False: it cannot be, and nothing is embedded.
+# The model of this process, loaded once; False: it cannot be, and nothing
+# is embedded.
 _model = None
 
 
@@ -51,43 +54,70 @@ def load_model():
     return _model
 
 
-def parse_tag_and_embed(token: int, data: bytes, url: str, content_type: str, now, base: str = ""):
-    """`parse_and_tag`'s (feed, tags, texts), each paper's ParsedVector by
-    id, and the papers' word index (a WordPart, None for no papers)."""
-    from feedtui.discovery.word_parts import words_of
+def embedding_texts(papers: Sequence[Paper]) -> bytes | None:
+    """What `embed_and_index` needs of these papers (the last of each id: a
+    feed naming one twice is stored as one), pickled here, in the parse
+    worker, to be handed on as it is; None for no papers."""
+    distinct = list({paper.id: paper for paper in papers}.values())
+    if not distinct:
+        return None
+    ids = [paper.id for paper in distinct]
+    titles = [paper.readable_title for paper in distinct]
+    abstracts = [paper.readable_abstract for paper in distinct]
+    authors = [" ".join(a.name for a in paper.authors) for paper in distinct]
+    return pickle.dumps((ids, titles, authors, abstracts), protocol=5)
 
-    feed, tags, texts = parse_and_tag(token, data, url, content_type, now, base)
-    papers = _distinct(feed.papers)
-    return feed, tags, texts, embed_papers(papers), words_of(papers) if papers else None
 
+def embed_and_index(texts: bytes | None) -> tuple[dict[str, ParsedVector], Any] | None:
+    """Each paper's ParsedVector by id, and the papers' word index (a
+    WordPart). None: only load the model (and None is returned)."""
+    from feedtui.discovery.word_parts import words_of_texts
 
-def _distinct(papers: Sequence[Paper]) -> list[Paper]:
-    """The last of the papers of each id (a feed naming one twice is stored as one)."""
-    return list({paper.id: paper for paper in papers}.values())
+    if texts is None:
+        load_model()
+        return None
+    ids, titles, authors, abstracts = pickle.loads(texts)
+    return embed_texts(ids, titles, abstracts), words_of_texts(ids, list(zip(titles, authors, abstracts)))
 
 
 def embed_papers(papers: Sequence[Paper]) -> dict[str, ParsedVector]:
     """Each paper's vector ({} without the model: computed later, or never)."""
-    if not papers:
+    return embed_texts([p.id for p in papers], [p.readable_title for p in papers], [p.readable_abstract for p in papers])
+
+
+def embed_texts(ids: Sequence[str], titles: Sequence[str], abstracts: Sequence[str]) -> dict[str, ParsedVector]:
+    if not ids:
         return {}
     model = load_model()
     if model is False:
         return {}
     from feedtui.discovery.vectors import quantize
 
-    texts = [paper_text(p) for p in papers]
+    texts = list(map(embedded_text, titles, abstracts))
     scales, codes = quantize(model.embed(texts))
     return {
-        paper.id: ParsedVector(text_crc(text), float(scale), row.tobytes())
-        for paper, text, scale, row in zip(papers, texts, scales.tolist(), codes)
+        paper_id: ParsedVector(text_crc(text), float(scale), row.tobytes())
+        for paper_id, text, scale, row in zip(ids, texts, scales.tolist(), codes)
     }
 
 
+class StoredNote(NamedTuple):
+    """What is kept of a paper as it is stored, to take its vector and words
+    when they come: the CRCs of its texts, and what the vectors file keeps."""
+
+    version: int
+    text_crc: int
+    texts_crc: int
+    authors: list[str]
+    categories: list[str]
+
+
 class KeptVectors:
-    """Vectors a refresh's parsers computed for papers it stored, kept until
-    they are written with the others (Engine.compute_vectors): codes in one
-    buffer, not an object per paper. And where each stored paper's words
-    are in the parsers' word indexes (WordPart, position, version)."""
+    """Vectors a refresh computed for papers it stored, kept until they are
+    written with the others (Engine.compute_vectors): codes in one buffer,
+    not an object per paper. And where each stored paper's words are in the
+    word indexes made beside the parsers (WordPart, position, version). And,
+    until those come, a note of each paper stored (`note`, `take`)."""
 
     def __init__(self) -> None:
         self.words: dict[str, tuple[Any, int, int]] = {}
@@ -97,34 +127,44 @@ class KeptVectors:
         self.codes = bytearray()
         self.authors: list[list[str]] = []
         self.categories: list[list[str]] = []
+        self.notes: dict[str, StoredNote] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def keep(self, paper: Paper, vector: ParsedVector) -> None:
+    def note(self, papers: Iterable[Paper]) -> None:
+        """Note papers just stored (a later copy's note replaces an earlier one's)."""
         from feedtui.discovery.authors import author_key
+        from feedtui.discovery.word_parts import texts_crc
 
-        self.ids.append(paper.id)
-        self.versions.append(paper.version)
-        self.scales.append(vector.scale)
-        self.codes += vector.codes
-        self.authors.append([author_key(a.name) for a in paper.authors])
-        self.categories.append(list(paper.categories))
+        notes = self.notes
+        for paper in papers:
+            notes[paper.id] = StoredNote(
+                paper.version,
+                text_crc(paper_text(paper)),
+                texts_crc(paper),
+                [author_key(a.name) for a in paper.authors],
+                list(paper.categories),
+            )
 
-
-def keep_stored(kept: KeptVectors, papers: dict[str, Paper], parsed: dict[str, ParsedVector], parts: Sequence[Any]) -> None:
-    """Keep the parsed vector and words of each stored paper whose texts are
-    the ones embedded and indexed (the others are done again later)."""
-    for paper_id, paper in papers.items():
-        vector = parsed.get(paper_id)
-        if vector is not None and vector.crc == text_crc(paper_text(paper)):
-            kept.keep(paper, vector)
-    if not parts:
-        return
-    from feedtui.discovery.word_parts import texts_crc
-
-    where = {paper_id: (part, i) for part in parts for i, paper_id in enumerate(part.ids)}
-    for paper_id, paper in papers.items():
-        found = where.get(paper_id)
-        if found is not None and found[0].crcs[found[1]] == texts_crc(paper):
-            kept.words[paper_id] = (*found, paper.version)
+    def take(self, computed: Iterable[tuple[dict[str, ParsedVector], Any]]) -> None:
+        """Keep the vectors and words computed beside the parsers for each
+        noted paper whose texts are the ones embedded and indexed (the others
+        are done again later); the notes are let go of."""
+        notes, self.notes = self.notes, {}
+        for vectors, part in computed:
+            for paper_id, vector in vectors.items():
+                note = notes.get(paper_id)
+                if note is not None and vector.crc == note.text_crc:
+                    self.ids.append(paper_id)
+                    self.versions.append(note.version)
+                    self.scales.append(vector.scale)
+                    self.codes += vector.codes
+                    self.authors.append(note.authors)
+                    self.categories.append(note.categories)
+            if part is None:
+                continue
+            for position, (paper_id, crc) in enumerate(zip(part.ids, part.crcs)):
+                note = notes.get(paper_id)
+                if note is not None and crc == note.texts_crc:
+                    self.words[paper_id] = (part, position, note.version)

@@ -76,28 +76,33 @@ def _crc(texts: tuple[str, str, str]) -> int:
 
 
 def words_of(papers: Sequence[Paper]) -> WordPart:
-    """The word index of these papers (each once), with each one's texts_crc.
+    """The word index of these papers (each once), with each one's texts_crc."""
+    return words_of_texts([paper.id for paper in papers], [_texts(paper) for paper in papers])
+
+
+def words_of_texts(ids: list[str], texts: Sequence[tuple[str, str, str]]) -> WordPart:
+    """The word index of the papers of these ids, each indexed by its (title,
+    authors, abstract), with each one's texts_crc.
 
     Every text is cut at its spaces, and each distinct chunk is cut into
     terms and folded once per process (`_Chunks`); the papers' postings are
     then array work: each chunk occurrence expanded into its terms, weighted
     by its field, and the (paper, term) pairs counted in one sort. Counting
     in Python, a Counter a paper, was most of the time this took."""
-    texts = [_texts(paper) for paper in papers]
     crcs = list(map(_crc, texts))
     pieces = [text.split(" ") for three in texts for text in three]  # title, authors, abstract of each paper
     chunks = _CHUNKS.numbers(list(chain.from_iterable(pieces)))
     fields = np.repeat(np.arange(len(pieces), dtype=np.int64), np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
     paper_at = fields // 3
     weight_at = _FIELD_WEIGHTS[fields % 3]
-    lengths = np.bincount(paper_at, weights=_CHUNKS.lengths()[chunks] * weight_at, minlength=len(papers))
+    lengths = np.bincount(paper_at, weights=_CHUNKS.lengths()[chunks] * weight_at, minlength=len(ids))
     term_at, occurrence = _CHUNKS.expand(chunks)
     vocabulary = _CHUNKS.term_count()
     pairs, where = np.unique(paper_at[occurrence] * vocabulary + term_at, return_inverse=True)
     found = np.bincount(where, weights=weight_at[occurrence])
     used, term_of = np.unique(pairs % vocabulary, return_inverse=True)
     return WordPart(
-        [paper.id for paper in papers],
+        ids,
         lengths,
         _CHUNKS.terms_of(used),
         term_of.astype(np.uint32),

@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from feedtui.cpu_pool import POOL_MIN_BYTES
-
 # How much nicer the embedding workers are than the refresh.
 NICER = 10
 
@@ -53,6 +51,8 @@ class Embedder:
             self._running.append(asyncio.ensure_future(self._run(texts)))
 
     async def _run(self, texts: bytes | None) -> None:
+        from feedtui.cpu_pool import POOL_MIN_BYTES
+
         try:
             # The few papers of a small feed are done in a thread here (see
             # CpuPool.run); starting, the workers are forked.

@@ -16,6 +16,7 @@ and indexed again from what was stored.
 from __future__ import annotations
 
 import pickle
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -24,13 +25,17 @@ from feedtui.model import Paper
 
 
 class ParsedVector(NamedTuple):
-    """A paper's vector as its parser computed it: int8 codes and their scale,
-    and the CRC-32 of the text embedded."""
+    """A paper's vector as computed beside its parser: int8 codes and their
+    scale, its authors' keys (see discovery/authors.py), and the CRC-32 of
+    the text embedded and the authors' names (`embedded_crc`)."""
 
     crc: int
     scale: float
     codes: bytes
+    authors: list[str]
 
+
+_ONE_AT_A_TIME = threading.Lock()
 
 # The model of this process, loaded once; False: it cannot be, and nothing
 # is embedded.
@@ -39,6 +44,11 @@ _model = None
 
 def paper_text(paper: Paper) -> str:
     return embedded_text(paper.readable_title, paper.readable_abstract)
+
+
+def embedded_crc(text: str, names: Sequence[str]) -> int:
+    """What identifies the text a vector is of and the authors kept with it."""
+    return text_crc("\x1f".join((text, *names)))
 
 
 def load_model():
@@ -64,8 +74,8 @@ def embedding_texts(papers: Sequence[Paper]) -> bytes | None:
     ids = [paper.id for paper in distinct]
     titles = [paper.readable_title for paper in distinct]
     abstracts = [paper.readable_abstract for paper in distinct]
-    authors = [" ".join(a.name for a in paper.authors) for paper in distinct]
-    return pickle.dumps((ids, titles, authors, abstracts), protocol=5)
+    names = [[a.name for a in paper.authors] for paper in distinct]
+    return pickle.dumps((ids, titles, names, abstracts), protocol=5)
 
 
 def embed_and_index(texts: bytes | None) -> tuple[dict[str, ParsedVector], Any] | None:
@@ -76,28 +86,37 @@ def embed_and_index(texts: bytes | None) -> tuple[dict[str, ParsedVector], Any] 
     if texts is None:
         load_model()
         return None
-    ids, titles, authors, abstracts = pickle.loads(texts)
-    return embed_texts(ids, titles, abstracts), words_of_texts(ids, list(zip(titles, authors, abstracts)))
+    ids, titles, names, abstracts = pickle.loads(texts)
+    # One at a time: small feeds are done in threads of the refreshing
+    # process, and the model's and the word index's tables of what they met
+    # are the process's own.
+    with _ONE_AT_A_TIME:
+        words = words_of_texts(ids, [(title, " ".join(each), abstract) for title, each, abstract in zip(titles, names, abstracts)])
+        return embed_texts(ids, titles, names, abstracts), words
 
 
 def embed_papers(papers: Sequence[Paper]) -> dict[str, ParsedVector]:
+    """`embed_texts` of these papers."""
+    return embed_texts(
+        [p.id for p in papers], [p.readable_title for p in papers], [[a.name for a in p.authors] for p in papers], [p.readable_abstract for p in papers]
+    )
+
+
+def embed_texts(ids: Sequence[str], titles: Sequence[str], names: Sequence[Sequence[str]], abstracts: Sequence[str]) -> dict[str, ParsedVector]:
     """Each paper's vector ({} without the model: computed later, or never)."""
-    return embed_texts([p.id for p in papers], [p.readable_title for p in papers], [p.readable_abstract for p in papers])
-
-
-def embed_texts(ids: Sequence[str], titles: Sequence[str], abstracts: Sequence[str]) -> dict[str, ParsedVector]:
     if not ids:
         return {}
     model = load_model()
     if model is False:
         return {}
+    from feedtui.discovery.authors import author_key
     from feedtui.discovery.vectors import quantize
 
     texts = list(map(embedded_text, titles, abstracts))
     scales, codes = quantize(model.embed(texts))
     return {
-        paper_id: ParsedVector(text_crc(text), float(scale), row.tobytes())
-        for paper_id, text, scale, row in zip(ids, texts, scales.tolist(), codes)
+        paper_id: ParsedVector(embedded_crc(text, each), float(scale), row.tobytes(), list(map(author_key, each)))
+        for paper_id, text, each, scale, row in zip(ids, texts, names, scales.tolist(), codes)
     }
 
 
@@ -106,9 +125,8 @@ class StoredNote(NamedTuple):
     when they come: the CRCs of its texts, and what the vectors file keeps."""
 
     version: int
-    text_crc: int
+    embedded_crc: int
     texts_crc: int
-    authors: list[str]
     categories: list[str]
 
 
@@ -134,16 +152,14 @@ class KeptVectors:
 
     def note(self, papers: Iterable[Paper]) -> None:
         """Note papers just stored (a later copy's note replaces an earlier one's)."""
-        from feedtui.discovery.authors import author_key
         from feedtui.discovery.word_parts import texts_crc
 
         notes = self.notes
         for paper in papers:
             notes[paper.id] = StoredNote(
                 paper.version,
-                text_crc(paper_text(paper)),
+                embedded_crc(paper_text(paper), [a.name for a in paper.authors]),
                 texts_crc(paper),
-                [author_key(a.name) for a in paper.authors],
                 list(paper.categories),
             )
 
@@ -155,12 +171,12 @@ class KeptVectors:
         for vectors, part in computed:
             for paper_id, vector in vectors.items():
                 note = notes.get(paper_id)
-                if note is not None and vector.crc == note.text_crc:
+                if note is not None and vector.crc == note.embedded_crc:
                     self.ids.append(paper_id)
                     self.versions.append(note.version)
                     self.scales.append(vector.scale)
                     self.codes += vector.codes
-                    self.authors.append(note.authors)
+                    self.authors.append(vector.authors)
                     self.categories.append(note.categories)
             if part is None:
                 continue

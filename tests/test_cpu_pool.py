@@ -347,3 +347,27 @@ def test_no_pool_gets_workers_once_the_process_ends():
     done = subprocess.run([sys.executable, "-c", AFTER_FINISH_APP], capture_output=True, text=True, env=env, timeout=90)
     assert (done.returncode, done.stdout, done.stderr) == (0, "refused True\n", "")
 
+
+
+NICER_APP = """\
+import os, threading
+from feedtui.cpu_pool import CpuPool
+
+def niceness():
+    return os.getpid(), os.nice(0)
+
+done = threading.Event()
+pool = CpuPool(niceness, workers=2, nice=7)
+pool.start(fork=True, then=done.set)
+done.wait(10)
+found = set(pool.map_blocking([()] * 6))
+pool.close()
+here = os.nice(0)
+print(all(pid != os.getpid() and nice == here + 7 for pid, nice in found), here == os.nice(0))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers are the Linux set-up")
+def test_nicer_workers_run_at_a_lower_priority_and_then_follows_the_start():
+    # The refresh's embedding workers take only what the parsers leave of the cores.
+    assert run_script(NICER_APP).split() == ["True", "True"]

@@ -121,7 +121,7 @@ class CpuPool:
             self._pool = None
             return await asyncio.to_thread(self._run_here, *args)
 
-    def start(self, *, fork: bool = False) -> None:
+    def start(self, *, fork: bool = False, then: Callable[[], None] | None = None) -> None:
         """Prepare this process (imports, the initializer) for the jobs to come,
         now, in a background thread. A refresh calls this while its requests
         are out, so the preparation overlaps the wait for the first
@@ -129,20 +129,25 @@ class CpuPool:
         large job, so that a refresh of small bodies forks none; with `fork`
         (large jobs are known to come), as soon as this process is prepared,
         so that the first large job finds them ready on Linux instead of
-        waiting for the fork."""
+        waiting for the fork. `then` is called in that thread once it is done
+        (another pool's start, say, that should not compete with this one's)."""
         if self._starter is None and not self._local_ready:
             self._starter = threading.Thread(
-                target=self._prepare_quietly, args=(fork,), name="feedtui-pool-start", daemon=True
+                target=self._prepare_quietly, args=(fork, then), name="feedtui-pool-start", daemon=True
             )
             self._starter.start()
+        elif then is not None:
+            then()
 
-    def _prepare_quietly(self, fork: bool = False) -> None:
+    def _prepare_quietly(self, fork: bool = False, then: Callable[[], None] | None = None) -> None:
         try:
             self._prepare_here()
             if fork and self.workers >= 2 and sys.platform == "linux":
                 self._executor()
         except Exception:  # the first job prepares again, and that failure is reported
             pass
+        if then is not None:
+            then()
 
     async def _ready_executor(self) -> ProcessPoolExecutor | None:
         """The process pool for `run`, made in a thread: preparing and forking

@@ -4,7 +4,8 @@ worker processes of lower priority than the parsers and the store.
 The parse workers hand over, with each feed's papers, the texts to embed
 and index (see discovery/at_parse.py); an Embedder sends them on to its
 own pool, whose niced workers take only what the parsing and storing leave
-free of the cores. The papers are therefore parsed and stored as fast as
+free of the cores (the model is loaded before they are forked, while the
+refresh waits for its first answers). The papers are therefore parsed and stored as fast as
 without vectors, and the vectors cost the refresh only the work still left
 once its papers are stored. What a worker could not do is done later, from
 the stored papers (Engine.compute_vectors).
@@ -31,35 +32,27 @@ class Embedder:
     def _workers(self) -> Any:
         if self._pool is None:
             from feedtui.cpu_pool import CpuPool
-            from feedtui.discovery.at_parse import embed_and_index
+            from feedtui.discovery.at_parse import embed_and_index, prepare_embedding
 
-            # The workers load the model themselves, at their lower priority:
-            # this process never does.
-            self._pool = CpuPool(embed_and_index, nice=NICER)
+            # The model is loaded here, before the workers are forked: they
+            # have it from the start, and it is loaded once.
+            self._pool = CpuPool(embed_and_index, initializer=prepare_embedding, nice=NICER)
         return self._pool
 
     def start(self) -> None:
-        """Start the workers and have them load the model now, while the
-        refresh waits for its first answers."""
-        pool = self._workers()
-        for _ in range(pool.workers):
-            self._running.append(asyncio.ensure_future(self._run(None)))
+        """Load the model and fork the workers now, in a background thread,
+        while the refresh waits for its first answers (see CpuPool.start)."""
+        self._workers().start(fork=True)
 
     def submit(self, texts: bytes | None) -> None:
         """Embed and index these texts (see at_parse.embedding_texts) in the background."""
         if texts is not None:
             self._running.append(asyncio.ensure_future(self._run(texts)))
 
-    async def _run(self, texts: bytes | None) -> None:
-        from feedtui.cpu_pool import POOL_MIN_BYTES
-
+    async def _run(self, texts: bytes) -> None:
         try:
-            # The few papers of a small feed are done in a thread here (see
-            # CpuPool.run); starting, the workers are forked.
-            size = POOL_MIN_BYTES if texts is None else len(texts)
-            done = await self._workers().run(size, texts)
-            if done is not None:
-                self._results.append(done)
+            # The few papers of a small feed are done in a thread here (see CpuPool.run).
+            self._results.append(await self._workers().run(len(texts), texts))
         except Exception:  # noqa: BLE001 (these papers are embedded later, from what was stored)
             pass
 

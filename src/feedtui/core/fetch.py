@@ -419,11 +419,10 @@ class Parser:
 
     def start(self, *, fork: bool = False) -> None:
         """Prepare the pool in the background, for answers expected to have
-        bodies; with `fork`, its workers too (see CpuPool.start), and the
-        embedder's, which load the model meanwhile."""
-        self._pool().start(fork=fork)
-        if fork and self.embedder is not None:
-            self.embedder.start()
+        bodies; with `fork`, its workers too (see CpuPool.start), and then
+        the embedder's (which load the model first: after the parsers, whom
+        the first answers wait for)."""
+        self._pool().start(fork=fork, then=self.embedder.start if fork and self.embedder is not None else None)
 
     async def parse(self, data: bytes, url: str, content_type: str = "", *, now: datetime | None = None, base: str = ""):
         """(feed, tags, texts): see topics.tagging.parse_and_tag (the papers'

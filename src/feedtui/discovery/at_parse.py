@@ -78,14 +78,19 @@ def embedding_texts(papers: Sequence[Paper]) -> bytes | None:
     return pickle.dumps((ids, titles, names, abstracts), protocol=5)
 
 
-def embed_and_index(texts: bytes | None) -> tuple[dict[str, ParsedVector], Any] | None:
-    """Each paper's ParsedVector by id, and the papers' word index (a
-    WordPart). None: only load the model (and None is returned)."""
+def prepare_embedding() -> None:
+    """Load the model and what indexing words needs (for workers forked after)."""
+    import feedtui.discovery.word_parts  # noqa: F401 (numpy and the search module)
+    from feedtui.discovery.stem import stem
+
+    stem("made")  # the stemmer
+    load_model()
+
+
+def embed_and_index(texts: bytes) -> tuple[dict[str, ParsedVector], Any]:
+    """Each paper's ParsedVector by id, and the papers' word index (a WordPart)."""
     from feedtui.discovery.word_parts import words_of_texts
 
-    if texts is None:
-        load_model()
-        return None
     ids, titles, names, abstracts = pickle.loads(texts)
     # One at a time: small feeds are done in threads of the refreshing
     # process, and the model's and the word index's tables of what they met

@@ -3,13 +3,12 @@ worker processes of lower priority than the parsers and the store.
 
 The parse workers hand over, with each feed's papers, the texts to embed
 and index (see discovery/at_parse.py); an Embedder sends them on to its
-own pool, whose niced workers take only what the parsing and storing leave
-free of the cores (the model is loaded before they are forked, while the
-refresh waits for its first answers). The papers are therefore parsed and stored as fast as
-without vectors, and the vectors cost the refresh only the work still left
-once its papers are stored. What a worker could not do is done later, from
-the stored papers (Engine.compute_vectors).
-"""
+own pool, whose niced workers take what the parsing and storing leave free
+of the cores (the model is loaded before they are forked, while the
+refresh waits for its first answers). The papers are parsed and stored
+nearly as fast as without vectors, and the vectors cost the refresh mostly
+the work still left once its papers are stored. What a worker could not do
+is done later, from the stored papers (Engine.compute_vectors)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ NICER = 10
 
 class Embedder:
     """Embeds and indexes the texts handed to it (`submit`), in the background
-    of a refresh; `results` once `finish`ed, then `close`."""
+    of a refresh: `finish` gives what was computed, then `close`."""
 
     def __init__(self) -> None:
         self._pool: Any = None

@@ -3,15 +3,13 @@
 A refresh parses each feed in a worker process (core/fetch.Parser), and the
 parse worker hands over, with the papers, the texts they are embedded and
 indexed by (`embedding_texts`). Another pool's workers embed and index
-those (`embed_and_index`) at a lower priority: the papers are parsed and
-stored as fast as without vectors, and the vectors take the time the
-parsers and the store leave free of the cores (most of a refresh waits for
-the network; a fast one ends with storing, on one core). Both are of the
-texts the paper had as parsed; the refresh keeps them only for a paper
-stored with those very texts (`text_crc`, `word_parts.texts_crc`, noted
-as it is stored), so a paper merged with another source's copy is embedded
-and indexed again from what was stored.
-"""
+those (`embed_and_index`) at a lower priority (core/embedding.py), in the
+time the parsers and the store leave free of the cores: most of a refresh
+waits for the network, and a fast one ends with storing, on one core. Both
+are of the texts and authors the paper had as parsed; the refresh keeps
+them only for a paper stored with those very ones (`embedded_crc`,
+`word_parts.texts_crc`, noted as it is stored), so a paper merged with
+another source's copy is embedded and indexed again from what was stored."""
 
 from __future__ import annotations
 
